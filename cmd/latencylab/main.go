@@ -1,0 +1,55 @@
+// Command latencylab serves the Latency Lab web app (the default), runs
+// workloads on the bundled engine's virtual clock (sim), benchmarks any
+// OpenAI-compatible server (bench) and lists the hardware and model profiles
+// (profiles).
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	code := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
+	stop()
+	os.Exit(code)
+}
+
+// run dispatches to a subcommand and returns the process exit code:
+// 0 on success, 1 on a runtime failure, 2 on bad input.
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	sub := "serve"
+	if len(args) > 0 && !strings.HasPrefix(args[0], "-") {
+		sub, args = args[0], args[1:]
+	}
+	switch sub {
+	case "serve":
+		return runServe(ctx, args, stdout, stderr)
+	case "sim":
+		return runSim(ctx, args, stdout, stderr)
+	case "bench":
+		return runBench(ctx, args, stdout, stderr)
+	case "profiles":
+		return runProfiles(ctx, args, stdout, stderr)
+	case "help", "-h", "--help":
+		fmt.Fprintln(stdout, usage)
+		return 0
+	}
+	fmt.Fprintf(stderr, "latencylab: unknown command %q (want serve, sim, bench or profiles)\n", sub)
+	return 2
+}
+
+const usage = `usage: latencylab [serve|sim|bench|profiles] [flags]
+
+  serve     serve the web app on http://127.0.0.1:8080 (default)
+  sim       run a workload on the bundled engine's virtual clock
+  bench     run the same workload against an OpenAI-compatible server
+  profiles  list hardware and model profiles with derived figures
+
+Run "latencylab COMMAND -h" for a command's flags.`
