@@ -1,0 +1,122 @@
+package benchmark
+
+import (
+	"context"
+	"sync"
+	"time"
+
+	"github.com/latencylab/latencylab/engine/upstream"
+)
+
+// HTTPTarget says where and how `bench` sends its requests.
+type HTTPTarget struct {
+	Client *upstream.Client
+	Model  string
+	// Chat sends /chat/completions with the prompt as one user message;
+	// otherwise /completions.
+	Chat bool
+	// Count tokenizes generated text when the server reports no usage.
+	Count func(string) int
+}
+
+// RunHTTP sends the requests as real streaming HTTP requests, each at its
+// arrival time, at most maxConcurrency in flight (0: unlimited), and returns
+// what each measured plus the run's wall duration. As in vLLM, a request
+// waiting for a concurrency slot has not started: its TTFT counts from when
+// it is sent.
+func RunHTTP(ctx context.Context, t HTTPTarget, reqs []Request, maxConcurrency int) ([]Output, time.Duration) {
+	now := time.Now
+	if t.Client.Now != nil {
+		now = t.Client.Now
+	}
+	outs := make([]Output, len(reqs))
+	var sem chan struct{}
+	if maxConcurrency > 0 {
+		sem = make(chan struct{}, maxConcurrency)
+	}
+	var wg sync.WaitGroup
+	start := now()
+	for i, r := range reqs {
+		if wait := r.Arrival - now().Sub(start); wait > 0 {
+			timer := time.NewTimer(wait)
+			select {
+			case <-ctx.Done():
+				timer.Stop()
+			case <-timer.C:
+			}
+		}
+		if ctx.Err() != nil {
+			outs[i] = Output{Error: ctx.Err().Error(), PromptLen: r.PromptLen}
+			continue
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if sem != nil {
+				select {
+				case sem <- struct{}{}:
+					defer func() { <-sem }()
+				case <-ctx.Done():
+					outs[i] = Output{Error: ctx.Err().Error(), PromptLen: r.PromptLen}
+					return
+				}
+			}
+			outs[i] = sendOne(ctx, t, r, start)
+		}()
+	}
+	wg.Wait()
+	return outs, now().Sub(start)
+}
+
+// sendOne streams one request and measures it the way vLLM's request
+// functions do, counting only chunks that carry text as tokens.
+func sendOne(ctx context.Context, t HTTPTarget, r Request, start time.Time) Output {
+	o := Output{PromptLen: r.PromptLen}
+	req := upstream.Request{Model: t.Model, MaxTokens: r.OutputLen, IgnoreEOS: true}
+	zero := 0.0
+	req.Temperature = &zero
+	if t.Chat {
+		req.Messages = []upstream.Message{{Role: "user", Content: r.Prompt}}
+	} else {
+		req.Prompt = r.Prompt
+	}
+	var first, last time.Time
+	chunks := 0
+	res, err := t.Client.Stream(ctx, req, func(c upstream.Chunk) {
+		if c.Text == "" {
+			if chunks > 0 {
+				last = c.At // a bare finish chunk still ends the response
+			}
+			return
+		}
+		if chunks == 0 {
+			first = c.At
+		} else {
+			o.ITL = append(o.ITL, c.At.Sub(last))
+		}
+		chunks++
+		last = c.At
+	})
+	sent := res.Sent
+	o.TTFT = first.Sub(sent)
+	o.Start = sent.Sub(start)
+	o.Text = res.Text
+	if err != nil {
+		o.Error = err.Error()
+		return o
+	}
+	if chunks == 0 {
+		o.Error = "stream carried no tokens"
+		return o
+	}
+	o.Latency = last.Sub(sent)
+	if res.Usage != nil && res.Usage.CompletionTokens > 0 {
+		o.OutputTokens = res.Usage.CompletionTokens
+	} else if t.Count != nil {
+		o.OutputTokens = t.Count(res.Text)
+	} else {
+		o.OutputTokens = chunks
+	}
+	o.Success = true
+	return o
+}
