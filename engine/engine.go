@@ -1,0 +1,221 @@
+package engine
+
+import (
+	"fmt"
+	"time"
+)
+
+// Engine is one simulated inference server. It is not safe for concurrent
+// use: one goroutine (Simulate, or engine/live's runner) drives it.
+type Engine struct {
+	cfg    Config
+	fp     Footprint
+	cost   CostModel
+	blocks *blockManager
+
+	now     time.Duration
+	serial  uint64
+	running []*sequence
+	waiting seqQueue
+	byID    map[string]*sequence
+	aborts  []*sequence
+
+	sched []*sequence // scheduled this step, in batch order
+	res   StepResult
+	stats Stats
+}
+
+// New builds an engine for a config, validating it first.
+func New(cfg Config) (*Engine, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	fp, err := cfg.Footprint()
+	if err != nil {
+		return nil, fmt.Errorf("engine: %w", err)
+	}
+	cost := cfg.Cost
+	if cost == nil {
+		r, err := NewRoofline(cfg)
+		if err != nil {
+			return nil, fmt.Errorf("engine: %w", err)
+		}
+		cost = r
+	}
+	if cfg.Policy == Sequential {
+		cfg.BatchSize, cfg.BatchWait = 1, 0
+	}
+	return &Engine{
+		cfg:    cfg,
+		fp:     fp,
+		cost:   cost,
+		blocks: newBlockManager(fp.NumBlocks),
+		byID:   make(map[string]*sequence),
+		stats:  Stats{NumBlocks: fp.NumBlocks},
+	}, nil
+}
+
+// Config returns the engine's configuration.
+func (e *Engine) Config() Config { return e.cfg }
+
+// Footprint returns the engine's derived memory figures.
+func (e *Engine) Footprint() Footprint { return e.fp }
+
+// Now is the engine clock: the end of the last step, or later if advanced.
+func (e *Engine) Now() time.Duration { return e.now }
+
+// AdvanceTo moves an idle engine's clock forward to t; earlier t is ignored.
+func (e *Engine) AdvanceTo(t time.Duration) {
+	if t > e.now {
+		e.now = t
+	}
+}
+
+// ValidateRequest checks a request without adding it. It reads only
+// immutable configuration, so it is safe to call from any goroutine.
+func (e *Engine) ValidateRequest(r *Request) error {
+	return e.cfg.validateRequest(r, e.fp.NumBlocks)
+}
+
+// Add queues a request (FCFS). Its Arrival must not be after Now. The
+// request's slices are retained and must not be modified afterwards.
+func (e *Engine) Add(r Request) error {
+	if err := e.ValidateRequest(&r); err != nil {
+		return err
+	}
+	if r.Arrival > e.now {
+		return fmt.Errorf("request %s: arrival %v is after engine time %v", r.ID, r.Arrival, e.now)
+	}
+	if _, dup := e.byID[r.ID]; dup {
+		return fmt.Errorf("request %s: duplicate id", r.ID)
+	}
+	s := &sequence{
+		req:             r,
+		serial:          e.serial,
+		target:          r.targetOutput(e.cfg.Model.MaxContextLen),
+		numPromptTokens: len(r.PromptTokens),
+		timing:          Timing{Arrival: r.Arrival},
+	}
+	s.blockTable = make([]int32, 0, (s.numPromptTokens+s.target+BlockSize-1)/BlockSize)
+	if e.cfg.PrefixCaching {
+		s.blockHashes = hashBlocks(r.PromptTokens)
+	}
+	e.serial++
+	e.byID[r.ID] = s
+	e.waiting.pushBack(s)
+	return nil
+}
+
+// Serial is the admission number the next successful Add assigns; events
+// carry it so drivers can index results without a map.
+func (e *Engine) Serial() uint64 { return e.serial }
+
+// Abort ends a request at the start of the next step, freeing its blocks.
+// It reports whether the request was found.
+func (e *Engine) Abort(id string) bool {
+	s, ok := e.byID[id]
+	if !ok || s.aborted {
+		return false
+	}
+	s.aborted = true
+	e.aborts = append(e.aborts, s)
+	return true
+}
+
+// HasWork reports whether any request is queued, running or being aborted.
+func (e *Engine) HasWork() bool {
+	return len(e.running) > 0 || e.waiting.len() > 0 || len(e.aborts) > 0
+}
+
+// NextStepAt is the earliest engine time a step can do work: Now while
+// anything is runnable, later while the static policy waits for its batch
+// to fill. ok is false when the engine is idle.
+func (e *Engine) NextStepAt() (t time.Duration, ok bool) {
+	if len(e.running) > 0 || len(e.aborts) > 0 {
+		return e.now, true
+	}
+	if e.waiting.len() == 0 {
+		return 0, false
+	}
+	if e.cfg.Policy == Continuous || e.waiting.len() >= e.cfg.BatchSize {
+		return e.now, true
+	}
+	return max(e.now, e.waiting.at(0).timing.Arrival+e.cfg.BatchWait), true
+}
+
+// Stats returns the current gauges and counters.
+func (e *Engine) Stats() Stats {
+	st := e.stats
+	st.Now = e.now
+	st.Running = len(e.running)
+	st.Waiting = e.waiting.len()
+	st.KVUsage = e.blocks.usage()
+	return st
+}
+
+// Step runs one iteration: abort, schedule, cost, postprocess. The clock
+// advances by the modelled step time and every token produced is stamped
+// with the step's end. When nothing can run (idle, or a static batch still
+// filling) the trace's Batch is empty and the clock does not move. The
+// result is reused by the next call.
+func (e *Engine) Step() *StepResult {
+	r := &e.res
+	r.Tokens, r.Finished = r.Tokens[:0], r.Finished[:0]
+	r.Trace = StepTrace{Index: int(e.stats.Steps), Start: e.now, Batch: r.Trace.Batch[:0]}
+	e.processAborts()
+	shape, preempted := e.schedule()
+	r.Trace.Preemptions = preempted
+	r.Trace.Running, r.Trace.Waiting = len(e.running), e.waiting.len()
+	if len(e.sched) == 0 {
+		r.Trace.KVUsage = e.blocks.usage()
+		return r
+	}
+	d := e.cost.StepTime(shape)
+	e.now += d
+	r.Trace.Duration = d
+	r.Trace.PrefillTokens, r.Trace.DecodeTokens = shape.PrefillTokens, shape.DecodeTokens
+	e.postprocess()
+	r.Trace.KVUsage = e.blocks.usage()
+	e.stats.Steps++
+	e.stats.Preemptions += int64(preempted)
+	e.stats.BusyTime += d
+	e.stats.LastStepDuration = d
+	return r
+}
+
+// processAborts frees aborted requests before scheduling.
+func (e *Engine) processAborts() {
+	for _, s := range e.aborts {
+		if !e.removeRunning(s) {
+			e.waiting.remove(s)
+		}
+		e.finish(s, FinishAbort)
+	}
+	clear(e.aborts)
+	e.aborts = e.aborts[:0]
+}
+
+// removeRunning deletes s from the running list, keeping order.
+func (e *Engine) removeRunning(s *sequence) bool {
+	for i, r := range e.running {
+		if r == s {
+			copy(e.running[i:], e.running[i+1:])
+			e.running[len(e.running)-1] = nil
+			e.running = e.running[:len(e.running)-1]
+			return true
+		}
+	}
+	return false
+}
+
+// finish frees s's blocks and reports it.
+func (e *Engine) finish(s *sequence, reason string) {
+	e.blocks.free(s)
+	delete(e.byID, s.req.ID)
+	s.timing.End = e.now
+	e.stats.FinishedRequests++
+	e.res.Finished = append(e.res.Finished, Finished{
+		ID: s.req.ID, Serial: s.serial, FinishReason: reason, Usage: s.usage(),
+		Timing: s.timing, Preemptions: s.preemptions,
+	})
+}

@@ -1,0 +1,168 @@
+// Package live runs the pure engine in real time: a single goroutine steps
+// it and sleeps until each modelled step ends, so tokens reach callers when
+// the modelled GPU would have produced them. Requests stream their tokens
+// over channels; a per-step trace and current stats can be observed live.
+package live
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/latencylab/latencylab/engine"
+)
+
+// Config shapes a live engine.
+type Config struct {
+	Engine engine.Config
+	// Clock paces steps; nil means the wall clock.
+	Clock Clock
+	// MaxLag is how far behind the modelled schedule the runner may fall
+	// (a stalled process, a slow machine) before it resynchronises the
+	// engine clock instead of bursting the backlog out. 0 means 250 ms.
+	MaxLag time.Duration
+}
+
+// ErrClosed is reported to requests still running when the engine closes.
+var ErrClosed = errors.New("live engine closed")
+
+// Event is one thing that happened to a request: a token, or (Done) its end.
+type Event struct {
+	Token int // token id (not set on the final event)
+	Index int // position in the completion
+	// Time is the engine timestamp; At is the wall time it maps to.
+	Time time.Duration
+	At   time.Time
+	// Done marks the final event, which carries the finish reason, usage
+	// and timings (or Err when the engine closed under the request).
+	Done         bool
+	FinishReason string
+	Usage        engine.Usage
+	Timing       engine.Timing
+	Err          error
+}
+
+// Engine is a running live engine. Its methods are safe for concurrent use.
+type Engine struct {
+	cfg    Config
+	eng    *engine.Engine // owned by the runner goroutine
+	clock  Clock
+	start  time.Time
+	maxLag time.Duration
+
+	mu       sync.Mutex
+	pending  []command
+	streams  map[string]*stream
+	subs     map[*subscriber]struct{}
+	stats    engine.Stats
+	closed   bool
+	wake     chan struct{}
+	done     chan struct{}
+	stopOnce sync.Once
+}
+
+type command struct {
+	submit *stream // nil: abort
+	id     string
+}
+
+// New starts a live engine for cfg.
+func New(cfg Config) (*Engine, error) {
+	eng, err := engine.New(cfg.Engine)
+	if err != nil {
+		return nil, fmt.Errorf("live: %w", err)
+	}
+	clk := cfg.Clock
+	if clk == nil {
+		clk = WallClock{}
+	}
+	lag := cfg.MaxLag
+	if lag <= 0 {
+		lag = 250 * time.Millisecond
+	}
+	e := &Engine{
+		cfg: cfg, eng: eng, clock: clk, start: clk.Now(), maxLag: lag,
+		streams: make(map[string]*stream),
+		subs:    make(map[*subscriber]struct{}),
+		stats:   eng.Stats(),
+		wake:    make(chan struct{}, 1),
+		done:    make(chan struct{}),
+	}
+	go e.run()
+	return e, nil
+}
+
+// Config returns the engine configuration in use.
+func (e *Engine) Config() engine.Config { return e.eng.Config() }
+
+// Footprint returns the derived memory figures.
+func (e *Engine) Footprint() engine.Footprint { return e.eng.Footprint() }
+
+// Start is the wall time of engine time zero.
+func (e *Engine) Start() time.Time { return e.start }
+
+// Submit queues a request and returns its event stream: tokens in order,
+// each with its engine timestamp, then one Done event; then the channel is
+// closed. req.Arrival is ignored (the arrival is now). Cancelling ctx aborts
+// the request (its blocks are freed at the next step) and closes the
+// channel without a final event. Invalid requests fail here, with the
+// engine's error (e.g. *engine.ContextLengthError).
+func (e *Engine) Submit(ctx context.Context, req engine.Request) (<-chan Event, error) {
+	if err := e.eng.ValidateRequest(&req); err != nil {
+		return nil, err
+	}
+	st := newStream(req)
+	e.mu.Lock()
+	if e.closed {
+		e.mu.Unlock()
+		return nil, ErrClosed
+	}
+	if _, dup := e.streams[req.ID]; dup {
+		e.mu.Unlock()
+		return nil, fmt.Errorf("request %s: duplicate id", req.ID)
+	}
+	e.streams[req.ID] = st
+	e.pending = append(e.pending, command{submit: st, id: req.ID})
+	e.mu.Unlock()
+	e.poke()
+	go st.forward(ctx, func() { e.abort(req.ID) })
+	return st.out, nil
+}
+
+// abort asks the runner to abort id at its next step.
+func (e *Engine) abort(id string) {
+	e.mu.Lock()
+	if !e.closed {
+		e.pending = append(e.pending, command{id: id})
+	}
+	e.mu.Unlock()
+	e.poke()
+}
+
+func (e *Engine) poke() {
+	select {
+	case e.wake <- struct{}{}:
+	default:
+	}
+}
+
+// Stats returns the latest gauges and counters.
+func (e *Engine) Stats() engine.Stats {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.stats
+}
+
+// Close stops the runner; requests still running end with ErrClosed.
+func (e *Engine) Close() error {
+	e.stopOnce.Do(func() {
+		e.mu.Lock()
+		e.closed = true
+		e.mu.Unlock()
+		e.poke()
+	})
+	<-e.done
+	return nil
+}

@@ -1,0 +1,133 @@
+package live
+
+import (
+	"time"
+
+	"github.com/latencylab/latencylab/engine"
+)
+
+// run owns the engine: it applies submits and aborts, steps, sleeps until
+// the modelled end of each step and then delivers its tokens.
+func (e *Engine) run() {
+	defer close(e.done)
+	for {
+		if !e.apply() {
+			e.shutdown()
+			return
+		}
+		at, ok := e.eng.NextStepAt()
+		if !ok {
+			<-e.wake
+			continue
+		}
+		if at > e.eng.Now() { // a static batch is filling: wait, but wake on submits
+			if !e.waitUntil(at, true) {
+				continue
+			}
+			e.eng.AdvanceTo(at)
+		}
+		res := e.eng.Step()
+		e.waitUntil(res.Trace.End(), false)
+		e.deliver(res)
+		// Correct drift: fell too far behind the model (a stall)? Resync.
+		if lag := e.clock.Now().Sub(e.start) - e.eng.Now(); lag > e.maxLag {
+			e.eng.AdvanceTo(e.eng.Now() + lag)
+		}
+	}
+}
+
+// waitUntil sleeps until engine time t. With interruptible it returns
+// false early when a command arrives.
+func (e *Engine) waitUntil(t time.Duration, interruptible bool) bool {
+	d := e.start.Add(t).Sub(e.clock.Now())
+	if d <= 0 {
+		return true
+	}
+	if !interruptible {
+		<-e.clock.After(d)
+		return true
+	}
+	select {
+	case <-e.clock.After(d):
+		return true
+	case <-e.wake:
+		e.poke() // leave the wake-up for the main loop
+		return false
+	}
+}
+
+// apply hands queued submits and aborts to the engine; false once closed.
+func (e *Engine) apply() bool {
+	e.mu.Lock()
+	cmds := e.pending
+	e.pending = nil
+	closed := e.closed
+	e.mu.Unlock()
+	if closed {
+		return false
+	}
+	if len(cmds) == 0 {
+		return true
+	}
+	if !e.eng.HasWork() { // idle: bring the engine clock up to the wall
+		e.eng.AdvanceTo(e.clock.Now().Sub(e.start))
+	}
+	for _, c := range cmds {
+		if c.submit == nil {
+			e.eng.Abort(c.id)
+			continue
+		}
+		req := c.submit.req
+		req.Arrival = min(e.clock.Now().Sub(e.start), e.eng.Now())
+		if err := e.eng.Add(req); err != nil {
+			e.mu.Lock()
+			delete(e.streams, c.id)
+			e.mu.Unlock()
+			c.submit.push(Event{Done: true, Err: err})
+		}
+	}
+	e.updateStats()
+	return true
+}
+
+// deliver routes a step's tokens and finishes to their streams.
+func (e *Engine) deliver(res *engine.StepResult) {
+	e.mu.Lock()
+	for _, t := range res.Tokens {
+		if st, ok := e.streams[t.ID]; ok {
+			st.push(Event{Token: t.Token, Index: t.Index, Time: t.Time, At: e.start.Add(t.Time)})
+		}
+	}
+	for _, f := range res.Finished {
+		if st, ok := e.streams[f.ID]; ok {
+			st.push(Event{Done: true, Index: f.Usage.CompletionTokens, Time: f.Timing.End, At: e.start.Add(f.Timing.End),
+				FinishReason: f.FinishReason, Usage: f.Usage, Timing: f.Timing})
+			delete(e.streams, f.ID)
+		}
+	}
+	e.mu.Unlock()
+	if len(res.Trace.Batch) > 0 {
+		e.publishTrace(&res.Trace)
+	}
+	e.updateStats()
+}
+
+func (e *Engine) updateStats() {
+	st := e.eng.Stats()
+	e.mu.Lock()
+	e.stats = st
+	e.mu.Unlock()
+}
+
+// shutdown ends every open stream and subscriber.
+func (e *Engine) shutdown() {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	for id, st := range e.streams {
+		st.push(Event{Done: true, Err: ErrClosed})
+		delete(e.streams, id)
+	}
+	for sub := range e.subs {
+		e.dropLocked(sub)
+	}
+}

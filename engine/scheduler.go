@@ -1,0 +1,226 @@
+package engine
+
+// schedule picks this step's work into e.sched and returns the batch shape
+// and the number of sequences preempted to make room.
+func (e *Engine) schedule() (BatchShape, int) {
+	e.sched = e.sched[:0]
+	var shape BatchShape
+	preempted := 0
+	if e.cfg.Policy == Continuous {
+		preempted = e.scheduleContinuous(&shape)
+	} else {
+		preempted = e.scheduleStatic(&shape)
+	}
+	return shape, preempted
+}
+
+// scheduleContinuous is vLLM v1's loop: running sequences first, in order,
+// each taking what it needs from the token budget (a decode needs one
+// token, a chunked prefill up to the rest of the budget), preempting the
+// newest running sequence when blocks run out; then waiting requests in
+// FCFS order while seats, budget and blocks last and nothing was preempted.
+func (e *Engine) scheduleContinuous(shape *BatchShape) int {
+	budget := e.cfg.MaxNumBatchedTokens
+	preempted := 0
+	for i := 0; i < len(e.running) && budget > 0; i++ {
+		s := e.running[i]
+		k := s.numUncomputed()
+		if k > budget {
+			if !e.cfg.ChunkedPrefill {
+				continue
+			}
+			k = budget
+		}
+		for e.blocks.need(s, s.numComputedTokens+k) > e.blocks.numFree {
+			victim := e.running[len(e.running)-1]
+			e.preempt(victim)
+			preempted++
+			if victim == s {
+				k = 0
+				break
+			}
+		}
+		if k == 0 {
+			break
+		}
+		e.blocks.grow(s, e.blocks.need(s, s.numComputedTokens+k))
+		e.add(s, k, shape)
+		budget -= k
+	}
+	if preempted > 0 {
+		return preempted
+	}
+	for e.waiting.len() > 0 && len(e.running) < e.cfg.MaxNumSeqs && budget > 0 {
+		s := e.waiting.at(0)
+		k, ok := e.admit(s, budget, e.cfg.ChunkedPrefill)
+		if !ok {
+			break
+		}
+		e.waiting.popFront()
+		e.running = append(e.running, s)
+		e.add(s, k, shape)
+		budget -= k
+	}
+	return preempted
+}
+
+// scheduleStatic runs one batch to completion: when no batch is running it
+// forms one of up to BatchSize waiting requests (once enough have arrived
+// or the oldest waited BatchWait) and prefills them all in one step; then
+// every step decodes the whole batch. Finished sequences leave the running
+// list but their seats stay empty until the batch ends.
+func (e *Engine) scheduleStatic(shape *BatchShape) int {
+	if len(e.running) == 0 {
+		n := e.waiting.len()
+		if n == 0 {
+			return 0
+		}
+		if n < e.cfg.BatchSize && e.now < e.waiting.at(0).timing.Arrival+e.cfg.BatchWait {
+			return 0
+		}
+		for e.waiting.len() > 0 && len(e.running) < e.cfg.BatchSize {
+			s := e.waiting.at(0)
+			k, ok := e.admit(s, 1<<30, false)
+			if !ok {
+				break
+			}
+			e.waiting.popFront()
+			e.running = append(e.running, s)
+			e.add(s, k, shape)
+		}
+		return 0
+	}
+	preempted := 0
+	for i := 0; i < len(e.running); i++ {
+		s := e.running[i]
+		k := s.numUncomputed()
+		for e.blocks.need(s, s.numComputedTokens+k) > e.blocks.numFree {
+			victim := e.running[len(e.running)-1]
+			e.preempt(victim)
+			preempted++
+			if victim == s {
+				k = 0
+				break
+			}
+		}
+		if k == 0 {
+			break
+		}
+		e.blocks.grow(s, e.blocks.need(s, s.numComputedTokens+k))
+		e.add(s, k, shape)
+	}
+	return preempted
+}
+
+// admit looks up a waiting sequence's cached prefix and reserves blocks for
+// its first chunk of at most budget tokens (the whole rest when chunking is
+// off). It changes nothing and returns false when the chunk does not fit.
+func (e *Engine) admit(s *sequence, budget int, chunked bool) (int, bool) {
+	hits, fromFree := 0, 0
+	if e.cfg.PrefixCaching {
+		hits, fromFree = e.blocks.prefixHits(s)
+	}
+	cached := hits * BlockSize
+	k := s.numTokens() - cached
+	if k > budget {
+		if !chunked {
+			return 0, false
+		}
+		k = budget
+	}
+	need := (cached+k+BlockSize-1)/BlockSize - hits
+	if need+fromFree > e.blocks.numFree {
+		return 0, false
+	}
+	e.blocks.takePrefix(s, hits)
+	e.blocks.grow(s, need)
+	s.numComputedTokens, s.numCachedTokens = cached, cached
+	if e.cfg.PrefixCaching {
+		e.stats.PrefixCacheQueries += int64(s.numPromptTokens)
+		e.stats.PrefixCacheHits += int64(cached)
+	}
+	return k, true
+}
+
+// preempt evicts a running sequence by recompute: it drops its blocks and
+// goes back to the front of the queue, keeping its generated tokens.
+func (e *Engine) preempt(s *sequence) {
+	e.removeRunning(s)
+	e.blocks.free(s)
+	s.numComputedTokens, s.numCachedTokens = 0, 0
+	s.preemptions++
+	e.waiting.pushFront(s)
+}
+
+// add puts k tokens of s into this step's batch.
+func (e *Engine) add(s *sequence, k int, shape *BatchShape) {
+	s.stepTokens = k
+	s.stepDecode = s.isDecoding()
+	if !s.started {
+		s.started = true
+		s.timing.FirstScheduled = e.now
+		e.stats.PromptTokens += int64(s.numPromptTokens)
+	}
+	c := s.numComputedTokens
+	shape.NumSeqs++
+	shape.KVReadTokens += int64(c)
+	shape.AttnPairs += float64(k)*float64(c) + float64(k)*float64(k+1)/2
+	if s.stepDecode {
+		shape.DecodeTokens++
+	} else {
+		shape.PrefillTokens += k
+	}
+	if c+k == s.numTokens() {
+		shape.SampledTokens++
+	}
+	e.sched = append(e.sched, s)
+}
+
+// postprocess applies the step: computed tokens land in the cache, caught-up
+// sequences sample their next token, finished ones free their blocks now.
+func (e *Engine) postprocess() {
+	r := &e.res
+	finished := false
+	for _, s := range e.sched {
+		k := s.stepTokens
+		s.numComputedTokens += k
+		if s.numHashedAdded < len(s.blockHashes) {
+			e.blocks.register(s)
+		}
+		entry := BatchEntry{ID: s.req.ID}
+		if s.stepDecode {
+			entry.Decode = 1
+		} else {
+			entry.Prefill = k
+		}
+		r.Trace.Batch = append(r.Trace.Batch, entry)
+		if s.numComputedTokens < s.numTokens() {
+			continue // mid-prefill chunk: nothing to sample yet
+		}
+		i := s.numOutputTokens
+		if i == 0 {
+			s.timing.FirstToken = e.now
+		}
+		r.Tokens = append(r.Tokens, TokenEvent{ID: s.req.ID, Serial: s.serial, Index: i, Token: s.req.outputToken(i), Time: e.now})
+		s.numOutputTokens++
+		e.stats.GenerationTokens++
+		if s.numOutputTokens >= s.target {
+			s.done = true
+			finished = true
+		}
+	}
+	if !finished {
+		return
+	}
+	n := 0
+	for _, s := range e.running {
+		if s.done {
+			e.finish(s, s.finishReason())
+			continue
+		}
+		e.running[n] = s
+		n++
+	}
+	clear(e.running[n:])
+	e.running = e.running[:n]
+}
