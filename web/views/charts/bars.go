@@ -1,0 +1,127 @@
+package charts
+
+import (
+	"math"
+	"strings"
+
+	"github.com/latencylab/latencylab/labs"
+)
+
+// rectView is one drawn rectangle (a bar segment, a span or a bin).
+type rectView struct {
+	X, Y, W, H float64
+	Color      string
+	Tip        string
+}
+
+// textView is one piece of text placed over the data.
+type textView struct {
+	X, Y   float64
+	Text   string
+	Anchor string
+}
+
+// barView is a stacked bar chart ready to draw.
+type barView struct {
+	frame
+	Rects  []rectView
+	Totals []textView
+}
+
+// buildStackedBar lays out one vertical stacked bar per group, segments in
+// the given order from the bottom, with the total above each bar. Negative
+// and non-finite segments are skipped: stacks show durations and counts.
+func buildStackedBar(c labs.Chart) barView {
+	var names []string
+	var entries []entry
+	seen := map[string]bool{}
+	ye := newExtent()
+	ye.add(0)
+	hasData := false
+	for _, g := range c.Bars {
+		total := 0.0
+		for _, s := range g.Segments {
+			if !seen[s.Name] {
+				seen[s.Name] = true
+				names = append(names, s.Name)
+				if strings.TrimSpace(s.Name) != "" {
+					entries = append(entries, entry{name: s.Name})
+				}
+			}
+			if finite(s.Value) && s.Value > 0 {
+				total += s.Value
+				hasData = true
+			}
+		}
+		ye.add(total)
+	}
+	for _, m := range c.HLines {
+		ye.add(m.At)
+	}
+	col := newColours(names)
+	v := barView{frame: newFrame(c, viewH, entries, col)}
+	ys := v.fitY(numIn{lo: ye.lo, hi: ye.hi, fixedHi: c.YMax, unit: c.YUnit, label: c.YLabel})
+	if !hasData {
+		v.Note = waitingNote
+	}
+	n := len(c.Bars)
+	if n == 0 {
+		return v
+	}
+	band := v.Plot.w() / float64(n)
+	barW := math.Min(band*0.62, 64)
+	// Category labels: truncate to the band, and when bands are too narrow
+	// for even a few characters show every k-th label.
+	every := int(math.Ceil(34 / band))
+	if every < 1 {
+		every = 1
+	}
+	for i, g := range c.Bars {
+		cx := v.Plot.L + band*(float64(i)+0.5)
+		if i%every == 0 {
+			v.XTicks = append(v.XTicks, tick{Pos: cx, Label: truncate(g.Label, band*float64(every)-6, tickSize)})
+		}
+		y, total := ys.pos(0), 0.0
+		for _, s := range g.Segments {
+			if !finite(s.Value) || s.Value <= 0 {
+				continue
+			}
+			top := ys.pos(total + s.Value)
+			// Segments beyond a fixed YMax are cut at the plot edge.
+			top = math.Max(top, v.Plot.T)
+			if h := y - top; h > 0 {
+				v.Rects = append(v.Rects, rectView{
+					X: cx - barW/2, Y: top, W: barW, H: h, Color: col.of(s.Name),
+					Tip: tipName(g.Label, s.Name) + formatValue(s.Value, c.YUnit),
+				})
+			}
+			y = top
+			total += s.Value
+		}
+		if total > 0 {
+			t := formatValue(total, c.YUnit)
+			if labelWidth(t) <= band-2 {
+				ty := math.Max(y-4, v.Plot.T+9)
+				w := labelWidth(t)
+				v.occupied = append(v.occupied, box{L: cx - w/2, R: cx + w/2, T: ty - 9, B: ty + 2})
+				v.Totals = append(v.Totals, textView{X: cx, Y: ty, Text: t, Anchor: "middle"})
+			}
+		}
+	}
+	v.placeHLines(c.HLines, ys, c.YUnit)
+	return v
+}
+
+// tipName prefixes a tooltip with the names it is about.
+func tipName(parts ...string) string {
+	var kept []string
+	for _, p := range parts {
+		if p = strings.TrimSpace(p); p != "" {
+			kept = append(kept, p)
+		}
+	}
+	if len(kept) == 0 {
+		return ""
+	}
+	return strings.Join(kept, " · ") + ": "
+}

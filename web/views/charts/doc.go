@@ -1,0 +1,42 @@
+// Package charts draws a labs.Chart as one self-contained SVG element.
+//
+// Every component renders a single <svg id={Chart.ID}> with a <title>, so a
+// Datastar merge-fragments patch can morph the chart whole (loose <g> or
+// <rect> fragments would land in the HTML namespace and draw nothing). The
+// SVG has a fixed viewBox and width 100%, so it scales with its container
+// and keeps its aspect ratio; on a phone it shrinks rather than reflows.
+//
+// The maths (scales, 1-2-5 ticks, number formatting by unit, colours, path
+// building, label placement) lives in plain Go files and builds a small view
+// model; the templ files only turn that model into markup, and every piece of
+// text goes through templ's escaping.
+//
+// # Styling
+//
+// Essential styling is set with presentation attributes, so a chart is
+// legible with no stylesheet: text and axes use currentColor, so the chart
+// follows the page's text colour in light and dark themes, and data colours
+// are mid-tone hues readable on both backgrounds. charts.css (next to this
+// file) refines that; it uses these classes, all prefixed ch-:
+//
+//	ch          the <svg> root: width, font, tabular numbers
+//	ch-title    chart title (top left)
+//	ch-legend   legend group; ch-legend-item one entry
+//	ch-grid     gridlines
+//	ch-axis     axis lines
+//	ch-tick     tick labels
+//	ch-axis-title  axis titles
+//	ch-data     the group holding series, bars and spans
+//	ch-mark     vertical reference lines and their labels (marks, percentiles)
+//	ch-hline    horizontal reference lines (budgets)
+//	ch-label    value labels drawn over data (bar totals, mark labels); gets a halo
+//	ch-note     the "waiting for data" note
+//
+// and these custom properties: --ch-bg (halo colour behind labels drawn
+// over data, default Canvas), --ch-font (font stack).
+//
+// Colours are fixed per name: well-known names ("queued", "prefill",
+// "decode", "reading speed", "budget", …) always get the same colour, and any
+// other name gets a colour from a fixed palette chosen by a hash of the name,
+// so the same series looks the same in every chart.
+package charts

@@ -1,0 +1,101 @@
+package charts
+
+import (
+	"hash/fnv"
+	"strings"
+)
+
+// palette holds the hues for names without a fixed colour: mid-tone, so
+// they read on light and dark backgrounds, and no grey (grey means
+// "waiting" or "reference").
+var palette = [...]string{
+	"#4e79a7", // blue
+	"#f28e2b", // orange
+	"#59a14f", // green
+	"#e15759", // red
+	"#76b7b2", // teal
+	"#edc948", // yellow
+	"#b07aa1", // purple
+	"#ff9da7", // pink
+	"#9c755f", // brown
+	"#8c8cd9", // lavender
+}
+
+// greyColour marks waiting time and reference lines.
+const greyColour = "#9aa0a6"
+
+// fixedColour returns the colour that a well-known name always gets, so
+// "prefill" is orange in every chart of every lab.
+func fixedColour(name string) (string, bool) {
+	switch strings.ToLower(strings.TrimSpace(name)) {
+	case "queued", "queue", "waiting", "wait", "idle", "reading speed", "reading", "reader":
+		return greyColour, true
+	case "prefill":
+		return "#f28e2b", true
+	case "decode":
+		return "#4e79a7", true
+	case "budget", "deadline", "timeout", "slo", "error", "errors", "dropped", "timed out":
+		return "#e15759", true
+	case "network", "transfer":
+		return "#76b7b2", true
+	case "retrieval", "rag", "context", "lookup":
+		return "#59a14f", true
+	case "moderation", "guardrails", "guardrail":
+		return "#b07aa1", true
+	case "gateway", "proxy":
+		return "#9c755f", true
+	case "tokenize", "prompt assembly", "assembly":
+		return "#edc948", true
+	}
+	return "", false
+}
+
+// colours assigns colours to the names in one chart. Fixed names keep their
+// colour; other names start at a slot chosen by a hash of the name and move
+// to the next free slot on a clash, so distinct names in one chart differ
+// and a name keeps its colour across charts unless it clashes.
+type colours struct {
+	byName map[string]string
+	taken  map[string]bool
+}
+
+// newColours prepares an assigner for the given names, in the order they
+// appear; fixed names are reserved first so hashed names avoid them.
+func newColours(names []string) *colours {
+	c := &colours{byName: map[string]string{}, taken: map[string]bool{}}
+	for _, n := range names {
+		if col, ok := fixedColour(n); ok {
+			c.byName[n] = col
+			c.taken[col] = true
+		}
+	}
+	for _, n := range names {
+		c.of(n)
+	}
+	return c
+}
+
+// of returns the colour of name, assigning one on first use.
+func (c *colours) of(name string) string {
+	if col, ok := c.byName[name]; ok {
+		return col
+	}
+	if col, ok := fixedColour(name); ok {
+		c.byName[name] = col
+		c.taken[col] = true
+		return col
+	}
+	h := fnv.New32a()
+	h.Write([]byte(strings.ToLower(strings.TrimSpace(name))))
+	start := int(h.Sum32() % uint32(len(palette)))
+	col := palette[start]
+	for i := 0; i < len(palette); i++ {
+		if p := palette[(start+i)%len(palette)]; !c.taken[p] {
+			col = p
+			break
+		}
+	}
+	c.byName[name] = col
+	c.taken[col] = true
+	return col
+}

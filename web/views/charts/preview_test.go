@@ -1,0 +1,80 @@
+package charts
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"math"
+	"os"
+	"testing"
+
+	"github.com/latencylab/latencylab/labs"
+)
+
+// TestPreview writes every example, plus edge cases, into a standalone HTML
+// page for a visual check: CHARTS_PREVIEW=/tmp/charts.html go test -run Preview.
+// It is skipped unless that variable is set.
+func TestPreview(t *testing.T) {
+	path := os.Getenv("CHARTS_PREVIEW")
+	if path == "" {
+		t.Skip("set CHARTS_PREVIEW=/path.html to write a preview page")
+	}
+	css, err := os.ReadFile("charts.css")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cs := append(examples(), previewEdgeCases()...)
+	var b bytes.Buffer
+	fmt.Fprintf(&b, "<!doctype html><html><head><meta charset=utf-8><meta name=viewport content='width=device-width'><style>%s\n%s</style></head><body>", css, previewPageCSS)
+	for _, theme := range []string{"light", "dark"} {
+		fmt.Fprintf(&b, "<section class=%s><h2>%s</h2><div class=grid>", theme, theme)
+		for _, c := range cs {
+			if theme == "dark" {
+				c.ID += "-dark"
+			}
+			b.WriteString("<div class=card>")
+			if err := Chart(c).Render(context.Background(), &b); err != nil {
+				t.Fatal(err)
+			}
+			b.WriteString("</div>")
+		}
+		b.WriteString("</div></section>")
+	}
+	b.WriteString("</body></html>")
+	if err := os.WriteFile(path, b.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+const previewPageCSS = `
+body{margin:0;font-family:system-ui,sans-serif}
+section{padding:12px}
+.light{background:#fff;color:#1f2328}
+.dark{background:#0d1117;color:#e6edf3;color-scheme:dark}
+.grid{display:grid;grid-template-columns:repeat(auto-fill,minmax(340px,1fr));gap:12px}
+.card{border:1px solid color-mix(in srgb,currentColor 15%,transparent);border-radius:8px;padding:6px}
+h2{margin:0 0 8px;font-size:14px}
+`
+
+// previewEdgeCases are the awkward inputs worth looking at.
+func previewEdgeCases() []labs.Chart {
+	var many []labs.SpanRow
+	for i := 0; i < 64; i++ {
+		s := float64(i) * 25
+		many = append(many, labs.SpanRow{Label: fmt.Sprintf("request %02d", i+1), Spans: []labs.Span{
+			{Name: "queued", Start: s, End: s + float64(i%7)*40}, {Name: "prefill", Start: s + float64(i%7)*40, End: s + float64(i%7)*40 + 90},
+			{Name: "decode", Start: s + float64(i%7)*40 + 90, End: s + float64(i%7)*40 + 900},
+		}})
+	}
+	return []labs.Chart{
+		{ID: "empty", Title: "Waiting (no data yet)", Kind: labs.ChartLine, XLabel: "Time", XUnit: "ms", YLabel: "Tokens", YUnit: "tokens", XMax: 5000},
+		{ID: "many", Title: "64 requests", Kind: labs.ChartTimeline, XLabel: "Time", XUnit: "ms", Rows: many},
+		{ID: "odd", Title: "Single point, NaN gap, negatives <script>", Kind: labs.ChartLine, XLabel: "Load", YLabel: "Δ latency", YUnit: "ms",
+			Series: []labs.Series{
+				{Name: "<script>alert(1)</script>", Points: []labs.Point{{X: 1, Y: -20}, {X: 2, Y: 35}, {X: 3, Y: math.NaN()}, {X: 4, Y: 12}, {X: 5, Y: math.Inf(1)}, {X: 6, Y: -8}, {X: 7, Y: 4}}},
+				{Name: "one point", Points: []labs.Point{{X: 3, Y: 20}}},
+			}},
+		{ID: "logx", Title: "Throughput vs concurrency (log X)", Kind: labs.ChartLine, LogX: true, XLabel: "Concurrency", YLabel: "Throughput", YUnit: "tok/s",
+			Series: []labs.Series{{Name: "H100", Points: []labs.Point{{X: 1, Y: 90}, {X: 2, Y: 175}, {X: 4, Y: 340}, {X: 8, Y: 650}, {X: 16, Y: 1200}, {X: 32, Y: 2100}, {X: 64, Y: 3300}, {X: 128, Y: 4100}, {X: 256, Y: 4400}}}}},
+	}
+}
