@@ -1,0 +1,12 @@
+// Package static holds the site's browser assets, embedded in the binary so
+// the app runs with no build step: the stylesheet and the vendored Datastar
+// client (see package.json for its pinned version and DATASTAR-LICENSE).
+package static
+
+import "embed"
+
+// Files holds app.css, vendor/datastar.js and the vendored license. The web
+// package serves them under content-hashed names.
+//
+//go:embed app.css vendor/datastar.js vendor/DATASTAR-LICENSE
+var Files embed.FS

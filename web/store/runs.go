@@ -1,0 +1,109 @@
+package store
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"github.com/latencylab/latencylab/labs"
+)
+
+// Run is one finished lab run as saved for its learner.
+type Run struct {
+	ID        int64
+	Learner   string
+	Lab       string
+	Params    labs.Values // validated knob values
+	Summary   Summary
+	CreatedAt time.Time
+}
+
+// Summary is what a run list shows: the final frame's headline figures, how
+// the run ended and the learner's prediction.
+type Summary struct {
+	Stats      []labs.Stat `json:"stats"`
+	Status     string      `json:"status,omitempty"`
+	Error      string      `json:"error,omitempty"`
+	Prediction *Prediction `json:"prediction,omitempty"`
+}
+
+// Prediction is the guess a learner entered before running.
+type Prediction struct {
+	Value float64 `json:"value"`
+	Unit  string  `json:"unit,omitempty"`
+	Stat  string  `json:"stat"` // the Stat key it is compared with
+}
+
+// MaxListRuns bounds ListRuns.
+const MaxListRuns = 100
+
+// SaveRun stores a finished run and returns its id.
+func (s *Store) SaveRun(ctx context.Context, r Run) (int64, error) {
+	if err := checkID("lab", r.Lab); err != nil {
+		return 0, err
+	}
+	if r.CreatedAt.IsZero() {
+		return 0, fmt.Errorf("save run: %w: no time", ErrInvalid)
+	}
+	params, err := json.Marshal(r.Params)
+	if err != nil {
+		return 0, fmt.Errorf("save run: %w: params: %v", ErrInvalid, err)
+	}
+	if r.Params == nil {
+		params = []byte("{}")
+	}
+	summary, err := json.Marshal(r.Summary)
+	if err != nil {
+		return 0, fmt.Errorf("save run: %w: summary: %v", ErrInvalid, err)
+	}
+	if err := s.EnsureLearner(ctx, r.Learner, r.CreatedAt); err != nil {
+		return 0, err
+	}
+	res, err := s.db.ExecContext(ctx, `INSERT INTO lab_runs (learner, lab, params, summary, created_at) VALUES (?, ?, ?, ?, ?)`,
+		r.Learner, r.Lab, string(params), string(summary), formatTime(r.CreatedAt))
+	if err != nil {
+		return 0, fmt.Errorf("save run: %w", err)
+	}
+	id, err := res.LastInsertId()
+	if err != nil {
+		return 0, fmt.Errorf("save run: %w", err)
+	}
+	return id, nil
+}
+
+// ListRuns returns a learner's latest runs of one lab, newest first.
+func (s *Store) ListRuns(ctx context.Context, learner, lab string, limit int) ([]Run, error) {
+	if limit < 1 || limit > MaxListRuns {
+		return nil, fmt.Errorf("list runs: %w: limit %d not in 1..%d", ErrInvalid, limit, MaxListRuns)
+	}
+	if learner == "" {
+		return nil, nil
+	}
+	rows, err := s.db.QueryContext(ctx, `SELECT id, params, summary, created_at FROM lab_runs
+		WHERE learner = ? AND lab = ? ORDER BY created_at DESC, id DESC LIMIT ?`, learner, lab, limit)
+	if err != nil {
+		return nil, fmt.Errorf("list runs: %w", err)
+	}
+	defer rows.Close()
+	var out []Run
+	for rows.Next() {
+		r := Run{Learner: learner, Lab: lab}
+		var params, summary, at string
+		if err := rows.Scan(&r.ID, &params, &summary, &at); err != nil {
+			return nil, fmt.Errorf("list runs: %w", err)
+		}
+		if err := json.Unmarshal([]byte(params), &r.Params); err != nil {
+			return nil, fmt.Errorf("list runs: run %d params: %w", r.ID, err)
+		}
+		if err := json.Unmarshal([]byte(summary), &r.Summary); err != nil {
+			return nil, fmt.Errorf("list runs: run %d summary: %w", r.ID, err)
+		}
+		r.CreatedAt = parseTime(at)
+		out = append(out, r)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("list runs: %w", err)
+	}
+	return out, nil
+}
