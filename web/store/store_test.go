@@ -59,7 +59,7 @@ func TestRunsNewestFirstAndIsolated(t *testing.T) {
 	s, _ := openTemp(t)
 	for i := range 7 {
 		r := Run{Learner: "alice", Lab: "streaming", CreatedAt: t0.Add(time.Duration(i) * time.Second),
-			Params:  labs.Values{"answerTokens": float64(100 * (i + 1)), "streaming": i%2 == 0},
+			Params: labs.Values{"answerTokens": float64(100 * (i + 1)), "streaming": i%2 == 0},
 			Summary: Summary{Stats: []labs.Stat{{Key: "ttft", Label: "TTFT", Value: float64(i), Unit: "ms"}},
 				Prediction: &Prediction{Value: 300, Unit: "ms", Stat: "ttft"}}}
 		if _, err := s.SaveRun(ctx, r); err != nil {
