@@ -31,35 +31,38 @@ type CostModel interface {
 	StepTime(b BatchShape) time.Duration
 }
 
-// Calibration constants. Each comes from a public measurement; see
-// testdata/reference.json and TestCalibration for the fit they produce.
+// Calibration constants. Each comes from a public measurement; the fit
+// they produce is checked by TestCalibration against testdata/reference.json.
 const (
-	// matmulMFU is the fraction of peak dense tensor throughput large GEMMs
-	// reach in serving. NVIDIA's H100 GEMM benchmarks and vLLM/SGLang prefill
-	// throughput on Llama-3.1-8B (about 60% of 989 TFLOP/s for 4k-token
-	// prefills) put it near 0.6.
-	matmulMFU = 0.6
-	// attnMFU is FlashAttention-2/3's fraction of peak on long prefill
-	// attention (the FlashAttention-3 paper reports 50-75% on H100 for BF16).
+	// matmulMFU is the fraction of peak dense tensor throughput the linear
+	// layers reach in a large prefill. NVIDIA's H100 GEMM figures reach 70%,
+	// but vLLM's end-to-end prefill (norms, rotary, sampling, launch gaps)
+	// sits lower; vLLM PR #17882 measured a 2048-token Llama-3.1-8B prefill
+	// on 2×A100 at 190 ms, which argues for at most 0.5.
+	matmulMFU = 0.5
+	// attnMFU is FlashAttention-2's fraction of peak on long causal
+	// attention (its paper reports 50-73% on A100).
 	attnMFU = 0.5
 	// memEfficiency is the fraction of peak HBM bandwidth a decode step
-	// streams weights and KV at; STREAM-like copies and vLLM's batch-1
-	// decode of Llama-3.1-8B on H100 (about 6 ms per token for 16 GB) both
-	// land near 0.8.
-	memEfficiency = 0.8
-	// stepOverhead is the fixed per-iteration cost of vLLM v1 (scheduling,
-	// input preparation, sampling, CUDA graph launch): vLLM's v1 engine blog
-	// reports the CPU share of a step cut to well under a millisecond.
-	stepOverhead = 700 * time.Microsecond
+	// streams weights and KV at. Fitted to Lambda's vLLM runs of
+	// Mistral-7B on H100 (TPOT 7.06 ms) and A100 (11.36 ms) together with
+	// a vLLM 0.23 sweep on A100-40GB (Llama-3.1-8B at 75 tok/s, "about 77%
+	// of the memory-bandwidth ceiling").
+	memEfficiency = 0.72
+	// stepOverhead is the fixed per-iteration cost outside the GPU kernels
+	// (scheduling, input preparation, sampling, CUDA graph launch): the
+	// intercept of the same two-GPU fit (about 0.4-1 ms).
+	stepOverhead = 1000 * time.Microsecond
 	// seqOverhead is the per-sequence, per-step bookkeeping (block tables,
-	// detokenization, output processing) that makes vLLM's ITL grow with
-	// batch size beyond what the roofline predicts.
+	// detokenization, output processing) that makes vLLM's TPOT grow with
+	// batch size faster than the roofline alone; vLLM's v0.6.0 blog puts
+	// CPU-side work at a large share of a step at high batch.
 	seqOverhead = 12 * time.Microsecond
 	// prefillTokenOverhead covers per-token work outside the GEMMs in a
-	// prefill (embedding, norms, rotary, activations) at large batch.
+	// prefill (embedding, norms, rotary, activations) not captured by MFU.
 	prefillTokenOverhead = 0 * time.Nanosecond
-	// allReduceLatency is one NCCL/custom all-reduce's fixed latency for
-	// small messages over NVLink (vLLM's custom all-reduce: about 8 µs).
+	// allReduceLatency is one all-reduce's fixed latency for small messages
+	// over NVLink (vLLM's custom all-reduce: single-digit microseconds).
 	allReduceLatency = 8 * time.Microsecond
 	// allReduceLatencyPCIe is the same over PCIe, where vLLM falls back to
 	// NCCL rings (tens of microseconds per call).
