@@ -104,3 +104,19 @@ func TestParseFSJoinsErrorsAndKeepsGoodFiles(t *testing.T) {
 		t.Error("want an error for a missing directory")
 	}
 }
+
+// FuzzParseLesson: whatever the bytes, parsing returns a lesson or an error,
+// never a panic. Run briefly with: go test -fuzz FuzzParseLesson -fuzztime 15s ./lessons
+func FuzzParseLesson(f *testing.F) {
+	f.Add([]byte(goodLesson))
+	f.Add([]byte("---\n---\n"))
+	f.Add([]byte("---\nrubric:\n  - \nanswer: |\n---\nx"))
+	f.Add([]byte("---\nlabs: [\n---\n"))
+	md := newMarkdown()
+	f.Fuzz(func(t *testing.T, src []byte) {
+		l, err := parseLesson(md, "fuzz", src)
+		if err == nil && (l.Title == "" || l.Order < 1 || len(l.Drill.Rubric) == 0) {
+			t.Fatalf("accepted an incomplete lesson: %+v", l)
+		}
+	})
+}

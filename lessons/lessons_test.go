@@ -173,6 +173,9 @@ func TestRenderedHTML(t *testing.T) {
 			if strings.Contains(string(body), "|---") && !strings.Contains(l.HTML, "<table>") {
 				t.Error("Markdown has a table but the HTML has no <table>")
 			}
+			if strings.Contains(l.HTML, "style=") {
+				t.Error("inline style attribute would be blocked by the CSP")
+			}
 			if !strings.Contains(l.HTML, `<h2 id="`) {
 				t.Error("no h2 with an auto-generated id")
 			}
