@@ -15,6 +15,9 @@ type SimOptions struct {
 	MaxConcurrency int
 	// RecordTrace keeps every step's trace in the result.
 	RecordTrace bool
+
+	// afterStep lets in-package tests check invariants after every step.
+	afterStep func(*Engine, *StepResult) error
 }
 
 // RequestResult is one simulated request's outcome.
@@ -139,6 +142,11 @@ func Simulate(cfg Config, reqs []Request, opt SimOptions) (*SimResult, error) {
 			rr.Timing, rr.Usage, rr.FinishReason, rr.Preemptions = f.Timing, f.Usage, f.FinishReason, f.Preemptions
 			inflight--
 			done++
+		}
+		if opt.afterStep != nil {
+			if err := opt.afterStep(e, step); err != nil {
+				return nil, fmt.Errorf("simulate: step %d: %w", step.Trace.Index, err)
+			}
 		}
 		if len(step.Trace.Batch) == 0 && len(step.Finished) == 0 {
 			return nil, errStalled
