@@ -1,6 +1,9 @@
 package charts
 
-import "math"
+import (
+	"math"
+	"strconv"
+)
 
 // linScale maps a data interval [d0, d1] linearly (or by log10) onto a pixel
 // interval [r0, r1]. The range may be reversed (r0 > r1) for Y axes.
@@ -45,6 +48,18 @@ func niceStep(span float64, maxIntervals int) float64 {
 	return 10 * p
 }
 
+// prevNice returns the 1-2-5 step just below step.
+func prevNice(step float64) float64 {
+	p := math.Pow(10, math.Floor(math.Log10(step)+1e-9))
+	switch m := math.Round(step / p); {
+	case m >= 5:
+		return 2 * p
+	case m >= 2:
+		return p
+	}
+	return p / 2
+}
+
 // axis is a fitted axis domain with its tick values.
 type axis struct {
 	lo, hi float64
@@ -83,6 +98,17 @@ func niceAxis(lo, hi float64, maxTicks int, fixedHi float64) axis {
 		maxTicks = 2
 	}
 	step := niceStep(hi-lo, maxTicks-1)
+	if fixed {
+		// With a fixed end the last interval may be partial, so a finer
+		// step fits when whole steps still number within the budget.
+		for {
+			finer := prevNice(step)
+			if math.Floor((hi-math.Floor(lo/finer+1e-9)*finer)/finer+1e-9)+1 > float64(maxTicks) {
+				break
+			}
+			step = finer
+		}
+	}
 	// Rounding both ends out can add an interval; widen the step until the
 	// rounded domain fits the tick budget.
 	for i := 0; i < 4; i++ {
@@ -91,7 +117,7 @@ func niceAxis(lo, hi float64, maxTicks int, fixedHi float64) axis {
 		if !fixed {
 			nhi = math.Ceil(hi/step-1e-9) * step
 		}
-		if int(math.Round((nhi-nlo)/step)) <= maxTicks-1 || i == 3 {
+		if int(math.Floor((nhi-nlo)/step+1e-9)) <= maxTicks-1 || i == 3 {
 			lo, hi = nlo, nhi
 			break
 		}
@@ -100,9 +126,11 @@ func niceAxis(lo, hi float64, maxTicks int, fixedHi float64) axis {
 	a := axis{lo: lo, hi: hi, step: step}
 	first := math.Ceil(lo/step - 1e-9)
 	for i := first; i*step <= hi+step*1e-9; i++ {
-		v := i * step
+		// Twelve significant digits drop float noise (0.6000000000000001)
+		// and the sign of -0.
+		v, _ := strconv.ParseFloat(strconv.FormatFloat(i*step, 'g', 12, 64), 64)
 		if math.Abs(v) < step*1e-9 {
-			v = 0 // avoid -0 and 1e-17 labels
+			v = 0
 		}
 		a.ticks = append(a.ticks, v)
 	}
