@@ -1,0 +1,211 @@
+package textmodel
+
+import (
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// sentence is one candidate sentence of an answer, with the content words
+// the ranking compares against the question.
+type sentence struct {
+	text  string   // trimmed, single-spaced, ends with terminal punctuation
+	words []string // distinct content words, lower-cased and lightly stemmed
+	order int      // position in its source, for stable tie-breaks
+}
+
+// splitSentences cuts free text (retrieved chunks, system prompts, tool
+// output) into readable sentences. Lines are split first, because list items
+// and headings rarely end with a full stop; headings, table rows, code and
+// lines ending in a colon are dropped, since they read badly inside a
+// paragraph.
+func splitSentences(text string, order int) []sentence {
+	var out []sentence
+	for line := range strings.Lines(text) {
+		line = stripListMarker(strings.TrimSpace(line))
+		if line == "" || looksTabular(line) {
+			continue
+		}
+		for _, s := range splitLine(line) {
+			s = normalizeSpace(s)
+			if !readable(s) {
+				continue
+			}
+			out = append(out, sentence{text: s, words: contentWords(s), order: order})
+			order++
+		}
+	}
+	return out
+}
+
+// splitLine cuts one line after each . ! or ? (plus closing quotes or
+// brackets) that is followed by a space and an upper-case letter, digit or
+// opening quote, unless the full stop ends a known abbreviation or an
+// initial.
+func splitLine(line string) []string {
+	var out []string
+	start := 0
+	for i := 0; i < len(line); i++ {
+		c := line[i]
+		if c != '.' && c != '!' && c != '?' {
+			continue
+		}
+		end := i + 1
+		for end < len(line) && strings.IndexByte(`"')]`, line[end]) >= 0 {
+			end++
+		}
+		if end >= len(line) || line[end] != ' ' {
+			continue
+		}
+		next := strings.TrimLeft(line[end:], " ")
+		if next == "" {
+			continue
+		}
+		r, _ := utf8.DecodeRuneInString(next)
+		if !unicode.IsUpper(r) && !unicode.IsDigit(r) && !strings.ContainsRune(`"'(`, r) {
+			continue
+		}
+		if c == '.' && isAbbreviation(line[start:i]) {
+			continue
+		}
+		out = append(out, line[start:end])
+		start = end
+		i = end - 1
+	}
+	return append(out, line[start:])
+}
+
+// abbreviations end with a full stop that does not end a sentence.
+var abbreviations = map[string]bool{
+	"e.g": true, "i.e": true, "etc": true, "vs": true, "mr": true, "mrs": true,
+	"ms": true, "dr": true, "prof": true, "fig": true, "approx": true,
+	"no": true, "st": true, "inc": true, "ltd": true, "cf": true, "al": true,
+}
+
+func isAbbreviation(before string) bool {
+	word := before[strings.LastIndexByte(before, ' ')+1:]
+	word = strings.ToLower(strings.TrimLeft(word, `("'`))
+	return abbreviations[word] || utf8.RuneCountInString(word) == 1
+}
+
+// stripListMarker removes a leading bullet, number or heading marker.
+func stripListMarker(line string) string {
+	switch {
+	case strings.HasPrefix(line, "#"):
+		return "" // Markdown heading
+	case strings.HasPrefix(line, "- "), strings.HasPrefix(line, "* "), strings.HasPrefix(line, "• "):
+		_, rest, _ := strings.Cut(line, " ")
+		return strings.TrimSpace(rest)
+	}
+	i := 0
+	for i < len(line) && line[i] >= '0' && line[i] <= '9' {
+		i++
+	}
+	if i > 0 && i+1 < len(line) && (line[i] == '.' || line[i] == ')') && line[i+1] == ' ' {
+		return strings.TrimSpace(line[i+2:])
+	}
+	return line
+}
+
+// looksTabular reports table rows, code and diagrams: they carry facts but
+// do not read as prose.
+func looksTabular(line string) bool {
+	return strings.ContainsAny(line, "\t|{}`") || strings.Contains(line, "->") ||
+		strings.Contains(line, "   ") || strings.HasPrefix(line, ">")
+}
+
+// normalizeSpace trims s and collapses runs of whitespace to one space, so
+// sentences join cleanly and tokenize the same alone or in an answer.
+func normalizeSpace(s string) string {
+	return strings.Join(strings.Fields(s), " ")
+}
+
+// readable keeps sentences of at least four words that end like a sentence.
+func readable(s string) bool {
+	if len(s) < 12 || strings.Count(s, " ") < 3 {
+		return false
+	}
+	last := strings.TrimRight(s, `"')]`)
+	if last == "" {
+		return false
+	}
+	switch last[len(last)-1] {
+	case '.', '!', '?':
+	default:
+		return false
+	}
+	r, _ := utf8.DecodeRuneInString(s)
+	return unicode.IsUpper(r) || unicode.IsDigit(r) || strings.ContainsRune(`"'(`, r)
+}
+
+// contentWords returns the distinct content words of s: lower-cased letter
+// and digit runs, minus stop words, with plural endings folded so "batches"
+// matches "batch" and "tokens" matches "token".
+func contentWords(s string) []string {
+	var out []string
+	seen := make(map[string]struct{}, 16)
+	for _, w := range strings.FieldsFunc(s, func(r rune) bool {
+		return !unicode.IsLetter(r) && !unicode.IsDigit(r)
+	}) {
+		w = strings.ToLower(w)
+		if stopWords[w] {
+			continue
+		}
+		w = stem(w)
+		if len(w) < 2 || stopWords[w] {
+			continue
+		}
+		if _, dup := seen[w]; dup {
+			continue
+		}
+		seen[w] = struct{}{}
+		out = append(out, w)
+	}
+	return out
+}
+
+// stem folds the commonest English plural endings; it only has to make
+// question and context words meet, not be linguistically right.
+func stem(w string) string {
+	switch {
+	case len(w) > 4 && strings.HasSuffix(w, "ies"):
+		return w[:len(w)-3] + "y"
+	case len(w) > 4 && (strings.HasSuffix(w, "ches") || strings.HasSuffix(w, "shes") || strings.HasSuffix(w, "sses")):
+		return w[:len(w)-2]
+	case len(w) > 3 && strings.HasSuffix(w, "s") && !strings.HasSuffix(w, "ss") && !strings.HasSuffix(w, "us"):
+		return w[:len(w)-1]
+	}
+	return w
+}
+
+// stopWords carry no topic, so they must not make a sentence look relevant.
+var stopWords = func() map[string]bool {
+	m := map[string]bool{}
+	for _, w := range strings.Fields(`a about above after again all also am an and any are as at be
+		because been before being below between both but by can could did do doe does doing down
+		during each few for from further had ha has have having he her here hers him his how i if in
+		into is it its itself just me more most my no nor not now of off on once only or other our
+		out over own same she should so some such than that the their them then there these they
+		this those through to too under until up very wa was we were what when where which while
+		who whom why will with would you your yours please tell explain thank thanks hi hello
+		hey know like want need get got make one two use used using ok okay`) {
+		m[w] = true
+	}
+	return m
+}()
+
+// instructionStarts open sentences that address the model ("You are a
+// helpful assistant.", "Answer briefly."): they steer an answer but do not
+// belong in one.
+var instructionStarts = map[string]bool{
+	"you": true, "you're": true, "your": true, "answer": true, "respond": true,
+	"reply": true, "always": true, "never": true, "do": true, "don't": true,
+	"be": true, "keep": true, "use": true, "cite": true,
+	"act": true, "write": true, "avoid": true, "follow": true,
+}
+
+func isInstruction(s string) bool {
+	first, _, _ := strings.Cut(s, " ")
+	first = strings.ToLower(strings.Trim(first, `"'(,:;`))
+	return instructionStarts[first]
+}
