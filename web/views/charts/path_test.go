@@ -48,3 +48,46 @@ func TestSegmentsLogSkipsNonPositive(t *testing.T) {
 		t.Fatalf("segments = %v, want [2 points] [1 point]", segs)
 	}
 }
+
+func TestThinKeepsExtremes(t *testing.T) {
+	// 1000 samples over 10 units: each half-unit column holds 50 samples.
+	var seg []pt
+	for i := 0; i < 1000; i++ {
+		y := float64(i % 50)
+		if i == 321 {
+			y = -40 // a spike must survive thinning
+		}
+		seg = append(seg, pt{x: float64(i) / 100, y: y})
+	}
+	got := thin(seg)
+	if len(got) > 4*20 {
+		t.Errorf("thin kept %d points, want at most 80", len(got))
+	}
+	if got[0] != seg[0] || got[len(got)-1] != seg[len(seg)-1] {
+		t.Errorf("thin dropped an end point")
+	}
+	spike := false
+	for i, p := range got {
+		if p.y == -40 {
+			spike = true
+		}
+		if i > 0 && p.x < got[i-1].x {
+			t.Fatalf("thin reordered points at %d", i)
+		}
+	}
+	if !spike {
+		t.Errorf("thin dropped the spike")
+	}
+	short := seg[:3]
+	if len(thin(short)) != 3 {
+		t.Errorf("thin changed a short segment")
+	}
+}
+
+func TestAppendNumMatchesNum(t *testing.T) {
+	for _, v := range []float64{0, -0.04, 0.04, 12, 12.25, 12.35, -7.5, 439.96, 1e6} {
+		if got, want := string(appendNum(nil, v)), num(v); got != want {
+			t.Errorf("appendNum(%v) = %q, num = %q", v, got, want)
+		}
+	}
+}

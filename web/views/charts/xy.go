@@ -96,6 +96,9 @@ func buildXY(c labs.Chart) xyView {
 				}
 			}
 		} else {
+			for i := range segs {
+				segs[i] = thin(segs[i])
+			}
 			sv.Line = linePath(segs)
 			if area {
 				sv.Area = areaPath(segs, base)
