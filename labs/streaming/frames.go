@@ -1,0 +1,190 @@
+package streaming
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"time"
+
+	"github.com/latencylab/latencylab/labs"
+)
+
+// Stat keys; first_word_ms is what the prediction is compared with.
+const (
+	statFirstWord = "first_word_ms"
+	statTTFT      = "ttft_ms"
+	statTPOT      = "tpot_ms"
+	statTotal     = "total_ms"
+	statTokens    = "tokens"
+	statTokPerS   = "tokens_per_s"
+	statReading   = "reading_ms"
+)
+
+// Chart and mark names.
+const (
+	chartID       = "words-over-time"
+	seriesWords   = "words visible"
+	seriesReading = "reading speed"
+	markSent      = "request sent"
+	markFirstWord = "first word"
+	markComplete  = "complete"
+)
+
+// view turns a meter into frames. Its fixed parts come from the request
+// the lab built (lengths, the axis estimate), never from results.
+type view struct {
+	s           settings
+	answerWords int     // words in the composed answer: the Y axis end
+	xmax        float64 // ms; grows only when a run outlasts it
+}
+
+// frame is the state of every panel at time now (since the request was sent).
+func (v *view) frame(m *meter, now time.Duration) labs.Frame {
+	if t := ms(now); t > v.xmax {
+		v.xmax = niceCeil(t * 1.25)
+	}
+	return labs.Frame{
+		Final:  m.done,
+		Status: v.status(m),
+		Stats:  v.stats(m),
+		Text:   v.text(m),
+		Charts: []labs.Chart{v.chart(m, now)},
+	}
+}
+
+func (v *view) status(m *meter) string {
+	switch {
+	case m.done && v.s.streaming:
+		return fmt.Sprintf("Complete: %d tokens in %s. The first word appeared after %s.",
+			m.tokens, fmtMS(ms(m.complete)), fmtMS(ms(m.firstWord)))
+	case m.done:
+		return fmt.Sprintf("Complete: %d tokens in %s. Nothing was shown until the whole answer was ready.",
+			m.tokens, fmtMS(ms(m.complete)))
+	case m.tokens == 0:
+		return fmt.Sprintf("Request sent; waiting for the first token while the GPU reads the %s-token prompt.",
+			thousands(v.s.promptTokens))
+	case v.s.streaming:
+		return fmt.Sprintf("Generating: %d of %d tokens.", m.tokens, v.s.answerTokens)
+	}
+	return fmt.Sprintf("Generating: %d of %d tokens, held back until the answer is complete.", m.tokens, v.s.answerTokens)
+}
+
+// stats lists the figures measured so far; the final frame has them all.
+func (v *view) stats(m *meter) []labs.Stat {
+	var out []labs.Stat
+	add := func(key, label string, val float64, unit, note string) {
+		out = append(out, labs.Stat{Key: key, Label: label, Value: val, Unit: unit, Note: note})
+	}
+	if m.words > 0 {
+		add(statFirstWord, "Time to first word", ms(m.firstWord), "ms", "what the reader waits for")
+	}
+	if m.tokens > 0 {
+		add(statTTFT, "Time to first token", ms(m.firstTok), "ms", "first token at the handler")
+	}
+	if m.done {
+		tpot := m.tpotMS()
+		add(statTPOT, "Time per output token", tpot, "ms", "(complete − first token) ÷ (tokens − 1)")
+		add(statTotal, "Total time", ms(m.complete), "ms", "request sent to answer complete")
+	}
+	add(statTokens, "Tokens", float64(m.tokens), "tokens", "received by the handler")
+	if m.done {
+		rate := 0.0
+		if tpot := m.tpotMS(); tpot > 0 {
+			rate = 1000 / tpot
+		}
+		add(statTokPerS, "Generation speed", rate, "tok/s", "after the first token")
+		add(statReading, "Reading time", readingMS(m.words, v.s.readingSpeed), "ms",
+			fmt.Sprintf("%d words at %s words/s", m.words, strconv.FormatFloat(v.s.readingSpeed, 'f', -1, 64)))
+	}
+	return out
+}
+
+func (v *view) text(m *meter) *labs.TextPanel {
+	marks := []labs.Mark{{Label: markSent, At: 0}}
+	if m.words > 0 {
+		marks = append(marks, labs.Mark{Label: markFirstWord, At: ms(m.firstWord)})
+	}
+	if m.done {
+		marks = append(marks, labs.Mark{Label: markComplete, At: ms(m.complete)})
+	}
+	return &labs.TextPanel{Title: "What the reader sees", Body: m.visible, Marks: marks}
+}
+
+// chart draws visible words over time against the reading-speed line.
+func (v *view) chart(m *meter, now time.Duration) labs.Chart {
+	end := now
+	if m.done {
+		end = m.complete
+	}
+	words := make([]labs.Point, 0, len(m.steps)+1)
+	for _, p := range m.steps {
+		words = append(words, labs.Point{X: ms(p.at), Y: float64(p.words)})
+	}
+	if last := m.steps[len(m.steps)-1]; end > last.at {
+		words = append(words, labs.Point{X: ms(end), Y: float64(last.words)})
+	}
+	c := labs.Chart{
+		ID: chartID, Title: "Words the reader can see", Kind: labs.ChartLine,
+		XLabel: "Time since the request was sent", XUnit: "ms",
+		YLabel: "Words", YUnit: "words",
+		XMax: v.xmax, YMax: float64(v.answerWords),
+		Series: []labs.Series{{Name: seriesWords, Points: words}},
+	}
+	if m.words > 0 {
+		// A reader starts at the first word and reads at a steady pace;
+		// the line stops at the end of the answer or of the axis.
+		t0 := ms(m.firstWord)
+		t1 := min(v.xmax, t0+readingMS(v.answerWords, v.s.readingSpeed))
+		c.Series = append(c.Series, labs.Series{Name: seriesReading, Dashed: true, Points: []labs.Point{
+			{X: t0, Y: 0}, {X: t1, Y: (t1 - t0) / 1000 * v.s.readingSpeed},
+		}})
+		c.Marks = append(c.Marks, labs.Mark{Label: markFirstWord, At: t0})
+	}
+	if m.done {
+		c.Marks = append(c.Marks, labs.Mark{Label: markComplete, At: ms(m.complete)})
+	}
+	return c
+}
+
+// readingMS is how long reading words takes at speed words per second.
+func readingMS(words int, speed float64) float64 {
+	if speed <= 0 {
+		return 0
+	}
+	return float64(words) / speed * 1000
+}
+
+// niceCeil rounds x up to 1, 1.2, 1.5, 2, 2.5, 3, 4, 5, 6 or 8 times a power
+// of ten, so a fixed axis ends on a round number.
+func niceCeil(x float64) float64 {
+	if !(x > 0) || math.IsInf(x, 0) {
+		return 1
+	}
+	p := math.Pow(10, math.Floor(math.Log10(x)))
+	for _, m := range []float64{1, 1.2, 1.5, 2, 2.5, 3, 4, 5, 6, 8, 10} {
+		if m*p >= x*(1-1e-12) {
+			return m * p
+		}
+	}
+	return 10 * p
+}
+
+// fmtMS formats milliseconds for a status line: "412 ms", "2.41 s".
+func fmtMS(v float64) string {
+	if v >= 1000 {
+		return strconv.FormatFloat(v/1000, 'f', 2, 64) + " s"
+	}
+	return strconv.FormatFloat(v, 'f', 0, 64) + " ms"
+}
+
+// thousands formats n with comma separators: 8000 → "8,000".
+func thousands(n int) string {
+	s := strconv.Itoa(n)
+	if n < 0 {
+		return "-" + thousands(-n)
+	}
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
+}

@@ -1,0 +1,94 @@
+// Package streaming is the first lab: streaming against blocking. One real
+// request runs through a shared live engine on the wall clock; with
+// streaming the learner sees each token's text the moment the handler gets
+// it, without streaming the handler buffers the answer and shows it whole at
+// the end. Every time is measured at the handler with its own clock, the way
+// a browser-facing server would see it, not copied from the engine.
+package streaming
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"sync/atomic"
+	"time"
+
+	"github.com/latencylab/latencylab/labs"
+)
+
+// Slug is the lab's URL segment.
+const Slug = "streaming"
+
+// Clock is the handler's time source; tests inject one so timings are exact.
+type Clock interface{ Now() time.Time }
+
+type wallClock struct{}
+
+func (wallClock) Now() time.Time { return time.Now() }
+
+// Config wires a Lab.
+type Config struct {
+	// Engines is the shared pool the lab submits to; required.
+	Engines *labs.Engines
+	// Clock times the request at the handler; nil means the real clock.
+	Clock Clock
+}
+
+// Lab is the streaming-vs-blocking lab. It is safe for concurrent runs.
+type Lab struct {
+	engines *labs.Engines
+	clock   Clock
+	// tag and seq make request ids and prompt session lines unique, so
+	// runs never collide in a shared engine and never hit each other's
+	// prefix cache (a repeat run must not look faster than the first).
+	tag string
+	seq atomic.Uint64
+}
+
+// New returns the lab.
+func New(cfg Config) *Lab {
+	clk := cfg.Clock
+	if clk == nil {
+		clk = wallClock{}
+	}
+	var b [4]byte
+	_, _ = rand.Read(b[:]) // never fails (crypto/rand panics rather than return an error)
+	return &Lab{engines: cfg.Engines, clock: clk, tag: hex.EncodeToString(b[:])}
+}
+
+// Info describes the lab.
+func (l *Lab) Info() labs.Info {
+	return labs.Info{
+		Slug:  Slug,
+		Title: "Streaming vs blocking",
+		Summary: "Send one real request to a modelled GPU and watch the answer arrive token by token, " +
+			"or all at once at the end. Time to first word is what the reader waits for.",
+		Lesson:         "time-to-first-token",
+		Prediction:     "What time to first word do you expect?",
+		PredictionUnit: "ms",
+		PredictionStat: statFirstWord,
+	}
+}
+
+// Run executes one request; see run.go.
+func (l *Lab) Run(ctx context.Context, v labs.Values, emit func(labs.Frame)) error {
+	s, err := parse(v)
+	if err != nil {
+		// A learner's mistake, not a failure: it ends the run with a
+		// message the learner can act on.
+		msg := err.Error()
+		var fe labs.FieldError
+		if errors.As(err, &fe) {
+			msg = fe.Message
+		}
+		emit(labs.Frame{Final: true, Status: "Not run: the settings need a change.", Error: msg})
+		return nil
+	}
+	if l.engines == nil {
+		err := errors.New("streaming: no engine pool configured")
+		emit(labs.Frame{Final: true, Status: "Not run.", Error: err.Error()})
+		return err
+	}
+	return l.run(ctx, s, emit)
+}

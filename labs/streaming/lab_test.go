@@ -1,0 +1,102 @@
+package streaming
+
+import (
+	"slices"
+	"testing"
+
+	"github.com/latencylab/latencylab/engine"
+	"github.com/latencylab/latencylab/labs"
+)
+
+func TestInfoAndKnobs(t *testing.T) {
+	l := New(Config{})
+	info := l.Info()
+	if info.Slug != "streaming" || info.Lesson != "time-to-first-token" || info.PredictionStat != statFirstWord || info.PredictionUnit != "ms" {
+		t.Errorf("info %+v", info)
+	}
+	want := labs.Values{knobStreaming: true, knobAnswer: 300.0, knobPrompt: 1000.0,
+		knobModel: "llama-3.1-8b", knobGPU: "h100-sxm", knobReading: 4.5}
+	got := labs.Defaults(l.Knobs())
+	for k, w := range want {
+		if got[k] != w {
+			t.Errorf("default %s = %v, want %v", k, got[k], w)
+		}
+	}
+	if len(got) != len(want) {
+		t.Errorf("%d knobs, want %d", len(got), len(want))
+	}
+	for _, k := range l.Knobs() {
+		if k.Kind == labs.KnobEnum && !slices.ContainsFunc(k.Options, func(o labs.Option) bool { return o.Value == k.Default }) {
+			t.Errorf("knob %s: default %v is not an option", k.Name, k.Default)
+		}
+	}
+	gpu := l.Knobs()[4]
+	if gpu.Name != knobGPU || len(gpu.Options) != len(engine.HardwareNames()) {
+		t.Errorf("GPU knob %+v does not list every GPU", gpu)
+	}
+}
+
+func TestPresetsAreValid(t *testing.T) {
+	l := New(Config{})
+	ps := l.Presets()
+	names := []string{"Streaming on an H100", "Blocking on an H100", "Long answer on an L4", "Huge prompt"}
+	if len(ps) != len(names) {
+		t.Fatalf("%d presets, want %d", len(ps), len(names))
+	}
+	for i, p := range ps {
+		if p.Name != names[i] || p.Note == "" {
+			t.Errorf("preset %d: %q (note %q), want %q", i, p.Name, p.Note, names[i])
+		}
+		v, errs := labs.Validate(l.Knobs(), p.Values)
+		if len(errs) > 0 {
+			t.Errorf("preset %q: %v", p.Name, errs)
+		}
+		if len(p.Values) != len(l.Knobs()) {
+			t.Errorf("preset %q sets %d of %d knobs", p.Name, len(p.Values), len(l.Knobs()))
+		}
+		if errs := l.Check(v); errs != nil {
+			t.Errorf("preset %q: %v", p.Name, errs)
+		}
+	}
+	if labs.Defaults(l.Knobs())[knobStreaming] != ps[0].Values[knobStreaming] {
+		t.Error("the first preset is not the default view")
+	}
+}
+
+func TestCountWords(t *testing.T) {
+	tests := []struct {
+		in   string
+		want int
+	}{
+		{"", 0}, {"  ", 0}, {"one", 1}, {" one", 1}, {"one two", 2},
+		{"one\ntwo\tthree ", 3}, {"half-word", 1}, {"The first words usually", 4},
+	}
+	for _, tc := range tests {
+		if got := countWords(tc.in); got != tc.want {
+			t.Errorf("countWords(%q) = %d, want %d", tc.in, got, tc.want)
+		}
+	}
+}
+
+func TestNiceCeil(t *testing.T) {
+	tests := []struct{ in, want float64 }{
+		{0, 1}, {-3, 1}, {1, 1}, {1.1, 1.2}, {2600, 3000}, {3010, 4000}, {8001, 10000}, {0.013, 0.015},
+	}
+	for _, tc := range tests {
+		if got := niceCeil(tc.in); !near(got, tc.want) {
+			t.Errorf("niceCeil(%v) = %v, want %v", tc.in, got, tc.want)
+		}
+	}
+}
+
+func TestFormatting(t *testing.T) {
+	tests := []struct{ got, want string }{
+		{thousands(8000), "8,000"}, {thousands(50), "50"}, {thousands(1234567), "1,234,567"},
+		{fmtMS(412.4), "412 ms"}, {fmtMS(2414), "2.41 s"},
+	}
+	for _, tc := range tests {
+		if tc.got != tc.want {
+			t.Errorf("got %q, want %q", tc.got, tc.want)
+		}
+	}
+}

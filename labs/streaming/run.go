@@ -1,0 +1,89 @@
+package streaming
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/latencylab/latencylab/engine"
+	"github.com/latencylab/latencylab/engine/live"
+	"github.com/latencylab/latencylab/labs"
+)
+
+// run sends one request to the shared engine for the chosen profile and
+// plays the handler's part: it timestamps every event on its own clock and
+// either forwards each token's text (streaming) or holds the text back until
+// the answer is complete (blocking).
+func (l *Lab) run(ctx context.Context, s settings, emit func(labs.Frame)) error {
+	id := fmt.Sprintf("%s-%s-%d", Slug, l.tag, l.seq.Add(1))
+	p, err := buildPrompt(s.promptTokens, "Session "+id)
+	if err != nil {
+		emit(labs.Frame{Final: true, Status: "Not run.", Error: err.Error()})
+		return nil
+	}
+	ans := composeAnswer(p, s.answerTokens)
+	req := engine.Request{ID: id, PromptTokens: p.ids, OutputTokens: ans.Tokens, MaxTokens: len(ans.Tokens)}
+
+	le, err := l.engines.Get(s.profile)
+	if err != nil {
+		return fmt.Errorf("streaming: engine for %s: %w", s.profile, err)
+	}
+	v := &view{s: s, answerWords: countWords(ans.Text), xmax: axisEstimate(le.Config(), req)}
+	m := newMeter(s.streaming)
+
+	t0 := l.clock.Now()
+	events, err := le.Submit(ctx, req)
+	if err != nil {
+		var cle *engine.ContextLengthError
+		if errors.As(err, &cle) {
+			emit(labs.Frame{Final: true, Status: "Not run.", Error: err.Error()})
+			return nil
+		}
+		return fmt.Errorf("streaming: submit: %w", err)
+	}
+	emit(v.frame(m, 0))
+	for {
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case ev, ok := <-events:
+			if !ok { // the engine closes the stream without a final event on cancel
+				return ctx.Err()
+			}
+			at := l.clock.Now().Sub(t0)
+			if ev.Done {
+				if ev.Err != nil {
+					return fmt.Errorf("streaming: request %s: %w", id, ev.Err)
+				}
+				m.finish(at)
+				emit(v.frame(m, at))
+				return nil
+			}
+			m.token(at, piece(ans.Pieces, ans.Tokens, ev))
+			emit(v.frame(m, at))
+		}
+	}
+}
+
+// piece is the text of one token event. The engine emits the ids it was
+// given in order, so the composed answer's pieces apply; a mismatch (which
+// would be an engine bug) falls back to no text rather than wrong text.
+func piece(pieces []string, ids []int, ev live.Event) string {
+	if ev.Index < 0 || ev.Index >= len(pieces) || ids[ev.Index] != ev.Token {
+		return ""
+	}
+	return pieces[ev.Index]
+}
+
+// axisEstimate is the chart's initial time axis, in ms: the same request
+// on an idle engine of the same configuration, run on the virtual clock,
+// with a little headroom. Load can make the real run longer; the chart then
+// widens once. The estimate only sizes the axis; no figure comes from it.
+func axisEstimate(cfg engine.Config, req engine.Request) float64 {
+	res, err := engine.Simulate(cfg, []engine.Request{req}, engine.SimOptions{})
+	if err != nil || len(res.Requests) == 0 {
+		return 1000
+	}
+	r := res.Requests[0]
+	return niceCeil(ms(r.E2E()) * 1.15)
+}
