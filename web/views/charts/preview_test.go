@@ -66,7 +66,17 @@ func previewEdgeCases() []labs.Chart {
 			{Name: "decode", Start: s + float64(i%7)*40 + 90, End: s + float64(i%7)*40 + 900},
 		}})
 	}
+	// The streaming lab's chart mid-run: fixed axis ends, a series that
+	// stops at "now", a reading line and a first-word mark.
+	var live []labs.Point
+	for t, w := 380.0, 0; t < 1650; t, w = t+37, w+1 {
+		live = append(live, labs.Point{X: t, Y: float64(w)})
+	}
 	return []labs.Chart{
+		{ID: "live", Title: "Words the reader can see", Kind: labs.ChartLine,
+			XLabel: "Time since the request was sent", XUnit: "ms", YLabel: "Words", YUnit: "words", XMax: 2500, YMax: 137,
+			Series: []labs.Series{{Name: "words visible", Points: live}, {Name: "reading speed", Dashed: true, Points: []labs.Point{{X: 380, Y: 0}, {X: 2500, Y: 8.5}}}},
+			Marks:  []labs.Mark{{Label: "request sent", At: 0}, {Label: "first word", At: 380}}},
 		{ID: "empty", Title: "Waiting (no data yet)", Kind: labs.ChartLine, XLabel: "Time", XUnit: "ms", YLabel: "Tokens", YUnit: "tokens", XMax: 5000},
 		{ID: "many", Title: "64 requests", Kind: labs.ChartTimeline, XLabel: "Time", XUnit: "ms", Rows: many},
 		{ID: "odd", Title: "Single point, NaN gap, negatives <script>", Kind: labs.ChartLine, XLabel: "Load", YLabel: "Δ latency", YUnit: "ms",
