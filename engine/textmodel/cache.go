@@ -5,48 +5,49 @@ import (
 	"sync"
 )
 
-// Cache bounds: a simulated workload repeats the same system prompts,
+// Cache bounds. A simulated workload repeats the same system prompts,
 // retrieved chunks and corpus sentences thousands of times, and BPE costs
-// about 1.6 µs a token, so encoded strings are kept. When either bound is
-// reached the cache starts over; that is cheaper than tracking recency and
-// the working set of a lab is far below the bounds.
+// about a microsecond and a half a token, so encoded strings and parsed
+// messages are kept. When a bound is reached the cache starts over: cheaper
+// than tracking recency, and a lab's working set is far below the bounds.
 const (
 	cacheMaxEntries = 1 << 14
-	cacheMaxTokens  = 1 << 21 // ~16 MiB of ids
-	cacheMaxKey     = 1 << 16 // longer strings are encoded every time
+	cacheMaxCost    = 1 << 21 // tokens or sentences; ~16 MiB of ids at most
+	cacheMaxKey     = 1 << 16 // longer strings are recomputed every time
 )
 
-// encodeCache maps strings to their token ids. Values are shared and must
-// not be modified.
-type encodeCache struct {
-	mu     sync.Mutex
-	m      map[string][]int
-	tokens int
+// boundedCache maps strings to values derived from them. Values are shared
+// between callers and must not be modified.
+type boundedCache[V any] struct {
+	mu   sync.Mutex
+	m    map[string]V
+	cost int
 }
 
-func newEncodeCache() *encodeCache {
-	return &encodeCache{m: make(map[string][]int)}
+func newBoundedCache[V any]() *boundedCache[V] {
+	return &boundedCache[V]{m: make(map[string]V)}
 }
 
-func (c *encodeCache) get(s string) ([]int, bool) {
+func (c *boundedCache[V]) get(key string) (V, bool) {
 	c.mu.Lock()
-	ids, ok := c.m[s]
+	v, ok := c.m[key]
 	c.mu.Unlock()
-	return ids, ok
+	return v, ok
 }
 
-func (c *encodeCache) put(s string, ids []int) {
-	if len(s) > cacheMaxKey {
+// put stores v under key; cost is its size in the cache's unit.
+func (c *boundedCache[V]) put(key string, v V, cost int) {
+	if len(key) > cacheMaxKey {
 		return
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if len(c.m) >= cacheMaxEntries || c.tokens+len(ids) > cacheMaxTokens {
-		c.m = make(map[string][]int)
-		c.tokens = 0
+	if len(c.m) >= cacheMaxEntries || c.cost+cost > cacheMaxCost {
+		c.m = make(map[string]V)
+		c.cost = 0
 	}
-	// Clone the key: s is often a substring of a large prompt, which the
+	// Clone the key: it is often a substring of a large prompt, which the
 	// cache would otherwise keep alive.
-	c.m[strings.Clone(s)] = ids
-	c.tokens += len(ids)
+	c.m[strings.Clone(key)] = v
+	c.cost += cost
 }

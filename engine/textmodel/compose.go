@@ -62,11 +62,8 @@ const (
 // sentence boundary. Bad values never panic: negative lengths count as 0.
 func (m *Model) Compose(req ComposeRequest) Answer {
 	st := m.load()
-	question, context := splitConversation(req.Messages)
-	qwords := make(map[string]struct{})
-	for _, w := range contentWords(question) {
-		qwords[w] = struct{}{}
-	}
+	question, context := st.splitConversation(req.Messages)
+	qwords := contentWords(question)
 
 	var rng *rand.Rand
 	temp := req.Temperature
@@ -125,7 +122,7 @@ func Compose(req ComposeRequest) Answer { return shared.Compose(req) }
 // question is the only material, a multi-paragraph question is read as
 // context followed by its last paragraph, the usual shape of a prompt that
 // inlines retrieved text.
-func splitConversation(msgs []Message) (string, []sentence) {
+func (st *state) splitConversation(msgs []Message) (string, []sentence) {
 	qi := -1
 	for i := len(msgs) - 1; i >= 0; i-- {
 		if strings.EqualFold(strings.TrimSpace(msgs[i].Role), RoleUser) {
@@ -141,7 +138,7 @@ func splitConversation(msgs []Message) (string, []sentence) {
 		if i == qi || strings.EqualFold(strings.TrimSpace(msg.Role), RoleAssistant) {
 			continue
 		}
-		context = appendContext(context, msg.Content)
+		context = st.appendContext(context, msg.Content)
 	}
 	if qi < 0 {
 		return "", context
@@ -149,63 +146,90 @@ func splitConversation(msgs []Message) (string, []sentence) {
 	question := strings.TrimSpace(msgs[qi].Content)
 	if len(context) == 0 {
 		if i := strings.LastIndex(question, "\n\n"); i >= 0 {
-			context = appendContext(context, question[:i])
+			context = st.appendContext(context, question[:i])
 			question = strings.TrimSpace(question[i:])
 		}
 	}
 	return question, context
 }
 
-// appendContext adds the readable, non-instruction sentences of text.
-func appendContext(dst []sentence, text string) []sentence {
-	for _, s := range splitSentences(text, len(dst)) {
+// appendContext adds the readable, non-instruction sentences of text,
+// parsing each distinct text once.
+func (st *state) appendContext(dst []sentence, text string) []sentence {
+	if parsed, ok := st.parsed.get(text); ok {
+		return append(dst, parsed...)
+	}
+	var parsed []sentence
+	for _, s := range splitSentences(text) {
 		if !isInstruction(s.text) {
-			dst = append(dst, s)
+			parsed = append(parsed, s)
 		}
 	}
-	return dst
+	st.parsed.put(text, parsed, len(parsed)+1)
+	return append(dst, parsed...)
 }
 
-// rank orders sentences best first by the number of question words they
-// contain, ties in source order. With a temperature, Gumbel noise scaled by
-// it is added to each logit, which samples an order in proportion to
-// exp(logit/temperature), the same rule a model's sampler applies to logits.
-func rank(sentences []sentence, qwords map[string]struct{}, temp float64, rng *rand.Rand) []scored {
+// rank orders sentences best first by the question words they contain,
+// each weighted by its rarity among the sentences (1 + ln(N/df)), so a
+// sentence matching "moderation" outranks one matching only the common
+// "streaming"; ties keep source order. With a temperature, Gumbel noise
+// scaled by it is added to each logit, which samples an order in proportion
+// to exp(logit/temperature), the same rule a model's sampler applies.
+func rank(sentences []sentence, qwords []string, temp float64, rng *rand.Rand) []scored {
+	df := make([]int, len(qwords))
 	out := make([]scored, len(sentences))
 	for i, s := range sentences {
-		n := 0
+		out[i] = scored{sentence: s, index: i}
 		for _, w := range s.words {
-			if _, ok := qwords[w]; ok {
-				n++
+			// Questions have a handful of words: a scan beats hashing.
+			if j := slices.Index(qwords, w); j >= 0 {
+				df[j]++
+				out[i].overlap++
 			}
 		}
-		out[i] = scored{sentence: s, overlap: n, key: wordLogit * float64(n)}
+	}
+	weight := make([]float64, len(qwords))
+	for j, n := range df {
+		if n > 0 {
+			weight[j] = 1 + math.Log(float64(len(sentences))/float64(n))
+		}
+	}
+	for i := range out {
+		if out[i].overlap > 0 {
+			for _, w := range out[i].words {
+				if j := slices.Index(qwords, w); j >= 0 {
+					out[i].key += wordLogit * weight[j]
+				}
+			}
+		}
 		if rng != nil {
 			out[i].key += temp * -math.Log(-math.Log(rng.Float64()+1e-300)+1e-300)
 		}
 	}
-	slices.SortStableFunc(out, func(a, b scored) int {
+	slices.SortFunc(out, func(a, b scored) int {
 		switch {
 		case a.key > b.key:
 			return -1
 		case a.key < b.key:
 			return 1
 		}
-		return a.order - b.order
+		return a.index - b.index
 	})
 	return out
 }
 
-// wordLogit is the log-odds one shared question word adds to a sentence:
-// at temperature 1 a sentence with one more matching word is e³ ≈ 20 times
-// as likely to come first, so sampled answers vary but stay on topic.
-const wordLogit = 3.0
+// wordLogit is the log-odds a shared question word adds to a sentence per
+// unit of rarity weight: at temperature 1 a sentence with one more common
+// matching word is e² ≈ 7 times as likely to come first, one more rare word
+// far more, so sampled answers vary but stay on topic.
+const wordLogit = 2.0
 
 // scored is a sentence with its overlap and ranking key.
 type scored struct {
 	sentence
-	overlap int
-	key     float64
+	overlap int     // question words it contains
+	key     float64 // ranking logit, noise included when sampling
+	index   int     // position in the source, for stable ties
 }
 
 // relevant counts the sentences that share at least one word with the

@@ -25,7 +25,7 @@ func loadCorpus(st *state) (*corpus, error) {
 		if !readable(line) {
 			return nil, fmt.Errorf("corpus line %q is not a sentence", line)
 		}
-		c.sentences = append(c.sentences, sentence{text: line, words: contentWords(line), order: len(c.sentences)})
+		c.sentences = append(c.sentences, sentence{text: line, words: contentWords(line)})
 		c.ids = append(c.ids, st.encode(" "+line))
 	}
 	if len(c.sentences) == 0 {

@@ -1,6 +1,7 @@
 package textmodel
 
 import (
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -11,7 +12,6 @@ import (
 type sentence struct {
 	text  string   // trimmed, single-spaced, ends with terminal punctuation
 	words []string // distinct content words, lower-cased and lightly stemmed
-	order int      // position in its source, for stable tie-breaks
 }
 
 // splitSentences cuts free text (retrieved chunks, system prompts, tool
@@ -19,7 +19,7 @@ type sentence struct {
 // and headings rarely end with a full stop; headings, table rows, code and
 // lines ending in a colon are dropped, since they read badly inside a
 // paragraph.
-func splitSentences(text string, order int) []sentence {
+func splitSentences(text string) []sentence {
 	var out []sentence
 	for line := range strings.Lines(text) {
 		line = stripListMarker(strings.TrimSpace(line))
@@ -31,8 +31,7 @@ func splitSentences(text string, order int) []sentence {
 			if !readable(s) {
 				continue
 			}
-			out = append(out, sentence{text: s, words: contentWords(s), order: order})
-			order++
+			out = append(out, sentence{text: s, words: contentWords(s)})
 		}
 	}
 	return out
@@ -143,7 +142,6 @@ func readable(s string) bool {
 // matches "batch" and "tokens" matches "token".
 func contentWords(s string) []string {
 	var out []string
-	seen := make(map[string]struct{}, 16)
 	for _, w := range strings.FieldsFunc(s, func(r rune) bool {
 		return !unicode.IsLetter(r) && !unicode.IsDigit(r)
 	}) {
@@ -155,26 +153,33 @@ func contentWords(s string) []string {
 		if len(w) < 2 || stopWords[w] {
 			continue
 		}
-		if _, dup := seen[w]; dup {
-			continue
+		// A linear scan beats a map for sentence-sized word lists.
+		if !slices.Contains(out, w) {
+			out = append(out, w)
 		}
-		seen[w] = struct{}{}
-		out = append(out, w)
 	}
 	return out
 }
 
-// stem folds the commonest English plural endings; it only has to make
-// question and context words meet, not be linguistically right.
+// stem folds plural, -ing, -ed and -ion endings and a final e, so
+// "batches" meets "batch", "caching" meets "cache" and "moderation" meets
+// "moderate". It only has to make question and context words meet, not be
+// linguistically right; stems shorter than three letters are not cut.
 func stem(w string) string {
-	switch {
-	case len(w) > 4 && strings.HasSuffix(w, "ies"):
-		return w[:len(w)-3] + "y"
-	case len(w) > 4 && (strings.HasSuffix(w, "ches") || strings.HasSuffix(w, "shes") || strings.HasSuffix(w, "sses")):
-		return w[:len(w)-2]
-	case len(w) > 3 && strings.HasSuffix(w, "s") && !strings.HasSuffix(w, "ss") && !strings.HasSuffix(w, "us"):
-		return w[:len(w)-1]
+	cut := func(suffix, repl string) bool {
+		if !strings.HasSuffix(w, suffix) || len(w)-len(suffix)+len(repl) < 3 {
+			return false
+		}
+		w = w[:len(w)-len(suffix)] + repl
+		return true
 	}
+	switch {
+	case cut("ies", "y"), cut("sses", "ss"), cut("ches", "ch"), cut("shes", "sh"):
+	case !strings.HasSuffix(w, "ss") && !strings.HasSuffix(w, "us"):
+		cut("s", "")
+	}
+	_ = cut("ing", "") || cut("ed", "") || cut("ion", "")
+	cut("e", "")
 	return w
 }
 
@@ -188,7 +193,8 @@ var stopWords = func() map[string]bool {
 		out over own same she should so some such than that the their them then there these they
 		this those through to too under until up very wa was we were what when where which while
 		who whom why will with would you your yours please tell explain thank thanks hi hello
-		hey know like want need get got make one two use used using ok okay`) {
+		hey know like want need get got make one two use used using ok okay work works
+		happen happens mean means`) {
 		m[w] = true
 	}
 	return m
@@ -198,7 +204,7 @@ var stopWords = func() map[string]bool {
 // helpful assistant.", "Answer briefly."): they steer an answer but do not
 // belong in one.
 var instructionStarts = map[string]bool{
-	"you": true, "you're": true, "your": true, "answer": true, "respond": true,
+	"you": true, "you're": true, "answer": true, "respond": true,
 	"reply": true, "always": true, "never": true, "do": true, "don't": true,
 	"be": true, "keep": true, "use": true, "cite": true,
 	"act": true, "write": true, "avoid": true, "follow": true,

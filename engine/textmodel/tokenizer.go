@@ -57,8 +57,9 @@ type Model struct {
 // encode cache, which guards itself.
 type state struct {
 	codec  tokenizer.Codec
-	tokens []string // id -> raw token bytes; "" marks an unknown id
-	cache  *encodeCache
+	tokens []string                  // id -> raw token bytes; "" marks an unknown id
+	cache  *boundedCache[[]int]      // string -> token ids
+	parsed *boundedCache[[]sentence] // message content -> context sentences
 	corpus *corpus
 }
 
@@ -103,7 +104,7 @@ func newState() (*state, error) {
 	if tokens[delToken] != "\x7f" {
 		return nil, fmt.Errorf("token %d is %q, want DEL", delToken, tokens[delToken])
 	}
-	st := &state{codec: codec, tokens: tokens, cache: newEncodeCache()}
+	st := &state{codec: codec, tokens: tokens, cache: newBoundedCache[[]int](), parsed: newBoundedCache[[]sentence]()}
 	st.corpus, err = loadCorpus(st)
 	if err != nil {
 		return nil, fmt.Errorf("load corpus: %w", err)
@@ -156,7 +157,7 @@ func (st *state) encode(s string) []int {
 		valid = sanitize(s)
 	}
 	ids := st.tokenize(valid)
-	st.cache.put(s, ids)
+	st.cache.put(s, ids, len(ids))
 	return ids
 }
 
