@@ -2,12 +2,109 @@ package main
 
 import (
 	"context"
+	"errors"
+	"flag"
 	"fmt"
 	"io"
+	"log/slog"
+	"os"
+	"strings"
+
+	"github.com/latencylab/latencylab/engine"
+	"github.com/latencylab/latencylab/labs"
+	"github.com/latencylab/latencylab/web"
 )
 
-// runServe is a placeholder until the serve command lands.
-func runServe(_ context.Context, _ []string, _, stderr io.Writer) int {
-	fmt.Fprintln(stderr, "latencylab serve: not built yet")
-	return 1
+// serveFlags are the serve command's settings.
+type serveFlags struct {
+	Addr     string
+	DB       string
+	Hardware string
+	Model    string
+}
+
+// parseServeFlags reads flags with env fallbacks (flags win). Bad input is
+// returned as one line for the caller to print with exit code 2.
+func parseServeFlags(args []string, getenv func(string) string, stderr io.Writer) (serveFlags, error) {
+	f := serveFlags{
+		Addr:     envOr(getenv, "LATENCYLAB_ADDR", "127.0.0.1:8080"),
+		DB:       envOr(getenv, "LATENCYLAB_DB", "latencylab.db"),
+		Hardware: envOr(getenv, "LATENCYLAB_HARDWARE", "h100-sxm"),
+		Model:    envOr(getenv, "LATENCYLAB_MODEL", "llama-3.1-8b"),
+	}
+	fs := flag.NewFlagSet("latencylab serve", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.StringVar(&f.Addr, "addr", f.Addr, "listen address HOST:PORT (env LATENCYLAB_ADDR)")
+	fs.StringVar(&f.DB, "db", f.DB, "SQLite database file for progress and runs (env LATENCYLAB_DB)")
+	fs.StringVar(&f.Hardware, "hardware", f.Hardware, "default GPU profile for labs: "+strings.Join(engine.HardwareNames(), ", ")+" (env LATENCYLAB_HARDWARE)")
+	fs.StringVar(&f.Model, "model", f.Model, "default model profile for labs: "+strings.Join(engine.ModelNames(), ", ")+" (env LATENCYLAB_MODEL)")
+	if err := fs.Parse(args); err != nil {
+		return f, err
+	}
+	if fs.NArg() > 0 {
+		return f, fmt.Errorf("unexpected argument %q", fs.Arg(0))
+	}
+	if _, err := engine.LookupHardware(f.Hardware); err != nil {
+		return f, fmt.Errorf("--hardware: %w", err)
+	}
+	if _, err := engine.LookupModel(f.Model); err != nil {
+		return f, fmt.Errorf("--model: %w", err)
+	}
+	if _, err := (labs.Profile{Hardware: f.Hardware, Model: f.Model}).Config(); err != nil {
+		return f, fmt.Errorf("--hardware/--model: %w", err)
+	}
+	return f, nil
+}
+
+func envOr(getenv func(string) string, key, def string) string {
+	if v := getenv(key); v != "" {
+		return v
+	}
+	return def
+}
+
+// runServe serves the web app until ctx ends (SIGINT/SIGTERM).
+func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	f, err := parseServeFlags(args, os.Getenv, stderr)
+	if errors.Is(err, flag.ErrHelp) {
+		return 0
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "latencylab serve: %v\n", err)
+		return 2
+	}
+	logger := slog.New(slog.NewTextHandler(stderr, nil))
+	engines := labs.NewEngines(labs.EnginesConfig{})
+	defer engines.Close()
+	profile := labs.Profile{Hardware: f.Hardware, Model: f.Model}
+	catalog, err := newCatalog(catalogDeps{Profile: profile, Engines: engines})
+	if err != nil {
+		fmt.Fprintf(stderr, "latencylab serve: %v\n", err)
+		return 1
+	}
+	cfg := web.Config{
+		Addr:     f.Addr,
+		DBPath:   f.DB,
+		Catalog:  catalog,
+		Hardware: f.Hardware,
+		Model:    f.Model,
+		Logger:   logger,
+		Ready: func(url string) {
+			fmt.Fprintf(stdout, "Latency Lab is running at %s (press Ctrl+C to stop)\n", url)
+		},
+	}
+	if err := cfg.Validate(); err != nil {
+		fmt.Fprintf(stderr, "latencylab serve: %v\n", err)
+		return 2
+	}
+	srv, err := web.New(cfg)
+	if err != nil {
+		fmt.Fprintf(stderr, "latencylab serve: %v\n", err)
+		return 1
+	}
+	if err := srv.Run(ctx); err != nil {
+		fmt.Fprintf(stderr, "latencylab serve: %v\n", err)
+		return 1
+	}
+	return 0
 }

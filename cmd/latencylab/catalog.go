@@ -1,0 +1,19 @@
+package main
+
+import (
+	"github.com/latencylab/latencylab/labs"
+)
+
+// catalogDeps is what labs share: the default engine profile picked by the
+// serve flags and the pool of live engines every wall-clock lab runs on.
+type catalogDeps struct {
+	Profile labs.Profile
+	Engines *labs.Engines
+}
+
+// newCatalog builds the lab catalogue in display order. Each lab helper
+// adds its lab here, constructed from deps.
+func newCatalog(deps catalogDeps) (*labs.Catalog, error) {
+	_ = deps
+	return labs.NewCatalog()
+}

@@ -1,0 +1,177 @@
+package web
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"strconv"
+	"strings"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/latencylab/latencylab/labs"
+	"github.com/latencylab/latencylab/web/store"
+	"github.com/latencylab/latencylab/web/views"
+)
+
+// errShuttingDown is the cancel cause of runs stopped by a server shutdown.
+var errShuttingDown = errors.New("server shutting down")
+
+// handleLabRun serves POST /labs/{slug}/run. It reads and validates the
+// Datastar signals (problems go next to their knobs, with no run), then
+// streams the run as patches over SSE, saves it when its final frame
+// arrives and refreshes the run list. Closing the tab ends the request
+// context, which cancels the lab.
+func (s *Server) handleLabRun(c echo.Context) error {
+	lab, ok := s.cfg.Catalog.Get(c.Param("slug"))
+	if !ok {
+		return notFound("lab called “" + truncateRunes(c.Param("slug"), 60) + "”")
+	}
+	info := lab.Info()
+	ids := idsFor(info.Slug)
+	knobs := lab.Knobs()
+
+	var signals map[string]json.RawMessage
+	if err := readSignals(c.Request(), &signals); err != nil {
+		var mbe *http.MaxBytesError
+		if errors.As(err, &mbe) {
+			return echo.ErrStatusRequestEntityTooLarge
+		}
+		return badRequest("The lab settings could not be read. Reload the page and try again.", err)
+	}
+	raw := map[string]any{}
+	if b, ok := signals[ids.NS]; ok {
+		if err := json.Unmarshal(b, &raw); err != nil {
+			return badRequest("The lab settings could not be read. Reload the page and try again.", err)
+		}
+	}
+	values, fieldErrs := labs.Validate(knobs, raw)
+	guess, guessErr := parseGuess(signals[ids.Guess], info)
+	if len(fieldErrs) > 0 || guessErr != "" {
+		return s.rejectFields(c, ids, knobs, fieldErrs, guessErr)
+	}
+
+	learner := learnerID(c)
+	release, ok := s.slots.acquire(learner)
+	if !ok {
+		return &httpError{Status: http.StatusTooManyRequests, Title: "Runs in progress",
+			Message: fmt.Sprintf("You already have %d runs going. Wait for one to finish, then run again.", s.cfg.MaxRuns)}
+	}
+	defer release()
+
+	ctx, cancel := context.WithCancelCause(c.Request().Context())
+	defer cancel(nil)
+	stopWatch := context.AfterFunc(s.stopCtx, func() { cancel(errShuttingDown) })
+	defer stopWatch()
+	ctx, cancelTimeout := context.WithTimeoutCause(ctx, s.cfg.RunTimeout, errors.New("run took too long"))
+	defer cancelTimeout()
+
+	st := openStream(c, http.StatusOK)
+	p := &framePatcher{st: st, ctx: c.Request().Context(), ids: ids, guess: guess}
+	if err := p.start(knobs); err != nil {
+		return nil // the client left before the run began
+	}
+	res := forwardRun(ctx, lab, values, s.cfg.Clock, s.cfg.PatchInterval, p.frame)
+	log := s.cfg.Logger.With("id", requestID(c), "lab", info.Slug)
+	log.Info("run ended", "frames", res.Frames, "sent", res.Sent, "final", res.Final != nil, "canceled", res.Canceled, "err", res.Err)
+
+	switch {
+	case errors.Is(context.Cause(ctx), errShuttingDown):
+		_ = p.ended("Server shutting down — this run was stopped. Run it again once the server is back.", "failed")
+		return nil
+	case res.SendErr != nil || c.Request().Context().Err() != nil:
+		return nil // the learner closed the tab; nobody to tell
+	case res.Canceled:
+		_ = p.ended("Stopped: "+context.Cause(ctx).Error()+".", "failed")
+		return nil
+	case res.Err != nil:
+		log.Error("lab run failed", "err", res.Err)
+		_ = p.ended("The run failed on our side (reference "+requestID(c)+"). Try again, or try other settings.", "failed")
+		return nil
+	case res.Final == nil:
+		_ = p.ended("The run ended without a result.", "failed")
+		return nil
+	}
+
+	run := store.Run{Learner: learner, Lab: info.Slug, Params: values, CreatedAt: s.cfg.Clock.Now(),
+		Summary: store.Summary{Stats: res.Final.Stats, Status: res.Final.Status, Error: res.Final.Error}}
+	if guess != nil {
+		run.Summary.Prediction = &store.Prediction{Value: guess.Value, Unit: guess.Unit, Stat: guess.Stat}
+	}
+	if _, err := s.store.SaveRun(c.Request().Context(), run); err != nil {
+		log.Error("save run", "err", err)
+		_ = st.patch(p.ctx, ids.Prefix+"-error", views.ErrorBox(ids.Prefix, "This run finished but could not be saved to your run list."))
+		return nil
+	}
+	runs, err := s.runList(c.Request().Context(), learner, lab)
+	if err != nil {
+		log.Error("list runs", "err", err)
+		return nil
+	}
+	_ = st.patch(p.ctx, ids.Prefix+"-runs", views.RunList(runs))
+	return nil
+}
+
+// parseGuess reads the prediction signal: empty means no prediction.
+func parseGuess(raw json.RawMessage, info labs.Info) (*views.Guess, string) {
+	if info.Prediction == "" || len(raw) == 0 || string(raw) == "null" {
+		return nil, ""
+	}
+	var v any
+	if err := json.Unmarshal(raw, &v); err != nil {
+		return nil, "Your prediction must be a number."
+	}
+	var f float64
+	switch x := v.(type) {
+	case float64:
+		f = x
+	case string:
+		x = strings.TrimSpace(x)
+		if x == "" {
+			return nil, ""
+		}
+		p, err := strconv.ParseFloat(x, 64)
+		if err != nil {
+			return nil, "Your prediction must be a number."
+		}
+		f = p
+	default:
+		return nil, "Your prediction must be a number."
+	}
+	if f < 0 || f > 1e9 || f != f {
+		return nil, "Your prediction must be a positive number."
+	}
+	return &views.Guess{Value: f, Unit: info.PredictionUnit, Stat: info.PredictionStat}, ""
+}
+
+// rejectFields answers a run request with bad settings: each message
+// lands under its knob, the others are cleared, and nothing runs.
+func (s *Server) rejectFields(c echo.Context, ids labIDs, knobs []labs.Knob, errs []labs.FieldError, guessErr string) error {
+	byKnob := map[string]string{}
+	for _, e := range errs {
+		byKnob[e.Knob] = e.Message
+	}
+	st := openStream(c, http.StatusUnprocessableEntity)
+	ctx := c.Request().Context()
+	for _, k := range knobs {
+		if err := st.patch(ctx, ids.Prefix+"-err-"+k.Name, views.FieldError(ids.Prefix+"-err-"+k.Name, byKnob[k.Name])); err != nil {
+			return nil
+		}
+	}
+	_ = st.patch(ctx, ids.Prefix+"-err-guess", views.FieldError(ids.Prefix+"-err-guess", guessErr))
+	_ = st.patch(ctx, ids.Prefix+"-status", views.Status(ids.Prefix, "Fix the settings marked below, then run again.", "failed"))
+	return nil
+}
+
+// rejectRun answers a run request that cannot start (rate limit, bad body)
+// with a message in the lab's error box.
+func (s *Server) rejectRun(c echo.Context, status int, prefix, msg string) error {
+	st := openStream(c, status)
+	ctx := c.Request().Context()
+	if err := st.patch(ctx, prefix+"-error", views.ErrorBox(prefix, msg)); err != nil {
+		return err
+	}
+	return st.patch(ctx, prefix+"-status", views.Status(prefix, "Not run.", "failed"))
+}

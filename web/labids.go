@@ -1,0 +1,59 @@
+package web
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+
+	"github.com/latencylab/latencylab/labs"
+)
+
+// Slugs and knob names end up in DOM ids, URLs and Datastar expressions, so
+// they are checked once at start rather than escaped everywhere.
+var (
+	slugRe     = regexp.MustCompile(`^[a-z0-9][a-z0-9-]{0,63}$`)
+	knobNameRe = regexp.MustCompile(`^[a-z][A-Za-z0-9]{0,63}$`)
+)
+
+// labIDs are the names one lab instance uses on a page: its DOM id prefix
+// and its Datastar signals. They derive from the slug alone, so the run
+// handler finds the same names the page rendered.
+type labIDs struct {
+	Prefix string // DOM ids: Prefix+"-status", Prefix+"-stats", …
+	NS     string // signal object holding the knob values
+	Guess  string // signal holding the prediction
+	Busy   string // indicator signal
+}
+
+func idsFor(slug string) labIDs {
+	var b strings.Builder
+	b.WriteString("lab")
+	for _, part := range strings.Split(slug, "-") {
+		if part == "" {
+			continue
+		}
+		b.WriteString(strings.ToUpper(part[:1]) + part[1:])
+	}
+	ns := b.String()
+	return labIDs{Prefix: "lab-" + slug, NS: ns, Guess: ns + "Guess", Busy: ns + "Busy"}
+}
+
+// checkCatalog rejects labs whose slug or knob names could not be used
+// safely in ids and expressions, and knobs without a usable default.
+func checkCatalog(c *labs.Catalog) error {
+	for _, l := range c.All() {
+		info := l.Info()
+		if !slugRe.MatchString(info.Slug) {
+			return fmt.Errorf("lab slug %q: want lower-case letters, digits and dashes", info.Slug)
+		}
+		for _, k := range l.Knobs() {
+			if !knobNameRe.MatchString(k.Name) {
+				return fmt.Errorf("lab %s: knob name %q: want a camelCase identifier", info.Slug, k.Name)
+			}
+			if _, errs := labs.Validate([]labs.Knob{k}, map[string]any{k.Name: k.Default}); len(errs) > 0 {
+				return fmt.Errorf("lab %s: knob %s: default %v is not valid: %s", info.Slug, k.Name, k.Default, errs[0].Message)
+			}
+		}
+	}
+	return nil
+}

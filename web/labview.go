@@ -1,0 +1,123 @@
+package web
+
+import (
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/latencylab/latencylab/labs"
+	"github.com/latencylab/latencylab/web/views"
+)
+
+// labView builds the runner model for one lab: knobs with their signals,
+// presets as signal assignments, defaults as data-signals, and the
+// learner's recent runs.
+func (s *Server) labView(c echo.Context, lab labs.Lab, heading int) (views.Lab, error) {
+	info := lab.Info()
+	ids := idsFor(info.Slug)
+	knobs := lab.Knobs()
+	defaults := labs.Defaults(knobs)
+	signals, err := json.Marshal(map[string]any{ids.NS: defaults, ids.Guess: "", ids.Busy: false})
+	if err != nil {
+		return views.Lab{}, fmt.Errorf("lab %s: signals: %w", info.Slug, err)
+	}
+	v := views.Lab{
+		Info:     info,
+		Prefix:   ids.Prefix,
+		Signals:  string(signals),
+		NS:       ids.NS,
+		GuessSig: ids.Guess,
+		BusySig:  ids.Busy,
+		RunURL:   "/labs/" + info.Slug + "/run",
+		Heading:  heading,
+	}
+	for _, k := range knobs {
+		v.Knobs = append(v.Knobs, views.KnobView{
+			Knob:   k,
+			Signal: ids.NS + "." + k.Name,
+			ErrID:  ids.Prefix + "-err-" + k.Name,
+			Value:  valueText(k, defaults[k.Name]),
+		})
+	}
+	for _, p := range lab.Presets() {
+		pv, err := presetView(ids, knobs, p)
+		if err != nil {
+			return views.Lab{}, fmt.Errorf("lab %s: %w", info.Slug, err)
+		}
+		v.Presets = append(v.Presets, pv)
+	}
+	if heading == 1 && info.Lesson != "" {
+		if les, ok := s.cfg.Lessons.Get(info.Lesson); ok {
+			v.LessonURL, v.LessonTtl = "/lessons/"+les.Slug, les.Title
+		}
+	}
+	v.Runs, err = s.runList(c.Request().Context(), learnerID(c), lab)
+	if err != nil {
+		return views.Lab{}, err
+	}
+	return v, nil
+}
+
+// presetView turns a preset into one Datastar expression that sets each of
+// its knobs. Values are validated and JSON-encoded, so the expression holds
+// only literals.
+func presetView(ids labIDs, knobs []labs.Knob, p labs.Preset) (views.PresetView, error) {
+	vals, errs := labs.Validate(knobs, p.Values)
+	if len(errs) > 0 {
+		return views.PresetView{}, fmt.Errorf("preset %q: %s", p.Name, errs[0].Error())
+	}
+	var parts []string
+	for _, k := range knobs {
+		if _, set := p.Values[k.Name]; !set {
+			continue
+		}
+		lit, err := json.Marshal(vals[k.Name])
+		if err != nil {
+			return views.PresetView{}, fmt.Errorf("preset %q: %w", p.Name, err)
+		}
+		parts = append(parts, "$"+ids.NS+"."+k.Name+" = "+string(lit))
+	}
+	return views.PresetView{Name: p.Name, Note: p.Note, OnClick: strings.Join(parts, "; ")}, nil
+}
+
+// valueText shows a knob value the way the learner set it.
+func valueText(k labs.Knob, v any) string {
+	switch x := v.(type) {
+	case float64:
+		return strconv.FormatFloat(x, 'f', -1, 64)
+	case bool:
+		return strconv.FormatBool(x)
+	case string:
+		return x
+	}
+	return fmt.Sprint(v)
+}
+
+// displayValue is valueText for humans: units, option labels, on/off.
+func displayValue(k labs.Knob, v any) string {
+	switch k.Kind {
+	case labs.KnobRange:
+		f, ok := v.(float64)
+		if !ok {
+			return fmt.Sprint(v)
+		}
+		return views.FormatValue(f, k.Unit)
+	case labs.KnobBool:
+		if b, _ := v.(bool); b {
+			return "on"
+		}
+		return "off"
+	case labs.KnobEnum:
+		s, _ := v.(string)
+		for _, o := range k.Options {
+			if o.Value == s {
+				return o.Label
+			}
+		}
+		return s
+	}
+	return fmt.Sprint(v)
+}

@@ -1,0 +1,106 @@
+package web
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/latencylab/latencylab/labs"
+	"github.com/latencylab/latencylab/web/store"
+	"github.com/latencylab/latencylab/web/views"
+)
+
+// runList loads a learner's latest runs of a lab and lays them out side by
+// side: the knobs that differ, the headline stats, the prediction.
+func (s *Server) runList(ctx context.Context, learner string, lab labs.Lab) (views.Runs, error) {
+	info := lab.Info()
+	runs, err := s.store.ListRuns(ctx, learner, info.Slug, s.cfg.RunListSize)
+	if err != nil {
+		return views.Runs{}, err
+	}
+	return buildRuns(idsFor(info.Slug).Prefix, lab.Knobs(), runs), nil
+}
+
+func buildRuns(prefix string, knobs []labs.Knob, runs []store.Run) views.Runs {
+	out := views.Runs{Prefix: prefix}
+	if len(runs) == 0 {
+		return out
+	}
+	for i, r := range runs {
+		label := fmt.Sprintf("#%d", i+1)
+		if i == 0 {
+			label = "Latest"
+		}
+		out.Cols = append(out.Cols, views.RunCol{Label: label, When: r.CreatedAt.Local().Format("15:04:05"), Error: r.Summary.Error})
+	}
+	for _, k := range knobs {
+		cells := make([]string, len(runs))
+		differ := false
+		for i, r := range runs {
+			v, ok := r.Params[k.Name]
+			if !ok {
+				v = k.Default
+			}
+			cells[i] = displayValue(k, v)
+			if cells[i] != cells[0] {
+				differ = true
+			}
+		}
+		if differ {
+			out.Rows = append(out.Rows, views.RunRow{Label: k.Label, Cells: cells, Kind: "param"})
+		} else {
+			out.Same = append(out.Same, k.Label+" "+cells[0])
+		}
+	}
+	// Stats in the order the newest run reports them, then any older keys.
+	var keys []labs.Stat
+	seen := map[string]bool{}
+	for _, r := range runs {
+		for _, st := range r.Summary.Stats {
+			if !seen[st.Key] {
+				seen[st.Key] = true
+				keys = append(keys, st)
+			}
+		}
+	}
+	for _, k := range keys {
+		cells := make([]string, len(runs))
+		for i, r := range runs {
+			cells[i] = "—"
+			for _, st := range r.Summary.Stats {
+				if st.Key == k.Key {
+					cells[i] = views.FormatValue(st.Value, st.Unit)
+				}
+			}
+		}
+		out.Rows = append(out.Rows, views.RunRow{Label: k.Label, Cells: cells, Kind: "stat"})
+	}
+	hasGuess, hasErr := false, false
+	guess := make([]string, len(runs))
+	errs := make([]string, len(runs))
+	for i, r := range runs {
+		guess[i] = "—"
+		if p := r.Summary.Prediction; p != nil {
+			hasGuess = true
+			guess[i] = views.FormatValue(p.Value, p.Unit)
+		}
+		if r.Summary.Error != "" {
+			hasErr = true
+			errs[i] = r.Summary.Error
+		}
+	}
+	if hasGuess {
+		label := "Your prediction"
+		for _, k := range keys {
+			for _, r := range runs {
+				if p := r.Summary.Prediction; p != nil && p.Stat == k.Key {
+					label = "Your prediction (" + k.Label + ")"
+				}
+			}
+		}
+		out.Rows = append(out.Rows, views.RunRow{Label: label, Cells: guess, Kind: "guess"})
+	}
+	if hasErr {
+		out.Rows = append(out.Rows, views.RunRow{Label: "Ended with", Cells: errs, Kind: "error"})
+	}
+	return out
+}

@@ -1,0 +1,134 @@
+package web
+
+import (
+	"context"
+	"fmt"
+	"runtime/debug"
+	"sync"
+	"time"
+
+	"github.com/latencylab/latencylab/labs"
+)
+
+// latestFrame is a one-slot mailbox: the lab overwrites it at its own pace
+// and never blocks; the forwarder takes whatever is newest.
+type latestFrame struct {
+	mu    sync.Mutex
+	frame labs.Frame
+	has   bool
+	ready chan struct{} // capacity 1: "something new"
+}
+
+func newLatestFrame() *latestFrame { return &latestFrame{ready: make(chan struct{}, 1)} }
+
+func (l *latestFrame) put(f labs.Frame) {
+	l.mu.Lock()
+	l.frame, l.has = f, true
+	l.mu.Unlock()
+	select {
+	case l.ready <- struct{}{}:
+	default:
+	}
+}
+
+func (l *latestFrame) take() (labs.Frame, bool) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	f, ok := l.frame, l.has
+	l.has = false
+	return f, ok
+}
+
+// runResult is how a run ended.
+type runResult struct {
+	Final    *labs.Frame // the last frame sent, if it had Final set
+	Err      error       // Run's error or a recovered panic
+	Frames   int         // frames the lab emitted
+	Sent     int         // frames forwarded to send
+	SendErr  error       // the first send error (the client went away)
+	Canceled bool        // ctx ended before the lab finished
+}
+
+// forwardRun runs lab with v and forwards its frames to send, at most one
+// per gap: frames that arrive faster are coalesced and only the newest is
+// sent. The final frame is always sent once the lab returns. send runs on
+// the calling goroutine only. A panic in the lab becomes an error.
+func forwardRun(ctx context.Context, lab labs.Lab, v labs.Values, clock Clock, gap time.Duration,
+	send func(labs.Frame) error) runResult {
+	mail := newLatestFrame()
+	var res runResult
+	var emitted int
+	var mu sync.Mutex
+	closed := false
+	emit := func(f labs.Frame) {
+		mu.Lock()
+		defer mu.Unlock()
+		if closed { // the contract forbids emit after Run returns; ignore it if it happens
+			return
+		}
+		emitted++
+		mail.put(f)
+	}
+	done := make(chan error, 1)
+	go func() {
+		var err error
+		defer func() {
+			if r := recover(); r != nil {
+				err = fmt.Errorf("lab %s panicked: %v\n%s", lab.Info().Slug, r, debug.Stack())
+			}
+			mu.Lock()
+			closed = true
+			mu.Unlock()
+			done <- err
+		}()
+		err = lab.Run(ctx, v, emit)
+	}()
+
+	var last time.Time
+	sendOne := func(f labs.Frame) {
+		if res.SendErr != nil {
+			return
+		}
+		if err := send(f); err != nil {
+			res.SendErr = err
+			return
+		}
+		res.Sent++
+		last = clock.Now()
+		if f.Final {
+			ff := f
+			res.Final = &ff
+		}
+	}
+	for {
+		select {
+		case err := <-done:
+			// The lab has returned: whatever is in the mailbox is its last
+			// word (the final frame), sent without waiting for the gap.
+			if f, ok := mail.take(); ok {
+				sendOne(f)
+			}
+			res.Err = err
+			res.Frames = emitted
+			res.Canceled = ctx.Err() != nil
+			return res
+		case <-mail.ready:
+			if wait := gap - clock.Now().Sub(last); !last.IsZero() && wait > 0 {
+				select {
+				case <-clock.After(wait):
+				case err := <-done:
+					if f, ok := mail.take(); ok {
+						sendOne(f)
+					}
+					res.Err = err
+					res.Frames = emitted
+					res.Canceled = ctx.Err() != nil
+					return res
+				}
+			}
+			if f, ok := mail.take(); ok {
+				sendOne(f)
+			}
+		}
+	}
+}

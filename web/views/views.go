@@ -1,0 +1,250 @@
+// Package views holds the site's templ components: the layout, the home,
+// lesson and lab pages, the lab runner's panels (patched over SSE while a run
+// streams) and the error pages. Components take plain view models built by
+// the web package; they never reach the store or the engine.
+package views
+
+import (
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/latencylab/latencylab/labs"
+	"github.com/latencylab/latencylab/lessons"
+)
+
+// Page is what the layout needs for every page.
+type Page struct {
+	Title       string // the page's own title; the site name is appended
+	Description string // meta description
+	Section     string // "home", "lessons", "labs": highlights the nav entry
+	CSSURL      string // content-hashed stylesheet URL
+	JSURL       string // content-hashed Datastar URL; empty on pages with no lab
+}
+
+// FullTitle is the <title> text.
+func (p Page) FullTitle() string {
+	if p.Title == "" {
+		return "Latency Lab"
+	}
+	return p.Title + " · Latency Lab"
+}
+
+// Progress is how far a learner is through the course.
+type Progress struct {
+	Done  int
+	Total int
+}
+
+// Percent is Done as a whole percentage of Total.
+func (p Progress) Percent() int {
+	if p.Total == 0 {
+		return 0
+	}
+	return p.Done * 100 / p.Total
+}
+
+// LessonItem is one lesson in a listing.
+type LessonItem struct {
+	Lesson lessons.Lesson
+	Done   bool
+}
+
+// LabItem is one lab in a listing.
+type LabItem struct {
+	Info labs.Info
+	// LessonTitle is the title of the lesson that embeds the lab, if any.
+	LessonTitle string
+}
+
+// Home is the home page's model.
+type Home struct {
+	Progress Progress
+	Lessons  []LessonItem
+	Labs     []LabItem
+	// Next is the first lesson not yet done, if any.
+	Next *lessons.Lesson
+}
+
+// LessonPage is a lesson page's model.
+type LessonPage struct {
+	Lesson     lessons.Lesson
+	Done       bool
+	Prev, Next *lessons.Lesson
+	Labs       []Lab
+	Answer     string // the learner's saved drill answer
+	Answered   bool
+	Number     int // position in the course
+	Total      int
+}
+
+// Lab is everything needed to draw one lab's runner, on its own page or
+// inline in a lesson. IDs and signal names are namespaced by slug so several
+// labs can share a page.
+type Lab struct {
+	Info      labs.Info
+	Prefix    string // DOM id prefix, e.g. "lab-streaming"
+	Signals   string // JSON for data-signals: defaults of every knob
+	NS        string // signal namespace holding the knob values
+	GuessSig  string // signal holding the prediction
+	BusySig   string // indicator signal, true while a run streams
+	RunURL    string
+	Knobs     []KnobView
+	Presets   []PresetView
+	Runs      Runs
+	Heading   int    // 1 on the lab's own page, 2 inline in a lesson
+	LessonURL string // link to the lesson that teaches it, if any
+	LessonTtl string
+}
+
+// KnobView is one knob with its signal path.
+type KnobView struct {
+	Knob   labs.Knob
+	Signal string // e.g. "labStreaming.answerTokens"
+	ErrID  string // id of the element that shows this knob's error
+	Value  string // default as text, shown before scripts run
+}
+
+// PresetView is a preset button.
+type PresetView struct {
+	Name    string
+	Note    string
+	OnClick string // Datastar expression setting the signals
+}
+
+// Runs is the run list of one lab for one learner, newest first.
+type Runs struct {
+	Prefix string
+	Cols   []RunCol
+	// Rows are the knobs whose values differ between the listed runs,
+	// then the headline stats, then the prediction.
+	Rows []RunRow
+	// Same lists knob settings shared by every listed run.
+	Same []string
+}
+
+// RunCol heads one run's column.
+type RunCol struct {
+	Label string // "Run 12"
+	When  string // "14:03:11"
+	Error string
+}
+
+// RunRow is one line of the comparison.
+type RunRow struct {
+	Label string
+	Cells []string
+	Kind  string // "param", "stat" or "guess": styles the row
+}
+
+// ErrorPage is a 4xx or 5xx page.
+type ErrorPage struct {
+	Status  int
+	Title   string
+	Message string
+}
+
+// FormatValue formats a measured figure with its unit, with precision that
+// suits its size ("412 ms", "38.5 tok/s", "0.25 s").
+func FormatValue(v float64, unit string) string {
+	s := FormatNumber(v)
+	switch unit {
+	case "":
+		return s
+	case "%":
+		return s + "%"
+	}
+	return s + " " + unit
+}
+
+// FormatNumber formats a number with at most three significant decimals and
+// thousands separators on large values.
+func FormatNumber(v float64) string {
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		return "—"
+	}
+	a := math.Abs(v)
+	var s string
+	switch {
+	case a >= 100 || a == math.Trunc(a):
+		s = strconv.FormatFloat(math.Round(v), 'f', 0, 64)
+		return groupThousands(s)
+	case a >= 10:
+		s = strconv.FormatFloat(v, 'f', 1, 64)
+	case a >= 1:
+		s = strconv.FormatFloat(v, 'f', 2, 64)
+	default:
+		s = strconv.FormatFloat(v, 'f', 3, 64)
+	}
+	if strings.Contains(s, ".") {
+		s = strings.TrimRight(strings.TrimRight(s, "0"), ".")
+	}
+	return s
+}
+
+func groupThousands(s string) string {
+	neg := strings.HasPrefix(s, "-")
+	s = strings.TrimPrefix(s, "-")
+	if len(s) <= 4 {
+		if neg {
+			return "-" + s
+		}
+		return s
+	}
+	var b strings.Builder
+	for i, r := range s {
+		if i > 0 && (len(s)-i)%3 == 0 {
+			b.WriteRune(',')
+		}
+		b.WriteRune(r)
+	}
+	if neg {
+		return "-" + b.String()
+	}
+	return b.String()
+}
+
+func itoa(i int) string { return strconv.Itoa(i) }
+
+// heading picks h1 or h2 for a lab title.
+func heading(l Lab) string {
+	if l.Heading == 1 {
+		return "h1"
+	}
+	return "h2"
+}
+
+// Guess is a learner's prediction, shown beside the stat it predicts.
+type Guess struct {
+	Value float64
+	Unit  string
+	Stat  string // key of the labs.Stat it is compared with
+}
+
+// ratio says how the measured value compares with the guess.
+func (g Guess) ratio(measured float64) string {
+	if g.Value <= 0 || measured <= 0 {
+		return ""
+	}
+	r := measured / g.Value
+	switch {
+	case r >= 0.9 && r <= 1.1:
+		return "within 10% of your guess"
+	case r > 1:
+		return FormatNumber(r) + "× your guess"
+	default:
+		return FormatNumber(1/r) + "× below your guess"
+	}
+}
+
+// FormatPlain formats a number for an HTML attribute (no separators).
+func FormatPlain(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }
+
+func stepOf(k labs.Knob) float64 {
+	if k.Step > 0 {
+		return k.Step
+	}
+	return 1
+}
+
+func joinComma(s []string) string { return strings.Join(s, ", ") }
