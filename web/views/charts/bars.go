@@ -21,6 +21,12 @@ type textView struct {
 	Anchor string
 }
 
+// Slanted category labels: angle in degrees and the longest label drawn.
+const (
+	slantAngle    = 35.0
+	maxSlantLabel = 90.0
+)
+
 // barView is a stacked bar chart ready to draw.
 type barView struct {
 	frame
@@ -60,11 +66,22 @@ func buildStackedBar(c labs.Chart) barView {
 	}
 	col := newColours(names)
 	v := barView{frame: newFrame(c, viewH, entries, col)}
+	// Category labels wider than their band are slanted; make room below
+	// the plot for the longest one (capped, longer ones are truncated).
+	n := len(c.Bars)
+	maxLabel := 0.0
+	for _, g := range c.Bars {
+		maxLabel = math.Max(maxLabel, textWidth(g.Label, tickSize))
+	}
+	if n > 0 && maxLabel > (viewW-70)/float64(n)-6 {
+		v.XRotate = true
+		maxLabel = math.Min(maxLabel, maxSlantLabel)
+		v.Plot.B -= maxLabel*math.Sin(slantAngle*math.Pi/180) - 4
+	}
 	ys := v.fitY(numIn{lo: ye.lo, hi: ye.hi, fixedHi: c.YMax, unit: c.YUnit, label: c.YLabel})
 	if !hasData {
 		v.Note = waitingNote
 	}
-	n := len(c.Bars)
 	if n == 0 {
 		return v
 	}
@@ -73,13 +90,22 @@ func buildStackedBar(c labs.Chart) barView {
 	// Category labels: truncate to the band, and when bands are too narrow
 	// for even a few characters show every k-th label.
 	every := int(math.Ceil(34 / band))
+	if v.XRotate {
+		// Slanted labels stack at a line height apart along the axis.
+		every = int(math.Ceil(tickSize * 1.3 / band))
+	}
 	if every < 1 {
 		every = 1
 	}
 	for i, g := range c.Bars {
 		cx := v.Plot.L + band*(float64(i)+0.5)
 		if i%every == 0 {
-			v.XTicks = append(v.XTicks, tick{Pos: cx, Label: truncate(g.Label, band*float64(every)-6, tickSize)})
+			maxW := band*float64(every) - 6
+			if v.XRotate {
+				// A slanted label runs down-left; keep it inside the box.
+				maxW = math.Min(maxSlantLabel, (cx-pad)/math.Cos(slantAngle*math.Pi/180))
+			}
+			v.XTicks = append(v.XTicks, tick{Pos: cx, Label: truncate(g.Label, maxW, tickSize)})
 		}
 		y, total := ys.pos(0), 0.0
 		for _, s := range g.Segments {

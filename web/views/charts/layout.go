@@ -108,6 +108,7 @@ type frame struct {
 	Plot           box
 	XTicks, YTicks []tick
 	XGrid, YGrid   bool
+	XRotate        bool    // X tick labels are long categories, drawn slanted
 	YLeft          bool    // Y tick labels are row labels, left-aligned text
 	YTickSize      float64 // font size of Y tick labels (rows shrink it)
 	XTitle, YTitle string

@@ -72,7 +72,26 @@ func previewEdgeCases() []labs.Chart {
 	for t, w := 380.0, 0; t < 1650; t, w = t+37, w+1 {
 		live = append(live, labs.Point{X: t, Y: float64(w)})
 	}
+	var groups []labs.BarGroup
+	for i := 0; i < 16; i++ {
+		groups = append(groups, labs.BarGroup{Label: fmt.Sprintf("batch size %d", 1<<(i%7)), Segments: []labs.Segment{
+			{Name: "queued", Value: float64(i * 30)}, {Name: "prefill", Value: 200 + float64(i%5)*40}, {Name: "decode", Value: 900 + float64(i)*50},
+		}})
+	}
+	var series []labs.Series
+	for i, n := range []string{"vLLM H100", "vLLM A100", "SGLang H100", "Ollama L4", "bundled engine", "upstream", "baseline", "with a much longer series name"} {
+		var ps []labs.Point
+		for x := 0.0; x <= 64; x += 4 {
+			ps = append(ps, labs.Point{X: x, Y: float64(i+1) * 40 * math.Log1p(x)})
+		}
+		series = append(series, labs.Series{Name: n, Points: ps})
+	}
 	return []labs.Chart{
+		{ID: "groups", Title: "Sixteen groups with long labels", Kind: labs.ChartStackedBar, YUnit: "ms", YLabel: "Latency", Bars: groups},
+		{ID: "legend", Title: "Eight series: the legend wraps", Kind: labs.ChartLine, XLabel: "Concurrent requests", YLabel: "Throughput", YUnit: "tok/s", Series: series,
+			HLines: []labs.Mark{{Label: "SLO", At: 1500}}},
+		{ID: "edge", Title: "Marks near the right edge", Kind: labs.ChartHistogram, XUnit: "ms", XLabel: "E2E latency",
+			Hist: &labs.Histogram{Start: 0, BinWidth: 100, Counts: []int{3, 20, 40, 22, 9, 4, 2, 1}, Marks: []labs.Mark{{Label: "p50", At: 260}, {Label: "p95", At: 610}, {Label: "p99", At: 760}, {Label: "max", At: 795}}}},
 		{ID: "live", Title: "Words the reader can see", Kind: labs.ChartLine,
 			XLabel: "Time since the request was sent", XUnit: "ms", YLabel: "Words", YUnit: "words", XMax: 2500, YMax: 137,
 			Series: []labs.Series{{Name: "words visible", Points: live}, {Name: "reading speed", Dashed: true, Points: []labs.Point{{X: 380, Y: 0}, {X: 2500, Y: 8.5}}}},

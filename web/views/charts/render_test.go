@@ -433,3 +433,26 @@ func TestRandomChartsStayWellFormed(t *testing.T) {
 		checkRoot(t, c, out, root)
 	}
 }
+
+func TestStackedBarLongLabelsSlant(t *testing.T) {
+	var gs []labs.BarGroup
+	for i := 0; i < 16; i++ {
+		gs = append(gs, labs.BarGroup{Label: fmt.Sprint("batch size ", i), Segments: []labs.Segment{{Name: "decode", Value: float64(i + 1)}}})
+	}
+	v := buildStackedBar(labs.Chart{ID: "b", Kind: labs.ChartStackedBar, Bars: gs})
+	if !v.XRotate {
+		t.Fatalf("16 long labels are not slanted")
+	}
+	if len(v.XTicks) < 8 {
+		t.Errorf("only %d of 16 category labels shown", len(v.XTicks))
+	}
+	for _, tk := range v.XTicks[1:] {
+		if strings.HasSuffix(tk.Label, "…") {
+			t.Errorf("slanted label %q truncated", tk.Label)
+		}
+	}
+	short := buildStackedBar(labs.Chart{ID: "b", Kind: labs.ChartStackedBar, Bars: gs[:3]})
+	if short.XRotate {
+		t.Errorf("three short labels slanted")
+	}
+}
