@@ -48,18 +48,20 @@ type Answer struct {
 }
 
 // Natural answer length: an opener and a few sentences, like a chat reply
-// of roughly 80–150 tokens.
+// of roughly 50–200 tokens.
 const (
-	naturalSentences = 4 // at temperature 0
-	minSentences     = 2 // taken even when fewer sentences match the question
+	naturalSentences = 4   // at temperature 0; 3–5 when sampling
+	minSentences     = 2   // taken even when fewer sentences match the question
+	naturalMaxTokens = 256 // no further sentence once the answer is this long
 )
 
 // Compose writes an answer to the last user message. Sentences come from the
 // request's context (system, tool and earlier user messages; assistant turns
-// are not reused) ranked by how many content words they share with the
-// question; with no usable context they come from the bundled corpus. The
-// natural answer is a short opener and the best few sentences, ending at a
-// sentence boundary. Bad values never panic: negative lengths count as 0.
+// and instructions to the model are not reused) ranked by the question words
+// they share, rarer words counting more; with no usable context they come
+// from the bundled corpus. The natural answer is a short opener and the best
+// few sentences, ending at a sentence boundary. Bad values never panic:
+// negative lengths count as 0, NaN and infinite temperatures as 0.
 func (m *Model) Compose(req ComposeRequest) Answer {
 	st := m.load()
 	question, context := st.splitConversation(req.Messages)
@@ -90,7 +92,11 @@ func (m *Model) Compose(req ComposeRequest) Answer {
 
 	c := composer{st: st}
 	c.add(opener, false)
-	for _, s := range pool[:k] {
+	for i, s := range pool[:k] {
+		if i > 0 && len(c.ids) >= naturalMaxTokens {
+			k = i
+			break
+		}
 		c.addSentence(s)
 	}
 
@@ -99,7 +105,7 @@ func (m *Model) Compose(req ComposeRequest) Answer {
 		if req.MaxTokens > 0 {
 			n = min(n, req.MaxTokens)
 		}
-		c.extend(n, pool[k:], temp, rng)
+		c.extend(n, pool[k:], rng)
 		return c.answer(c.ids[:n], FinishLength)
 	}
 
@@ -265,7 +271,7 @@ func (c *composer) addSentence(s scored) { c.add(s.text, true) }
 // extend appends sentences until there are at least n ids: first the rest
 // of the ranked pool, then the corpus, then further passes over the corpus
 // (reshuffled when sampling), so any length can be reached.
-func (c *composer) extend(n int, rest []scored, temp float64, rng *rand.Rand) {
+func (c *composer) extend(n int, rest []scored, rng *rand.Rand) {
 	for _, s := range rest {
 		if len(c.ids) >= n {
 			return

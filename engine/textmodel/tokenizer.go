@@ -121,16 +121,22 @@ func (m *Model) Encode(s string) []int {
 // Count returns the number of tokens Encode(s) would return.
 func (m *Model) Count(s string) int { return len(m.load().encode(s)) }
 
-// Decode returns the text of ids. Ids outside the vocabulary decode to
-// U+FFFD, and bytes that do not form valid UTF-8 (ids that end inside a
-// multi-byte character) are replaced byte by byte with U+FFFD, so the result
-// is always valid UTF-8 and equals strings.Join(Pieces(ids), "").
+// Decode returns the text of ids, always valid UTF-8 and always equal to
+// strings.Join(Pieces(ids), ""). Ids outside the vocabulary decode to
+// U+FFFD; bytes that cannot form UTF-8 are replaced, one U+FFFD per byte;
+// an unfinished character at the very end (ids cut by a token limit inside
+// an emoji, say) is dropped, as a streaming detokenizer never shows it.
 func (m *Model) Decode(ids []int) string {
 	raw := m.load().raw(ids)
 	if utf8.ValidString(raw) {
 		return raw
 	}
-	return sanitize(raw)
+	var b strings.Builder
+	b.Grow(len(raw) + 8)
+	for pos := 0; pos < len(raw) && utf8.FullRuneInString(raw[pos:]); {
+		pos += writeRune(&b, raw[pos:])
+	}
+	return b.String()
 }
 
 // Pieces returns one string per id, for streaming token by token: their
@@ -234,29 +240,25 @@ func (st *state) pieces(ids []int, raw string) []string {
 		return out
 	}
 	// Slow path: decode rune by rune as bytes arrive, holding back a tail
-	// that may still become a character. The walk visits the same positions
-	// as sanitize does over the whole string, so the pieces concatenate to
-	// Decode(ids) exactly.
+	// that may still become a character (and dropping it if the ids end
+	// there). The walk stops at the same positions as Decode's walk over
+	// the whole string, so the pieces concatenate to Decode(ids) exactly.
 	pos, end := 0, 0
 	var b strings.Builder
 	for i, id := range ids {
 		end += len(st.bytesOf(id))
 		b.Reset()
-		for pos < end {
-			rest := raw[pos:end]
-			if i < len(ids)-1 && !utf8.FullRuneInString(rest) {
-				break
-			}
-			pos += writeRune(&b, rest)
+		for pos < end && utf8.FullRuneInString(raw[pos:end]) {
+			pos += writeRune(&b, raw[pos:end])
 		}
 		out[i] = b.String()
 	}
 	return out
 }
 
-// sanitize replaces every byte that does not start a valid UTF-8 sequence
-// with U+FFFD, one replacement per byte (Go's decoding rule), so sanitizing
-// a string in chunks cut at decoded positions gives the same result.
+// sanitize replaces every byte of s that does not start a valid UTF-8
+// sequence with U+FFFD, one per byte (Go's decoding rule), the same rule
+// Decode applies, so garbage in Encode's input stays visible.
 func sanitize(s string) string {
 	var b strings.Builder
 	b.Grow(len(s) + 8)

@@ -75,7 +75,8 @@ func TestDecodeBadIDs(t *testing.T) {
 	if len(rocket) < 2 {
 		t.Fatalf("want 🚀 split over several byte tokens, got %v", rocket)
 	}
-	// Each byte of a lone partial character becomes one U+FFFD.
+	// Followed by other text, each byte of a partial character becomes one
+	// U+FFFD; at the end of the ids it is held back and dropped.
 	partial := strings.Repeat("\uFFFD", len(shared.load().bytesOf(rocket[0])))
 	tests := []struct {
 		name string
@@ -86,7 +87,8 @@ func TestDecodeBadIDs(t *testing.T) {
 		{"beyond vocabulary", []int{1 << 30}, "\uFFFD"},
 		{"vocabulary hole", []int{100256}, "\uFFFD"},
 		{"marker", []int{EndOfTurn}, "<|eot_id|>"},
-		{"truncated character", rocket[:1], partial},
+		{"cut inside a character", rocket[:1], ""},
+		{"cut inside the last character", append(Encode("ok "), rocket[:len(rocket)-1]...), "ok "},
 		{"truncated then text", append(slices.Clone(rocket[:1]), Encode("ok")...), partial + "ok"},
 	}
 	for _, tt := range tests {
