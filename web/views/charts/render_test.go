@@ -446,8 +446,9 @@ func TestStackedBarLongLabelsSlant(t *testing.T) {
 	if len(v.XTicks) < 8 {
 		t.Errorf("only %d of 16 category labels shown", len(v.XTicks))
 	}
-	for _, tk := range v.XTicks[1:] {
-		if strings.HasSuffix(tk.Label, "…") {
+	for _, tk := range v.XTicks {
+		// Only labels near the left edge may be cut to stay in the box.
+		if tk.Pos > 120 && strings.HasSuffix(tk.Label, "…") {
 			t.Errorf("slanted label %q truncated", tk.Label)
 		}
 	}
