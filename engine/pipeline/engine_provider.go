@@ -1,0 +1,93 @@
+package pipeline
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync/atomic"
+
+	"github.com/latencylab/latencylab/engine"
+	"github.com/latencylab/latencylab/engine/live"
+	"github.com/latencylab/latencylab/engine/textmodel"
+)
+
+// EngineProvider answers with the bundled engine: it tokenizes the prompt,
+// composes an answer from the prompt's own context (textmodel.Compose) and
+// lets the live engine pace its tokens as the modelled GPU would.
+type EngineProvider struct {
+	Engine *live.Engine
+	// Text is the tokenizer and composer; nil uses the shared model.
+	Text *textmodel.Model
+	seq  atomic.Uint64
+}
+
+// NewEngineProvider wraps a running live engine.
+func NewEngineProvider(e *live.Engine) *EngineProvider { return &EngineProvider{Engine: e} }
+
+// Stream submits the request to the engine. Cancelling ctx aborts it there,
+// so its KV blocks are freed at the next step.
+func (p *EngineProvider) Stream(ctx context.Context, req ProviderRequest) (Stream, error) {
+	if p.Engine == nil {
+		return nil, errors.New("engine provider: no engine")
+	}
+	text := p.Text
+	if text == nil {
+		text = textmodel.Default()
+	}
+	prompt := text.PromptTokens(req.Messages)
+	answer := text.Compose(textmodel.ComposeRequest{
+		Messages: req.Messages, MaxTokens: req.MaxTokens, ForcedTokens: req.ExactTokens,
+		Seed: req.Seed, Temperature: req.Temperature,
+	})
+	ctx, cancel := context.WithCancel(ctx)
+	out := make(chan streamItem, 16)
+	s := &chanStream{ctx: ctx, cancel: cancel, ch: out}
+	if len(answer.Tokens) == 0 { // a stop string at the very start: nothing to generate
+		out <- streamItem{ev: StreamEvent{Done: true, FinishReason: answer.FinishReason,
+			Usage: Usage{PromptTokens: len(prompt)}}}
+		close(out)
+		return s, nil
+	}
+	id := fmt.Sprintf("%s-%d", req.ID, p.seq.Add(1))
+	events, err := p.Engine.Submit(ctx, engine.Request{ID: id, PromptTokens: prompt, OutputTokens: answer.Tokens})
+	if err != nil {
+		cancel()
+		return nil, fmt.Errorf("engine provider: submit: %w", err)
+	}
+	go forwardEngine(ctx, events, answer, out)
+	return s, nil
+}
+
+// forwardEngine turns engine token ids back into the composed text pieces.
+func forwardEngine(ctx context.Context, events <-chan live.Event, answer textmodel.Answer, out chan<- streamItem) {
+	defer close(out)
+	send := func(it streamItem) bool {
+		select {
+		case out <- it:
+			return true
+		case <-ctx.Done():
+			return false
+		}
+	}
+	for ev := range events {
+		if ev.Done {
+			if ev.Err != nil {
+				send(streamItem{err: fmt.Errorf("engine: %w", ev.Err)})
+				return
+			}
+			send(streamItem{ev: StreamEvent{Done: true, At: ev.At, FinishReason: answer.FinishReason,
+				Usage: Usage{PromptTokens: ev.Usage.PromptTokens, CompletionTokens: ev.Usage.CompletionTokens,
+					CachedTokens: ev.Usage.CachedTokens}}})
+			return
+		}
+		piece := ""
+		if ev.Index >= 0 && ev.Index < len(answer.Pieces) {
+			piece = answer.Pieces[ev.Index]
+		}
+		if !send(streamItem{ev: StreamEvent{Text: piece, Tokens: 1, At: ev.At}}) {
+			return
+		}
+	}
+	// The engine closed the channel without a final event: ctx was
+	// cancelled and the request aborted. chanStream reports the cause.
+}
