@@ -119,9 +119,10 @@ func normalizeSpace(s string) string {
 	return strings.Join(strings.Fields(s), " ")
 }
 
-// readable keeps sentences of at least four words that end like a sentence.
+// readable keeps sentences of at least three words ("Items: two mugs." from
+// an order lookup is worth keeping) that start and end like a sentence.
 func readable(s string) bool {
-	if len(s) < 12 || strings.Count(s, " ") < 3 {
+	if len(s) < 10 || strings.Count(s, " ") < 2 {
 		return false
 	}
 	last := strings.TrimRight(s, `"')]`)

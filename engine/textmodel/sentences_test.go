@@ -29,6 +29,10 @@ func TestSplitSentences(t *testing.T) {
 			nil}, // a tab marks a table row
 		{"wrapped lines", "Tokens   arrive   one by one here.",
 			nil}, // wide gaps mark aligned columns
+		{"order lookup", "Customer's order A-1042: status shipped. Items: two mugs. Total: $30. Placed on 2 January 2026.",
+			[]string{"Customer's order A-1042: status shipped.", "Items: two mugs.", "Placed on 2 January 2026."}},
+		{"numbered passages", "Knowledge-base passages:\n\n[1] Refund policy\nRefunds go back to the original card within five days.\n",
+			[]string{"Refunds go back to the original card within five days."}},
 		{"empty", "", nil},
 	}
 	for _, tt := range tests {
