@@ -6,6 +6,9 @@
 // SVG has a fixed viewBox and width 100%, so it scales with its container
 // and keeps its aspect ratio; on a phone it shrinks rather than reflows.
 //
+// The chart draws its own title (top left) and legend, so a page needs no
+// caption; hovering a bar, span or point shows its value (an SVG <title>).
+//
 // The maths (scales, 1-2-5 ticks, number formatting by unit, colours, path
 // building, label placement) lives in plain Go files and builds a small view
 // model; the templ files only turn that model into markup, and every piece of
@@ -24,9 +27,10 @@
 //	ch-legend   legend group; ch-legend-item one entry
 //	ch-grid     gridlines
 //	ch-axis     axis lines
-//	ch-tick     tick labels
+//	ch-tick     tick labels; ch-tick-x and ch-tick-y per axis
 //	ch-axis-title  axis titles
 //	ch-data     the group holding series, bars and spans
+//	ch-stripes  shading behind every other timeline row
 //	ch-mark     vertical reference lines and their labels (marks, percentiles)
 //	ch-hline    horizontal reference lines (budgets)
 //	ch-label    value labels drawn over data (bar totals, mark labels); gets a halo

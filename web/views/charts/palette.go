@@ -5,20 +5,26 @@ import (
 	"strings"
 )
 
-// palette holds the hues for names without a fixed colour: mid-tone, so
+// paletteSize is the number of hues for names without a fixed colour.
+const paletteSize = 10
+
+// palette returns the hues for names without a fixed colour: mid-tone, so
 // they read on light and dark backgrounds, and no grey (grey means
-// "waiting" or "reference").
-var palette = [...]string{
-	"#4e79a7", // blue
-	"#f28e2b", // orange
-	"#59a14f", // green
-	"#e15759", // red
-	"#76b7b2", // teal
-	"#edc948", // yellow
-	"#b07aa1", // purple
-	"#ff9da7", // pink
-	"#9c755f", // brown
-	"#8c8cd9", // lavender
+// "waiting" or "reference"). A function, not a variable, so no code can
+// change the colours under another chart.
+func palette() [paletteSize]string {
+	return [paletteSize]string{
+		"#4e79a7", // blue
+		"#f28e2b", // orange
+		"#59a14f", // green
+		"#e15759", // red
+		"#76b7b2", // teal
+		"#edc948", // yellow
+		"#b07aa1", // purple
+		"#ff9da7", // pink
+		"#9c755f", // brown
+		"#8c8cd9", // lavender
+	}
 }
 
 // greyColour marks waiting time and reference lines.
@@ -87,10 +93,11 @@ func (c *colours) of(name string) string {
 	}
 	h := fnv.New32a()
 	h.Write([]byte(strings.ToLower(strings.TrimSpace(name))))
-	start := int(h.Sum32() % uint32(len(palette)))
-	col := palette[start]
-	for i := 0; i < len(palette); i++ {
-		if p := palette[(start+i)%len(palette)]; !c.taken[p] {
+	pal := palette()
+	start := int(h.Sum32() % paletteSize)
+	col := pal[start]
+	for i := 0; i < paletteSize; i++ {
+		if p := pal[(start+i)%paletteSize]; !c.taken[p] {
 			col = p
 			break
 		}
