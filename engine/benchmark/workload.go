@@ -105,8 +105,11 @@ type Request struct {
 	ID        string
 	Prompt    string
 	PromptLen int // true token count of Prompt
-	OutputLen int // tokens to generate (sent with ignore_eos)
-	Arrival   time.Duration
+	// PromptTokens are Prompt's token ids, kept so the virtual-clock run
+	// need not tokenize again.
+	PromptTokens []int
+	OutputLen    int // tokens to generate (sent with ignore_eos)
+	Arrival      time.Duration
 }
 
 // Tokenizer is what the dataset needs from a BPE tokenizer.
@@ -149,12 +152,14 @@ func Sample(w Workload, tok Tokenizer, corpus string) ([]Request, error) {
 		in := inLo + rng.IntN(inHi-inLo+1)
 		out := outLo + rng.IntN(outHi-outLo+1)
 		prompt := prefix + tok.Decode(window(in))
+		ids := tok.Encode(prompt)
 		reqs[i] = Request{
-			ID:        "bench-" + strconv.Itoa(i),
-			Prompt:    prompt,
-			PromptLen: len(tok.Encode(prompt)),
-			OutputLen: out,
-			Arrival:   arrivals[i],
+			ID:           "bench-" + strconv.Itoa(i),
+			Prompt:       prompt,
+			PromptLen:    len(ids),
+			PromptTokens: ids,
+			OutputLen:    out,
+			Arrival:      arrivals[i],
 		}
 	}
 	return reqs, nil

@@ -1,0 +1,11 @@
+// Package openaiapi serves an engine over the OpenAI HTTP API as vLLM does:
+// POST /v1/chat/completions and /v1/completions (streaming and not),
+// GET /v1/models, and GET /metrics in Prometheus text format with vLLM's
+// metric names. It is a plain net/http handler, servable alone or mounted by
+// the web app.
+//
+// The wire format follows what the official SDKs require: one id on every
+// chunk of a stream, the assistant role in the first delta, a final
+// finish_reason, no "error" key in normal chunks, an optional usage chunk with
+// empty choices before [DONE], and errors as {"error": {...}}.
+package openaiapi

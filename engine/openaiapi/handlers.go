@@ -1,0 +1,71 @@
+package openaiapi
+
+import (
+	"net/http"
+
+	"github.com/latencylab/latencylab/engine/textmodel"
+)
+
+func (s *Server) chat(w http.ResponseWriter, r *http.Request) error {
+	req, err := DecodeChatRequest(r.Body)
+	if err != nil {
+		return err
+	}
+	if err := s.checkModel(req.Model); err != nil {
+		return err
+	}
+	msgs := make([]textmodel.Message, len(req.Messages))
+	for i, m := range req.Messages {
+		msgs[i] = textmodel.Message{Role: m.Role, Content: m.Content}
+	}
+	id := newID("chatcmpl-")
+	g := &generation{
+		id: id, prompt: s.text.PromptTokens(msgs), stream: req.Stream, withUsage: req.WithUsage, param: "messages",
+		format: chatFormat{id: id, model: s.cfg.ModelName, created: s.cfg.Now().Unix()},
+	}
+	if err := s.compose(g, msgs, req.Params); err != nil {
+		return err
+	}
+	return s.serve(w, r, g)
+}
+
+func (s *Server) completion(w http.ResponseWriter, r *http.Request) error {
+	req, err := DecodeCompletionRequest(r.Body)
+	if err != nil {
+		return err
+	}
+	if err := s.checkModel(req.Model); err != nil {
+		return err
+	}
+	id := newID("cmpl-")
+	g := &generation{
+		id: id, stream: req.Stream, withUsage: req.WithUsage, param: "prompt",
+		format: textFormat{id: id, model: s.cfg.ModelName, created: s.cfg.Now().Unix()},
+	}
+	text := req.Prompt
+	if req.PromptIDs != nil {
+		g.prompt, text = req.PromptIDs, s.text.Decode(req.PromptIDs)
+	} else {
+		g.prompt = s.text.Encode(req.Prompt)
+	}
+	if err := s.compose(g, []textmodel.Message{{Role: textmodel.RoleUser, Content: text}}, req.Params); err != nil {
+		return err
+	}
+	return s.serve(w, r, g)
+}
+
+func (s *Server) models(w http.ResponseWriter, _ *http.Request) error {
+	return writeJSON(w, modelList{Object: "list", Data: []modelCard{{
+		ID: s.cfg.ModelName, Object: "model", Created: s.cfg.Now().Unix(), OwnedBy: "latencylab",
+		Root: s.cfg.ModelName, MaxModelLen: s.cfg.Engine.Config().Model.MaxContextLen,
+	}}})
+}
+
+func (s *Server) serveMetrics(w http.ResponseWriter, _ *http.Request) error {
+	st := s.cfg.Engine.Stats()
+	w.Header().Set("Content-Type", "text/plain; version=0.0.4; charset=utf-8")
+	return s.metrics.write(w, s.cfg.ModelName, Gauges{
+		Running: st.Running, Waiting: st.Waiting, KVUsage: st.KVUsage, Preemptions: st.Preemptions,
+		PromptTokens: st.PromptTokens, GenerationTokens: st.GenerationTokens,
+	})
+}

@@ -1,0 +1,134 @@
+package openaiapi
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"net/http"
+	"time"
+
+	"github.com/latencylab/latencylab/engine"
+	"github.com/latencylab/latencylab/engine/live"
+	"github.com/latencylab/latencylab/engine/textmodel"
+)
+
+// Engine is what the API consumes from a running engine; *live.Engine
+// satisfies it.
+type Engine interface {
+	Submit(ctx context.Context, req engine.Request) (<-chan live.Event, error)
+	Stats() engine.Stats
+	Config() engine.Config
+}
+
+// Config shapes the handler.
+type Config struct {
+	Engine Engine
+	// ModelName is the served model id clients must name (or omit).
+	ModelName string
+	// Text tokenizes prompts and composes answers; nil means the shared
+	// textmodel.
+	Text *textmodel.Model
+	// MaxBodyBytes caps a request body (413 beyond); 0 means 4 MiB.
+	MaxBodyBytes int64
+	// MaxWaiting is the queue depth beyond which new requests get 429;
+	// 0 means 4096.
+	MaxWaiting int
+	// Now stamps "created"; nil means time.Now.
+	Now func() time.Time
+}
+
+// Validate reports a missing engine or model name.
+func (c Config) Validate() error {
+	if c.Engine == nil {
+		return errors.New("openaiapi: config has no engine")
+	}
+	if c.ModelName == "" {
+		return errors.New("openaiapi: config has no model name")
+	}
+	if c.MaxBodyBytes < 0 || c.MaxWaiting < 0 {
+		return errors.New("openaiapi: negative limits")
+	}
+	return nil
+}
+
+// Server is the HTTP surface. Create it with New.
+type Server struct {
+	cfg     Config
+	text    *textmodel.Model
+	metrics *metrics
+	mux     *http.ServeMux
+}
+
+// New returns the handler serving /v1/chat/completions, /v1/completions,
+// /v1/models and /metrics at those absolute paths, so the web app can route
+// /v1/ and /metrics to it unchanged.
+func New(cfg Config) (*Server, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	if cfg.MaxBodyBytes == 0 {
+		cfg.MaxBodyBytes = 4 << 20
+	}
+	if cfg.MaxWaiting == 0 {
+		cfg.MaxWaiting = 4096
+	}
+	if cfg.Now == nil {
+		cfg.Now = time.Now
+	}
+	s := &Server{cfg: cfg, text: cfg.Text, metrics: newMetrics(), mux: http.NewServeMux()}
+	if s.text == nil {
+		s.text = textmodel.Default()
+	}
+	s.mux.HandleFunc("/v1/chat/completions", s.post(s.chat))
+	s.mux.HandleFunc("/v1/completions", s.post(s.completion))
+	s.mux.HandleFunc("/v1/models", s.get(s.models))
+	s.mux.HandleFunc("/metrics", s.get(s.serveMetrics))
+	s.mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
+		writeError(w, &APIError{Status: http.StatusNotFound, Type: "invalid_request_error", Code: "not_found",
+			Message: fmt.Sprintf("no route for %s %s: this server has POST /v1/chat/completions, POST /v1/completions, GET /v1/models and GET /metrics", r.Method, r.URL.Path)})
+	})
+	return s, nil
+}
+
+// ServeHTTP implements http.Handler.
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.mux.ServeHTTP(w, r) }
+
+type handlerFunc func(http.ResponseWriter, *http.Request) error
+
+func (s *Server) post(h handlerFunc) http.HandlerFunc { return s.method(http.MethodPost, h) }
+func (s *Server) get(h handlerFunc) http.HandlerFunc  { return s.method(http.MethodGet, h) }
+
+// method enforces the verb, caps the body and maps returned errors to
+// OpenAI error responses (before a stream has started).
+func (s *Server) method(verb string, h handlerFunc) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		if r.Method != verb {
+			w.Header().Set("Allow", verb)
+			writeError(w, &APIError{Status: http.StatusMethodNotAllowed, Type: "invalid_request_error", Code: "method_not_allowed",
+				Message: fmt.Sprintf("method %s is not allowed on %s: use %s", r.Method, r.URL.Path, verb)})
+			return
+		}
+		r.Body = http.MaxBytesReader(w, r.Body, s.cfg.MaxBodyBytes)
+		if err := h(w, r); err != nil {
+			writeError(w, err)
+		}
+	}
+}
+
+// checkModel accepts the served model name or an omitted one.
+func (s *Server) checkModel(name string) error {
+	if name == "" || name == s.cfg.ModelName {
+		return nil
+	}
+	return &APIError{Status: http.StatusNotFound, Type: "invalid_request_error", Param: "model", Code: "model_not_found",
+		Message: fmt.Sprintf("The model `%s` does not exist. This server serves `%s`.", name, s.cfg.ModelName)}
+}
+
+// newID returns a random request id with the given prefix.
+func newID(prefix string) string {
+	var b [12]byte
+	_, _ = rand.Read(b[:])
+	return prefix + hex.EncodeToString(b[:])
+}
