@@ -372,3 +372,30 @@ func ExampleCompose() {
 	// stop true
 	// Based on the provided context, here is the answer. Prefix caching reuses the KV blocks of a shared system prompt. Invoices are on the billing page.
 }
+
+// TestConcurrentUse runs the shared caches from several goroutines; run
+// with -race to check the locking.
+func TestConcurrentUse(t *testing.T) {
+	var m Model
+	want := m.Compose(kvRequest("How does the KV cache use blocks?")).Text
+	errs := make(chan string, 8)
+	for g := range 8 {
+		go func() {
+			for i := range 50 {
+				q := fmt.Sprintf("question %d from %d about blocks?", i%5, g)
+				m.Encode(q)
+				m.PromptTokens([]Message{{RoleUser, q}})
+				if got := m.Compose(kvRequest("How does the KV cache use blocks?")).Text; got != want {
+					errs <- got
+					return
+				}
+			}
+			errs <- ""
+		}()
+	}
+	for range 8 {
+		if got := <-errs; got != "" {
+			t.Errorf("concurrent answer differs: %q", got)
+		}
+	}
+}
