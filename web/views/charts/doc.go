@@ -25,7 +25,7 @@
 //	ch          the <svg> root: width, font, tabular numbers
 //	ch-title    chart title (top left)
 //	ch-legend   legend group; ch-legend-item one entry
-//	ch-grid     gridlines
+//	ch-grid     gridlines; ch-grid-minor the unlabelled ones of a log axis
 //	ch-axis     axis lines
 //	ch-tick     tick labels; ch-tick-x and ch-tick-y per axis
 //	ch-axis-title  axis titles

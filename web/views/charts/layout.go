@@ -108,9 +108,10 @@ type frame struct {
 	Plot           box
 	XTicks, YTicks []tick
 	XGrid, YGrid   bool
-	XRotate        bool    // X tick labels are long categories, drawn slanted
-	YLeft          bool    // Y tick labels are row labels, left-aligned text
-	YTickSize      float64 // font size of Y tick labels (rows shrink it)
+	XRotate        bool      // X tick labels are long categories, drawn slanted
+	XMinor         []float64 // unlabelled gridline positions (log axes: 2…9 per decade)
+	YLeft          bool      // Y tick labels are row labels, left-aligned text
+	YTickSize      float64   // font size of Y tick labels (rows shrink it)
 	XTitle, YTitle string
 	Legend         []legendItem
 	Note           string
@@ -293,6 +294,14 @@ func (f *frame) fitLogX(in numIn) linScale {
 	}
 	f.XGrid = true
 	f.XTitle = axisTitle(f.XTitle, nf)
+	// Minor gridlines at 2…9 × each decade show the log spacing.
+	for d := a.lo; d < a.hi; d *= 10 {
+		for m := 2.0; m <= 9; m++ {
+			if v := d * m; v < a.hi {
+				f.XMinor = append(f.XMinor, s.pos(v))
+			}
+		}
+	}
 	return s
 }
 

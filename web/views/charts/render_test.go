@@ -327,6 +327,9 @@ func TestLogX(t *testing.T) {
 		Series: []labs.Series{{Name: "s", Points: []labs.Point{{X: 0, Y: 5}, {X: 1, Y: 1}, {X: 10, Y: 2}, {X: 1000, Y: 3}}}}}
 	out, root := render(t, Chart(c))
 	checkRoot(t, c, out, root)
+	if v := buildXY(c); len(v.XMinor) != 3*8 {
+		t.Errorf("%d minor gridlines over three decades, want 24", len(v.XMinor))
+	}
 	xt := root.under("ch-tick-x")
 	for _, want := range []string{"1", "10", "100", "1k"} {
 		if !contains(xt, want) {
