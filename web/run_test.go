@@ -352,3 +352,26 @@ func TestForwardRunRecoversLabPanics(t *testing.T) {
 		t.Errorf("err = %v", res.Err)
 	}
 }
+
+// chartThenFinalLab sets a chart in one frame and ends with a final frame
+// that carries only stats, faster than the patch gap.
+type chartThenFinalLab struct{ burstLab }
+
+func (chartThenFinalLab) Run(ctx context.Context, _ labs.Values, emit func(labs.Frame)) error {
+	emit(labs.Frame{Status: "first"})
+	emit(labs.Frame{Charts: []labs.Chart{{ID: "c", Kind: labs.ChartLine}}, Text: &labs.TextPanel{Body: "all"}})
+	emit(labs.Frame{Final: true, Stats: []labs.Stat{{Key: "k", Value: 1}}})
+	return nil
+}
+
+func TestCoalescingKeepsSkippedPanels(t *testing.T) {
+	var sent []labs.Frame
+	forwardRun(context.Background(), chartThenFinalLab{}, nil, wallClock{}, time.Hour, func(f labs.Frame) error {
+		sent = append(sent, f)
+		return nil
+	})
+	last := sent[len(sent)-1]
+	if !last.Final || len(last.Charts) != 1 || last.Text == nil || len(last.Stats) != 1 {
+		t.Errorf("last sent frame lost the skipped frame's panels: %+v (of %d sent)", last, len(sent))
+	}
+}

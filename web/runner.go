@@ -21,8 +21,27 @@ type latestFrame struct {
 
 func newLatestFrame() *latestFrame { return &latestFrame{ready: make(chan struct{}, 1)} }
 
+// put stores f. If an unsent frame is waiting, panels that f leaves nil
+// are carried over from it, so coalescing never loses a panel update that
+// a skipped frame made (a final frame with only stats must not leave the
+// chart one step behind).
 func (l *latestFrame) put(f labs.Frame) {
 	l.mu.Lock()
+	if l.has {
+		p := l.frame
+		if f.Stats == nil {
+			f.Stats = p.Stats
+		}
+		if f.Text == nil {
+			f.Text = p.Text
+		}
+		if f.Charts == nil {
+			f.Charts = p.Charts
+		}
+		if f.Tables == nil {
+			f.Tables = p.Tables
+		}
+	}
 	l.frame, l.has = f, true
 	l.mu.Unlock()
 	select {
