@@ -33,12 +33,16 @@ const (
 
 // specialTokens renders the markers (and cl100k's own end-of-text) on decode.
 var specialTokens = map[int]string{
-	100257:      "<|endoftext|>",
+	bpeTokens:   "<|endoftext|>",
 	BeginOfText: "<|begin_of_text|>",
 	StartHeader: "<|start_header_id|>",
 	EndHeader:   "<|end_header_id|>",
 	EndOfTurn:   "<|eot_id|>",
 }
+
+// bpeTokens is the number of ordinary cl100k_base ids (0–100256; 100256 is
+// unassigned). Special tokens start above it.
+const bpeTokens = 100257
 
 // unknownToken is what an id outside the vocabulary decodes to: visible, valid
 // UTF-8, and never a panic.
@@ -46,15 +50,15 @@ const unknownToken = "\uFFFD"
 
 // Model is the text model: tokenizer, chat template and composer. The zero
 // value is ready to use; the vocabulary and corpus load once, on first use,
-// and a Model is safe for concurrent use. Share one Model: each carries its
-// own caches.
+// and a Model is safe for concurrent use. Share one Model (by pointer; it
+// must not be copied): each carries its own caches.
 type Model struct {
 	once sync.Once
 	st   *state
 }
 
-// state is everything a Model loads once and then only reads, plus the
-// encode cache, which guards itself.
+// state is everything a Model loads once and then only reads, plus two
+// caches, which guard themselves.
 type state struct {
 	codec  tokenizer.Codec
 	tokens []string                  // id -> raw token bytes; "" marks an unknown id
@@ -88,11 +92,11 @@ func newState() (*state, error) {
 	if err != nil {
 		return nil, fmt.Errorf("get codec: %w", err)
 	}
-	// The codec decodes only whole sequences and errors on any unknown id;
-	// a per-id table lets Decode and Pieces skip bad ids and work without
-	// allocating per token.
+	// The codec decodes only whole sequences and fails on any unknown id;
+	// a per-id table lets Decode and Pieces render bad ids as U+FFFD and
+	// work without allocating per token.
 	tokens := make([]string, EndOfTurn+1)
-	for id := 0; id < 100257; id++ {
+	for id := range bpeTokens {
 		s, err := codec.Decode([]uint{uint(id)})
 		if err == nil {
 			tokens[id] = s
