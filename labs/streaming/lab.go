@@ -71,7 +71,14 @@ func (l *Lab) Info() labs.Info {
 	}
 }
 
-// Run executes one request; see run.go.
+// Run sends one request with settings v to the shared engine for the
+// chosen model and GPU and reports what the handler saw: a frame when the
+// request is sent, one per token received (the runner coalesces them) and a
+// final frame with every stat. Settings the engine cannot serve (a model too
+// big for the GPU) end in a final frame with Error set and a nil error. Run
+// returns an error only for failures on the server's side, and ctx.Err()
+// when ctx ends, in which case the engine request is aborted and no final
+// frame is emitted.
 func (l *Lab) Run(ctx context.Context, v labs.Values, emit func(labs.Frame)) error {
 	s, err := parse(v)
 	if err != nil {
@@ -86,9 +93,7 @@ func (l *Lab) Run(ctx context.Context, v labs.Values, emit func(labs.Frame)) err
 		return nil
 	}
 	if l.engines == nil {
-		err := errors.New("streaming: no engine pool configured")
-		emit(labs.Frame{Final: true, Status: "Not run.", Error: err.Error()})
-		return err
+		return errors.New("streaming: no engine pool configured")
 	}
 	return l.run(ctx, s, emit)
 }

@@ -374,3 +374,37 @@ func TestCheck(t *testing.T) {
 		t.Errorf("unknown GPU: %v", errs)
 	}
 }
+
+func TestRepeatRunsMissThePrefixCache(t *testing.T) {
+	// Runs share an engine with prefix caching on; each prompt opens with
+	// its own session line, so a repeat run is as slow as the first.
+	l, pool, clk := newTestLab(t)
+	v := values(nil)
+	var ttft []float64
+	for range 2 {
+		clk.drain()
+		var final labs.Frame
+		if err := l.Run(context.Background(), v, func(f labs.Frame) { final = f }); err != nil {
+			t.Fatal(err)
+		}
+		ttft = append(ttft, statMap(t, final)[statTTFT])
+	}
+	if ttft[0] != ttft[1] {
+		t.Errorf("ttft %v ms then %v ms, want the same", ttft[0], ttft[1])
+	}
+	s, _ := parse(v)
+	le, err := pool.Get(s.profile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if es := le.Stats(); es.PrefixCacheHits != 0 || es.FinishedRequests != 2 {
+		t.Errorf("engine stats %+v, want 2 requests and no prefix cache hits", es)
+	}
+}
+
+func TestRunWithoutPool(t *testing.T) {
+	err := New(Config{}).Run(context.Background(), values(nil), func(labs.Frame) {})
+	if err == nil {
+		t.Fatal("Run without an engine pool succeeded")
+	}
+}
