@@ -40,12 +40,21 @@ func splitSentences(text string) []sentence {
 // splitLine cuts one line after each . ! or ? (plus closing quotes or
 // brackets) that is followed by a space and an upper-case letter, digit or
 // opening quote, unless the full stop ends a known abbreviation or an
-// initial.
+// initial; and after each full-width 。！？, which need no space.
 func splitLine(line string) []string {
 	var out []string
 	start := 0
 	for i := 0; i < len(line); i++ {
 		c := line[i]
+		if c >= utf8.RuneSelf {
+			r, n := utf8.DecodeRuneInString(line[i:])
+			if strings.ContainsRune(fullWidthEnds, r) {
+				out = append(out, line[start:i+n])
+				start = i + n
+			}
+			i += n - 1
+			continue
+		}
 		if c != '.' && c != '!' && c != '?' {
 			continue
 		}
@@ -119,23 +128,28 @@ func normalizeSpace(s string) string {
 	return strings.Join(strings.Fields(s), " ")
 }
 
+// fullWidthEnds end sentences in Chinese and Japanese text.
+const fullWidthEnds = "。！？"
+
 // readable keeps sentences of at least three words ("Items: two mugs." from
-// an order lookup is worth keeping) that start and end like a sentence.
+// an order lookup is worth keeping), or six characters of unspaced CJK
+// text, that start and end like a sentence.
 func readable(s string) bool {
-	if len(s) < 10 || strings.Count(s, " ") < 2 {
-		return false
-	}
-	last := strings.TrimRight(s, `"')]`)
-	if last == "" {
-		return false
-	}
-	switch last[len(last)-1] {
-	case '.', '!', '?':
+	last, _ := utf8.DecodeLastRuneInString(strings.TrimRight(s, `"')]`))
+	switch {
+	case strings.ContainsRune(fullWidthEnds, last):
+		if utf8.RuneCountInString(s) < 6 {
+			return false
+		}
+	case last == '.' || last == '!' || last == '?':
+		if len(s) < 10 || strings.Count(s, " ") < 2 {
+			return false
+		}
 	default:
 		return false
 	}
 	r, _ := utf8.DecodeRuneInString(s)
-	return unicode.IsUpper(r) || unicode.IsDigit(r) || strings.ContainsRune(`"'(`, r)
+	return (unicode.IsLetter(r) && !unicode.IsLower(r)) || unicode.IsDigit(r) || strings.ContainsRune(`"'(`, r)
 }
 
 // contentWords returns the distinct content words of s: lower-cased letter

@@ -33,6 +33,9 @@ func TestSplitSentences(t *testing.T) {
 			[]string{"Customer's order A-1042: status shipped.", "Items: two mugs.", "Placed on 2 January 2026."}},
 		{"numbered passages", "Knowledge-base passages:\n\n[1] Refund policy\nRefunds go back to the original card within five days.\n",
 			[]string{"Refunds go back to the original card within five days."}},
+		{"full-width stops", "缓存命中时，首个令牌的延迟会大大降低。预填充阶段是计算密集型的！短句。",
+			[]string{"缓存命中时，首个令牌的延迟会大大降低。", "预填充阶段是计算密集型的！"}},
+		{"lower-case start dropped", "and then the batch fills up quickly.", nil},
 		{"empty", "", nil},
 	}
 	for _, tt := range tests {
