@@ -307,6 +307,15 @@ func TestComposeUTF8Context(t *testing.T) {
 	}
 }
 
+func TestComposeCJKQuestion(t *testing.T) {
+	ctx := []string{"预填充阶段并行处理整个提示。", "解码阶段每次只生成一个令牌。", "缓存命中时，首个令牌的延迟会大大降低。"}
+	a := Compose(ComposeRequest{Messages: []Message{{RoleTool, strings.Join(ctx, "")}, {RoleUser, "缓存命中有什么好处？"}}})
+	checkAnswer(t, a)
+	if got := sentencesOf(t, a.Text, contextOpeners, ctx); got[0] != ctx[2] {
+		t.Errorf("first sentence = %q, want the cache sentence", got[0])
+	}
+}
+
 func TestComposeOddConversations(t *testing.T) {
 	tests := map[string][]Message{
 		"no messages":     nil,

@@ -153,13 +153,26 @@ func readable(s string) bool {
 }
 
 // contentWords returns the distinct content words of s: lower-cased letter
-// and digit runs, minus stop words, with plural endings folded so "batches"
-// matches "batch" and "tokens" matches "token".
+// and digit runs, minus stop words, with endings folded by stem. Chinese and
+// Japanese are written without spaces, so runs of their characters give
+// overlapping character pairs instead, the usual unit for matching them.
 func contentWords(s string) []string {
 	var out []string
+	add := func(w string) {
+		// A linear scan beats a map for sentence-sized word lists.
+		if !slices.Contains(out, w) {
+			out = append(out, w)
+		}
+	}
 	for _, w := range strings.FieldsFunc(s, func(r rune) bool {
 		return !unicode.IsLetter(r) && !unicode.IsDigit(r)
 	}) {
+		if r, _ := utf8.DecodeRuneInString(w); unicode.In(r, unicode.Han, unicode.Hiragana, unicode.Katakana) {
+			for _, pair := range runePairs(w) {
+				add(pair)
+			}
+			continue
+		}
 		w = strings.ToLower(w)
 		if stopWords[w] {
 			continue
@@ -168,10 +181,25 @@ func contentWords(s string) []string {
 		if len(w) < 2 || stopWords[w] {
 			continue
 		}
-		// A linear scan beats a map for sentence-sized word lists.
-		if !slices.Contains(out, w) {
-			out = append(out, w)
+		add(w)
+	}
+	return out
+}
+
+// runePairs returns the overlapping two-character substrings of w, or w
+// itself when it is a single character.
+func runePairs(w string) []string {
+	var out []string
+	for i, r := range w {
+		n := utf8.RuneLen(r)
+		if i+n >= len(w) {
+			break
 		}
+		_, m := utf8.DecodeRuneInString(w[i+n:])
+		out = append(out, w[i:i+n+m])
+	}
+	if out == nil {
+		out = []string{w}
 	}
 	return out
 }

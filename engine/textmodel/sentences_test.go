@@ -61,6 +61,8 @@ func TestContentWords(t *testing.T) {
 		{"KV-cache KV cache cached caching", []string{"kv", "cach"}},
 		{"moderation moderated moderate streaming streams", []string{"moderat", "stream"}},
 		{"thing feed bus ss", []string{"thing", "feed", "bus", "ss"}},
+		{"缓存命中 KV", []string{"缓存", "存命", "命中", "kv"}},
+		{"語 tokens", []string{"語", "token"}},
 		{"Qu'est-ce que le cache garde?", []string{"qu", "est", "ce", "que", "le", "cach", "gard"}},
 	}
 	for _, tt := range tests {
