@@ -45,14 +45,14 @@ func (v *view) frame(m *meter, now time.Duration) labs.Frame {
 	}
 	return labs.Frame{
 		Final:  m.done,
-		Status: v.status(m),
+		Status: v.status(m, now),
 		Stats:  v.stats(m),
 		Text:   v.text(m),
 		Charts: []labs.Chart{v.chart(m, now)},
 	}
 }
 
-func (v *view) status(m *meter) string {
+func (v *view) status(m *meter, now time.Duration) string {
 	switch {
 	case m.done && v.s.streaming:
 		return fmt.Sprintf("Complete: %d tokens in %s. The first word appeared after %s.",
@@ -60,6 +60,9 @@ func (v *view) status(m *meter) string {
 	case m.done:
 		return fmt.Sprintf("Complete: %d tokens in %s. Nothing was shown until the whole answer was ready.",
 			m.tokens, fmtMS(ms(m.complete)))
+	case m.tokens == 0 && now > 0:
+		return fmt.Sprintf("Waiting for the first token (%s so far) while the GPU reads the %s-token prompt.",
+			fmtMS(ms(now)), thousands(v.s.promptTokens))
 	case m.tokens == 0:
 		return fmt.Sprintf("Request sent; waiting for the first token while the GPU reads the %s-token prompt.",
 			thousands(v.s.promptTokens))

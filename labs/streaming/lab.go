@@ -33,12 +33,17 @@ type Config struct {
 	Engines *labs.Engines
 	// Clock times the request at the handler; nil means the real clock.
 	Clock Clock
+	// Tick is how often the panels refresh while the learner waits for
+	// the first token (nothing else happens then). 0 means 100 ms;
+	// negative turns the refresh off, as tests with a fake clock do.
+	Tick time.Duration
 }
 
 // Lab is the streaming-vs-blocking lab. It is safe for concurrent runs.
 type Lab struct {
 	engines *labs.Engines
 	clock   Clock
+	tick    time.Duration
 	// tag and seq make request ids and prompt session lines unique, so
 	// runs never collide in a shared engine and never hit each other's
 	// prefix cache (a repeat run must not look faster than the first).
@@ -54,7 +59,11 @@ func New(cfg Config) *Lab {
 	}
 	var b [4]byte
 	_, _ = rand.Read(b[:]) // never fails (crypto/rand panics rather than return an error)
-	return &Lab{engines: cfg.Engines, clock: clk, tag: hex.EncodeToString(b[:])}
+	tick := cfg.Tick
+	if tick == 0 {
+		tick = 100 * time.Millisecond
+	}
+	return &Lab{engines: cfg.Engines, clock: clk, tick: tick, tag: hex.EncodeToString(b[:])}
 }
 
 // Info describes the lab.

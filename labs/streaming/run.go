@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"time"
 
 	"github.com/latencylab/latencylab/engine"
 	"github.com/latencylab/latencylab/engine/live"
@@ -34,18 +35,33 @@ func (l *Lab) run(ctx context.Context, s settings, emit func(labs.Frame)) error 
 	t0 := l.clock.Now()
 	events, err := le.Submit(ctx, req)
 	if err != nil {
-		var cle *engine.ContextLengthError
-		if errors.As(err, &cle) {
-			emit(labs.Frame{Final: true, Status: "Not run.", Error: err.Error()})
-			return nil
+		if errors.Is(err, live.ErrClosed) {
+			return fmt.Errorf("streaming: submit: %w", err)
 		}
-		return fmt.Errorf("streaming: submit: %w", err)
+		// The engine refused this request (context length, KV capacity):
+		// its message is about the learner's settings.
+		emit(labs.Frame{Final: true, Status: "Not run.", Error: err.Error()})
+		return nil
 	}
 	emit(v.frame(m, 0))
+	// While the prompt is being read nothing arrives, so the panels are
+	// refreshed on a timer to show the wait growing.
+	var tick <-chan time.Time
+	if l.tick > 0 {
+		tk := time.NewTicker(l.tick)
+		defer tk.Stop()
+		tick = tk.C
+	}
 	for {
 		select {
 		case <-ctx.Done():
 			return ctx.Err()
+		case <-tick:
+			if m.tokens > 0 {
+				tick = nil
+				continue
+			}
+			emit(v.frame(m, l.clock.Now().Sub(t0)))
 		case ev, ok := <-events:
 			if !ok { // the engine closes the stream without a final event on cancel
 				return ctx.Err()

@@ -5,11 +5,13 @@ import (
 	"errors"
 	"math"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/latencylab/latencylab/engine"
+	"github.com/latencylab/latencylab/engine/live"
 	"github.com/latencylab/latencylab/labs"
 )
 
@@ -26,7 +28,7 @@ func newTestLab(t *testing.T) (*Lab, *labs.Engines, *lockstep) {
 			t.Error("the engine waited for a handler step that never came")
 		}
 	})
-	l := New(Config{Engines: pool, Clock: clk.handler()})
+	l := New(Config{Engines: pool, Clock: clk.handler(), Tick: -1})
 	l.tag = "test"
 	return l, pool, clk
 }
@@ -406,5 +408,65 @@ func TestRunWithoutPool(t *testing.T) {
 	err := New(Config{}).Run(context.Background(), values(nil), func(labs.Frame) {})
 	if err == nil {
 		t.Fatal("Run without an engine pool succeeded")
+	}
+}
+
+// gateClock is an engine clock that holds the first step until opened,
+// then jumps like live.FakeClock.
+type gateClock struct {
+	fake *live.FakeClock
+	open chan struct{}
+}
+
+func (g gateClock) Now() time.Time { return g.fake.Now() }
+func (g gateClock) After(d time.Duration) <-chan time.Time {
+	<-g.open
+	return g.fake.After(d)
+}
+
+// tickingClock advances by step at every reading.
+type tickingClock struct {
+	mu   sync.Mutex
+	now  time.Time
+	step time.Duration
+}
+
+func (c *tickingClock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.now = c.now.Add(c.step)
+	return c.now
+}
+
+func TestWaitRefreshesWhileThePromptIsRead(t *testing.T) {
+	gate := gateClock{fake: live.NewFakeClock(time.Unix(0, 0)), open: make(chan struct{})}
+	pool := labs.NewEngines(labs.EnginesConfig{Clock: gate})
+	defer pool.Close()
+	var once sync.Once
+	defer once.Do(func() { close(gate.open) })
+	l := New(Config{Engines: pool, Clock: &tickingClock{now: time.Unix(0, 0), step: 50 * time.Millisecond}, Tick: time.Millisecond})
+
+	waits := 0
+	var frames []labs.Frame
+	emit := func(f labs.Frame) {
+		frames = append(frames, f)
+		if strings.HasPrefix(f.Status, "Waiting for the first token") {
+			waits++
+			if pts := f.Charts[0].Series[0].Points; pts[len(pts)-1].X <= 0 {
+				t.Errorf("waiting frame's words line does not reach the present: %v", pts)
+			}
+			if waits == 3 {
+				once.Do(func() { close(gate.open) })
+			}
+		}
+	}
+	if err := l.Run(context.Background(), values(labs.Values{knobAnswer: 50.0}), emit); err != nil {
+		t.Fatal(err)
+	}
+	if waits < 3 {
+		t.Fatalf("%d waiting frames, want at least 3", waits)
+	}
+	if !frames[len(frames)-1].Final || statMap(t, frames[len(frames)-1])[statTokens] != 50 {
+		t.Errorf("run did not complete after the wait: %+v", frames[len(frames)-1].Status)
 	}
 }
