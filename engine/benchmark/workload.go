@@ -119,9 +119,11 @@ type Tokenizer interface {
 }
 
 // Sample draws the workload's requests. Prompts are windows of real text
-// (the corpus, tokenized) at random offsets, so token counts are true; a
-// shared prefix, when asked for, is the same window at the head of every
-// prompt.
+// tokens (the corpus, tokenized once) at random offsets, so they read as
+// text and their lengths are exact token counts; a shared prefix, when
+// asked for, is the same window at the head of every prompt. As with vLLM's
+// random dataset, a server that re-tokenizes the decoded text may count a
+// token more or less where windows join.
 func Sample(w Workload, tok Tokenizer, corpus string) ([]Request, error) {
 	if err := w.Validate(); err != nil {
 		return nil, err
@@ -142,20 +144,19 @@ func Sample(w Workload, tok Tokenizer, corpus string) ([]Request, error) {
 		}
 		return out
 	}
-	prefix := ""
+	var prefix []int
 	if w.SharedPrefixLen > 0 {
-		prefix = tok.Decode(window(w.SharedPrefixLen))
+		prefix = window(w.SharedPrefixLen)
 	}
 	arrivals := Arrivals(w.NumRequests, w.RequestRate, w.Burstiness, rng)
 	reqs := make([]Request, w.NumRequests)
 	for i := range reqs {
 		in := inLo + rng.IntN(inHi-inLo+1)
 		out := outLo + rng.IntN(outHi-outLo+1)
-		prompt := prefix + tok.Decode(window(in))
-		ids := tok.Encode(prompt)
+		ids := append(slices.Clip(prefix), window(in)...)
 		reqs[i] = Request{
 			ID:           "bench-" + strconv.Itoa(i),
-			Prompt:       prompt,
+			Prompt:       tok.Decode(ids),
 			PromptLen:    len(ids),
 			PromptTokens: ids,
 			OutputLen:    out,

@@ -51,7 +51,7 @@ func TestSampleLengthsAndPrefix(t *testing.T) {
 	first := strings.Fields(reqs[0].Prompt)[:16]
 	for _, r := range reqs {
 		words := strings.Fields(r.Prompt)
-		if r.PromptLen != len(words) {
+		if r.PromptLen != len(words) || r.PromptLen != len(r.PromptTokens) {
 			t.Fatalf("%s: PromptLen %d, prompt has %d tokens", r.ID, r.PromptLen, len(words))
 		}
 		// prefix 16 + input uniform in [50, 150]
