@@ -122,6 +122,8 @@ func New(cfg Config, deps Deps) (*Pipeline, error) {
 	if deps.Text == nil {
 		deps.Text = textmodel.Default()
 	}
+	// Load the tokenizer now, not inside the first request's prompt stage.
+	deps.Text.Count("warm up")
 	if cfg.SaveTimeout == 0 {
 		cfg.SaveTimeout = 2 * time.Second
 	}
