@@ -41,7 +41,13 @@ func (s *Server) lessonItems(c echo.Context) ([]views.LessonItem, views.Progress
 		if d {
 			pr.Done++
 		}
-		items = append(items, views.LessonItem{Lesson: l, Done: d})
+		it := views.LessonItem{Lesson: l, Done: d}
+		for _, slug := range l.Labs {
+			if _, ok := s.cfg.Catalog.Get(slug); ok {
+				it.HasLab = true
+			}
+		}
+		items = append(items, it)
 	}
 	return items, pr, nil
 }

@@ -142,9 +142,21 @@ func SetInput(id, value string) chromedp.Action[chromedp.Void] {
 // ScreenshotDir is where Screenshot writes, or "" when screenshots are off.
 func ScreenshotDir() string { return os.Getenv("LATENCYLAB_SCREENSHOTS") }
 
+// ScreenshotViewport is Screenshot of what the window shows, not the whole
+// page: the view a phone user gets first.
+func ScreenshotViewport(t testing.TB, ctx context.Context, name string) string {
+	t.Helper()
+	return screenshot(t, ctx, name, chromedp.CaptureScreenshot())
+}
+
 // Screenshot writes a full-page PNG named name.png into
 // $LATENCYLAB_SCREENSHOTS, when set, and returns its path.
 func Screenshot(t testing.TB, ctx context.Context, name string) string {
+	t.Helper()
+	return screenshot(t, ctx, name, chromedp.FullScreenshot(100))
+}
+
+func screenshot(t testing.TB, ctx context.Context, name string, shot chromedp.Action[[]byte]) string {
 	t.Helper()
 	dir := ScreenshotDir()
 	if dir == "" {
@@ -155,7 +167,7 @@ func Screenshot(t testing.TB, ctx context.Context, name string) string {
 	}
 	tctx, cancel := context.WithTimeout(ctx, 20*time.Second)
 	defer cancel()
-	png, err := chromedp.Run(tctx, chromedp.FullScreenshot(100))
+	png, err := chromedp.Run(tctx, shot)
 	if err != nil {
 		t.Fatalf("screenshot %s: %v", name, err)
 	}

@@ -48,6 +48,7 @@ func (p Progress) Percent() int {
 type LessonItem struct {
 	Lesson lessons.Lesson
 	Done   bool
+	HasLab bool // at least one of its labs is installed
 }
 
 // LabItem is one lab in a listing.

@@ -1,0 +1,96 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"io"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+
+	"github.com/latencylab/latencylab/lessons"
+	"github.com/latencylab/latencylab/web/e2e"
+)
+
+// startServe runs the real serve command on port 0 with a temp database and
+// returns its base URL; the server stops when the test ends.
+func startServe(t *testing.T) string {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	pr, pw := io.Pipe()
+	done := make(chan int, 1)
+	db := filepath.Join(t.TempDir(), "e2e.db")
+	go func() {
+		done <- run(ctx, []string{"serve", "--addr", "127.0.0.1:0", "--db", db}, pw, io.Discard)
+		pw.Close()
+	}()
+	t.Cleanup(func() {
+		cancel()
+		select {
+		case <-done:
+		case <-time.After(15 * time.Second):
+			t.Error("serve did not stop")
+		}
+	})
+	line, err := bufio.NewReader(pr).ReadString('\n')
+	if err != nil {
+		t.Fatalf("read the startup line: %v", err)
+	}
+	go io.Copy(io.Discard, pr)
+	i := strings.Index(line, "http://")
+	if i < 0 {
+		t.Fatalf("startup line %q has no URL", line)
+	}
+	return strings.Fields(line[i:])[0]
+}
+
+// TestBrowserCoursePages opens every page of the real app in headless
+// Chromium — home, the lesson index, every lesson, the lab index and every
+// lab — checks each rendered its main content, and takes screenshots
+// (LATENCYLAB_SCREENSHOTS=dir), including a phone-sized lesson and the
+// home page in dark mode.
+func TestBrowserCoursePages(t *testing.T) {
+	e2e.Require(t)
+	base := startServe(t)
+	ctx := e2e.NewBrowser(t, e2e.Options{})
+
+	e2e.Do(t, ctx, "home", 15*time.Second, chromedp.Navigate(base+"/"), chromedp.WaitVisible(chromedp.CSS(".hero")))
+	e2e.Screenshot(t, ctx, "app-home")
+	e2e.Do(t, ctx, "lesson index", 15*time.Second, chromedp.Navigate(base+"/lessons"), chromedp.WaitVisible(chromedp.CSS(".lesson-list")))
+	e2e.Screenshot(t, ctx, "app-lessons")
+	all := lessons.All()
+	if len(all) == 0 {
+		t.Fatal("no lessons")
+	}
+	for _, l := range all {
+		e2e.Do(t, ctx, "lesson "+l.Slug, 15*time.Second, chromedp.Navigate(base+"/lessons/"+l.Slug), chromedp.WaitVisible(chromedp.CSS(".prose")))
+		if got := e2e.Eval[string](t, ctx, `document.querySelector("h1").textContent`); got != l.Title {
+			t.Errorf("lesson %s heading %q, want %q", l.Slug, got, l.Title)
+		}
+		if l.Drill.Question != "" && !e2e.Eval[bool](t, ctx, `!!document.querySelector("#drill textarea")`) {
+			t.Errorf("lesson %s has no drill form", l.Slug)
+		}
+		e2e.Screenshot(t, ctx, "app-lesson-"+l.Slug)
+	}
+	e2e.Do(t, ctx, "lab index", 15*time.Second, chromedp.Navigate(base+"/labs"), chromedp.WaitVisible(chromedp.CSS(".page-head")))
+	e2e.Screenshot(t, ctx, "app-labs")
+	slugs := e2e.Eval[[]string](t, ctx, `[...document.querySelectorAll(".cards h3 a")].map(a => a.getAttribute("href"))`)
+	for _, href := range slugs {
+		e2e.Do(t, ctx, "lab "+href, 15*time.Second, chromedp.Navigate(base+href), chromedp.WaitVisible(chromedp.CSS(".lab .run")))
+		e2e.Screenshot(t, ctx, "app-lab-"+strings.TrimPrefix(href, "/labs/"))
+	}
+
+	phone := e2e.NewBrowser(t, e2e.Options{Width: 390, Height: 844})
+	e2e.Do(t, phone, "lesson on a phone", 15*time.Second, chromedp.Navigate(base+"/lessons/"+all[0].Slug), chromedp.WaitVisible(chromedp.CSS(".prose")))
+	if w := e2e.Eval[int](t, phone, `document.documentElement.scrollWidth`); w > 390 {
+		t.Errorf("lesson page is %d px wide on a 390 px phone: something overflows", w)
+	}
+	e2e.ScreenshotViewport(t, phone, "app-phone-lesson")
+
+	dark := e2e.NewBrowser(t, e2e.Options{Dark: true})
+	e2e.Do(t, dark, "home in dark mode", 15*time.Second, chromedp.Navigate(base+"/"), chromedp.WaitVisible(chromedp.CSS(".hero")))
+	e2e.Screenshot(t, dark, "app-home-dark")
+}
