@@ -13,6 +13,8 @@ import (
 	"time"
 
 	"github.com/latencylab/latencylab/engine/benchmark"
+	"github.com/latencylab/latencylab/engine/live"
+	"github.com/latencylab/latencylab/engine/openaiapi"
 	"github.com/latencylab/latencylab/engine/textmodel"
 	"github.com/latencylab/latencylab/engine/upstream"
 )
@@ -112,4 +114,15 @@ func firstModel(ctx context.Context, c *upstream.Client) (string, error) {
 		return "", fmt.Errorf("list models (pass --model to skip): no model in the answer")
 	}
 	return list.Data[0].ID, nil
+}
+
+// newAPI builds the OpenAI-compatible surface and /metrics over a live
+// engine, for serve to mount (the same handler answers /v1/* and /metrics)
+// and for bench to target. The model name is the engine's model profile.
+func newAPI(eng *live.Engine) (*openaiapi.Server, error) {
+	api, err := openaiapi.New(openaiapi.Config{Engine: eng, ModelName: eng.Config().Model.Name})
+	if err != nil {
+		return nil, fmt.Errorf("openai api: %w", err)
+	}
+	return api, nil
 }

@@ -13,7 +13,6 @@ import (
 
 	"github.com/latencylab/latencylab/engine"
 	"github.com/latencylab/latencylab/engine/live"
-	"github.com/latencylab/latencylab/engine/openaiapi"
 )
 
 func runCLI(args ...string) (int, string, string) {
@@ -142,7 +141,7 @@ func TestBenchAgainstOwnAPI(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer eng.Close()
-	api, err := openaiapi.New(openaiapi.Config{Engine: eng, ModelName: "llama-3.1-8b"})
+	api, err := newAPI(eng)
 	if err != nil {
 		t.Fatal(err)
 	}
