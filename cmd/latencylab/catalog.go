@@ -2,6 +2,7 @@ package main
 
 import (
 	"github.com/latencylab/latencylab/labs"
+	"github.com/latencylab/latencylab/labs/streaming"
 )
 
 // catalogDeps is what labs share: the default engine profile picked by the
@@ -14,6 +15,7 @@ type catalogDeps struct {
 // newCatalog builds the lab catalogue in display order. Each lab helper
 // adds its lab here, constructed from deps.
 func newCatalog(deps catalogDeps) (*labs.Catalog, error) {
-	_ = deps
-	return labs.NewCatalog()
+	return labs.NewCatalog(
+		streaming.New(streaming.Config{Engines: deps.Engines}),
+	)
 }
