@@ -69,7 +69,7 @@ func TestEngineProviderDisconnectFreesTheEngine(t *testing.T) {
 		st := newMemStore()
 		cfg := bareConfig()
 		cfg.Gateway.ExactTokens = 500 // long enough to still be running
-		p, _ := New(cfg, Deps{Tiers: tiers(NewEngineProvider(le), nil), Retriever: st, Messages: st})
+		p := mustNew(t, cfg, Deps{Tiers: tiers(NewEngineProvider(le), nil), Retriever: st, Messages: st})
 		ctx, leave := context.WithCancel(t.Context())
 		defer leave()
 		n := 0

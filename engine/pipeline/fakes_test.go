@@ -185,3 +185,12 @@ func wordsText(n int) string {
 }
 
 var errBoom = errors.New("boom")
+
+func mustNew(t *testing.T, cfg Config, deps Deps) *Pipeline {
+	t.Helper()
+	p, err := New(cfg, deps)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}

@@ -255,6 +255,11 @@ func (r *run) attempt(ctx context.Context, tier Tier, preq ProviderRequest, dead
 		for {
 			var ev StreamEvent
 			ev, err = stream.Recv()
+			if err == nil && actx.Err() != nil {
+				// Buffered chunks after a disconnect or timeout were never
+				// shown; stop at what the user saw.
+				err = context.Cause(actx)
+			}
 			if err != nil {
 				break
 			}

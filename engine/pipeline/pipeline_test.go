@@ -210,7 +210,7 @@ func TestOverallTimeoutReturnsWhatWasWritten(t *testing.T) {
 		cfg := bareConfig()
 		cfg.Gateway.OverallTimeout = 2 * time.Second
 		st := newMemStore()
-		p, _ := New(cfg, Deps{Tiers: tiers(prov, nil), Messages: st})
+		p := mustNew(t, cfg, Deps{Tiers: tiers(prov, nil), Messages: st})
 		var errEvents []Event
 		res, _ := p.Run(t.Context(), Request{ConversationID: "c", Question: "Tell me everything"}, func(ev Event) {
 			if ev.Kind == EventError {
@@ -236,7 +236,7 @@ func TestDisconnectStopsGenerationAndSavesThePartial(t *testing.T) {
 		prov := &scriptProvider{clk: clk, ttft: 300 * ms, gap: 20 * ms, words: 200}
 		st := newMemStore()
 		cfg := bareConfig()
-		p, _ := New(cfg, Deps{Tiers: tiers(prov, nil), History: st, Messages: st})
+		p := mustNew(t, cfg, Deps{Tiers: tiers(prov, nil), History: st, Messages: st})
 		ctx, leave := context.WithCancel(t.Context())
 		defer leave()
 		var shown strings.Builder
@@ -283,7 +283,7 @@ func TestMidStreamFaultReachesTheClient(t *testing.T) {
 		st := newMemStore()
 		cfg := bareConfig()
 		cfg.Gateway.Fallback = []string{"small"}
-		p, _ := New(cfg, Deps{Tiers: tiers(medium, small), Messages: st})
+		p := mustNew(t, cfg, Deps{Tiers: tiers(medium, small), Messages: st})
 		var events []Event
 		res, _ := p.Run(t.Context(), Request{ConversationID: "c", Question: "How do returns work?"}, func(ev Event) {
 			events = append(events, ev)
@@ -321,14 +321,14 @@ func TestRefusalFallsBack(t *testing.T) {
 		small := &scriptProvider{clk: clk, ttft: 100 * ms, words: 5}
 		cfg := bareConfig()
 		cfg.Gateway.Fallback = []string{"small"}
-		p, _ := New(cfg, Deps{Tiers: tiers(medium, small)})
+		p := mustNew(t, cfg, Deps{Tiers: tiers(medium, small)})
 		res, _ := p.Run(t.Context(), Request{Question: "Hi"}, nil)
 		if res.Status != StatusComplete || res.Tier != "small" || res.Attempts[0].Outcome != OutcomeFailed {
 			t.Errorf("status %s tier %s attempts %+v", res.Status, res.Tier, res.Attempts)
 		}
 
 		cfg.Gateway.Fallback = nil
-		p, _ = New(cfg, Deps{Tiers: tiers(medium, small)})
+		p = mustNew(t, cfg, Deps{Tiers: tiers(medium, small)})
 		res, _ = p.Run(t.Context(), Request{Question: "Hi"}, nil)
 		if res.Status != StatusError || !strings.Contains(res.Err.Error(), "refused") {
 			t.Errorf("without fallback: status %s err %v", res.Status, res.Err)
@@ -341,7 +341,7 @@ func TestStallMidStream(t *testing.T) {
 		clk := RealClock{}
 		medium := &FaultyProvider{Inner: &scriptProvider{clk: clk, ttft: 100 * ms, gap: 10 * ms, words: 20},
 			Faults: Faults{StallAfter: 5, StallFor: 3 * time.Second}, Clock: clk}
-		p, _ := New(bareConfig(), Deps{Tiers: tiers(medium, nil)})
+		p := mustNew(t, bareConfig(), Deps{Tiers: tiers(medium, nil)})
 		var ats []time.Duration
 		res, _ := p.Run(t.Context(), Request{Question: "Hi"}, func(ev Event) {
 			if ev.Kind == EventDelta {
@@ -364,7 +364,7 @@ func TestCacheHitIsNearZero(t *testing.T) {
 		cfg := bareConfig()
 		cfg.Gateway.Cache = true
 		st := newMemStore()
-		p, _ := New(cfg, Deps{Tiers: tiers(prov, nil), Retriever: st, Cache: NewCache(16)})
+		p := mustNew(t, cfg, Deps{Tiers: tiers(prov, nil), Retriever: st, Cache: NewCache(16)})
 		first, _ := p.Run(t.Context(), Request{Question: "How long does shipping take?"}, nil)
 		second, _ := p.Run(t.Context(), Request{Question: "How long does shipping take?"}, nil)
 		if calls, _, _ := prov.state(); calls != 1 {
@@ -409,7 +409,7 @@ func TestGuardrailInPipeline(t *testing.T) {
 				cfg.Context.Parallel = true
 				cfg.Context.RetrievalLatency = Latency{Base: 120 * ms}
 				prov := &scriptProvider{clk: RealClock{}, ttft: 100 * ms, words: 3}
-				p, _ := New(cfg, Deps{Tiers: tiers(prov, nil), Retriever: st, Messages: st})
+				p := mustNew(t, cfg, Deps{Tiers: tiers(prov, nil), Retriever: st, Messages: st})
 				res, _ := p.Run(t.Context(), Request{ConversationID: "c", Question: tc.question}, nil)
 				if res.Status != tc.wantStatus {
 					t.Fatalf("status %s, want %s (%+v)", res.Status, tc.wantStatus, res.Verdict)
@@ -445,7 +445,7 @@ func TestPIIIsRedactedBeforeTheModel(t *testing.T) {
 		cfg := bareConfig()
 		cfg.Guard.Enabled = true
 		st := newMemStore()
-		p, _ := New(cfg, Deps{Tiers: tiers(prov, nil), Messages: st})
+		p := mustNew(t, cfg, Deps{Tiers: tiers(prov, nil), Messages: st})
 		res, _ := p.Run(t.Context(), Request{ConversationID: "c", Question: "My email is ana@example.com, where is my refund?"}, nil)
 		if res.Status != StatusComplete || res.Verdict.Action != ActionRedact {
 			t.Fatalf("status %s verdict %+v", res.Status, res.Verdict)
@@ -473,7 +473,7 @@ func TestFailedLookupDegrades(t *testing.T) {
 		cfg := bareConfig()
 		cfg.Context.Parallel = true
 		prov := &scriptProvider{clk: RealClock{}, words: 2}
-		p, _ := New(cfg, Deps{Tiers: tiers(prov, nil), Retriever: st, Orders: st})
+		p := mustNew(t, cfg, Deps{Tiers: tiers(prov, nil), Retriever: st, Orders: st})
 		res, _ := p.Run(t.Context(), Request{Question: "Where is my order?"}, nil)
 		if res.Status != StatusComplete || len(res.Lookups.Failed) != 1 || res.Lookups.Order == nil {
 			t.Errorf("status %s failed %v order %v", res.Status, res.Lookups.Failed, res.Lookups.Order)
@@ -488,7 +488,7 @@ func TestSaveOutlivesTheClient(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		st := newMemStore()
 		prov := &scriptProvider{clk: RealClock{}, ttft: time.Second, words: 2}
-		p, _ := New(bareConfig(), Deps{Tiers: tiers(prov, nil), Messages: st})
+		p := mustNew(t, bareConfig(), Deps{Tiers: tiers(prov, nil), Messages: st})
 		ctx, cancel := context.WithCancel(t.Context())
 		go func() {
 			time.Sleep(500 * ms)

@@ -72,7 +72,7 @@ func TestUpstreamProvider(t *testing.T) {
 			defer srv.Close()
 			prov := NewUpstreamProvider(&upstream.Client{BaseURL: srv.URL + "/v1"})
 			st := newMemStore()
-			p, _ := New(bareConfig(), Deps{Tiers: tiers(prov, nil), Messages: st})
+			p := mustNew(t, bareConfig(), Deps{Tiers: tiers(prov, nil), Messages: st})
 			var errs []Event
 			res, err := p.Run(t.Context(), Request{ConversationID: "c", Question: "How long is shipping?"}, func(ev Event) {
 				if ev.Kind == EventError {
@@ -104,7 +104,7 @@ func TestUpstreamDisconnectClosesTheConnection(t *testing.T) {
 	gone := make(chan struct{})
 	srv := fakeOpenAI(t, words, 0, 0, gone)
 	defer srv.Close()
-	p, _ := New(bareConfig(), Deps{Tiers: tiers(NewUpstreamProvider(&upstream.Client{BaseURL: srv.URL + "/v1"}), nil)})
+	p := mustNew(t, bareConfig(), Deps{Tiers: tiers(NewUpstreamProvider(&upstream.Client{BaseURL: srv.URL + "/v1"}), nil)})
 	ctx, leave := context.WithCancel(t.Context())
 	defer leave()
 	n := 0
