@@ -1,0 +1,107 @@
+// Package batching is the batching lab: sequential, static and continuous
+// batching side by side on a modelled GPU. A live run plays a workload on a
+// dedicated live engine (or the shared one) in real time and draws every
+// request's queue, prefill and decode spans, the running batch, KV cache use,
+// throughput and the gaps between tokens from the engine's step trace. A
+// sweep runs the three policies across request rates on the virtual clock
+// and draws throughput, p95 time to first token and goodput against load.
+package batching
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/binary"
+	"encoding/hex"
+	"errors"
+	"sync/atomic"
+
+	"github.com/latencylab/latencylab/engine/live"
+	"github.com/latencylab/latencylab/labs"
+)
+
+// Slug is the lab's URL segment.
+const Slug = "batching"
+
+// Config wires a Lab.
+type Config struct {
+	// Engines is the shared pool used when the learner picks the shared
+	// engine; without it that choice fails with a message.
+	Engines *labs.Engines
+	// Clock paces the dedicated live engines and the arrivals of live
+	// runs; nil means the wall clock. Tests pass a fake clock.
+	Clock live.Clock
+	// Workers caps the sweep's parallel simulations; 0 means GOMAXPROCS.
+	Workers int
+}
+
+// Lab is the batching lab. It is safe for concurrent runs.
+type Lab struct {
+	engines *labs.Engines
+	clock   live.Clock
+	workers int
+	// tag and seq make request ids and prompts unique per run, so runs
+	// never collide on the shared engine nor hit each other's prefix cache.
+	tag  string
+	salt uint64
+	seq  atomic.Uint64
+	// started, when set (tests), sees each dedicated engine a run starts.
+	started func(*live.Engine)
+}
+
+// New returns the lab.
+func New(cfg Config) *Lab {
+	clk := cfg.Clock
+	if clk == nil {
+		clk = live.WallClock{}
+	}
+	var b [8]byte
+	_, _ = rand.Read(b[:]) // never fails (crypto/rand panics rather than return an error)
+	return &Lab{engines: cfg.Engines, clock: clk, workers: cfg.Workers,
+		tag: hex.EncodeToString(b[:4]), salt: binary.LittleEndian.Uint64(b[:])}
+}
+
+// Info describes the lab.
+func (l *Lab) Info() labs.Info {
+	return labs.Info{
+		Slug:  Slug,
+		Title: "Batching: sequential, static, continuous",
+		Summary: "Send a stream of requests to a modelled GPU and watch how each batching policy queues, " +
+			"groups and finishes them; then sweep the request rate to find where latency breaks.",
+		Lesson:         "batching",
+		Prediction:     "What p95 TTFT (ms) do you expect?",
+		PredictionUnit: "ms",
+		PredictionStat: statTTFTP95,
+	}
+}
+
+// Run executes one live run or sweep with settings v. Settings that cannot
+// run (a model too big for the GPU, a request larger than the token budget)
+// end in a final frame with Error set and a nil error. Run returns an error
+// only for failures on the server's side, and ctx.Err() when ctx ends: then
+// the run's requests are aborted, its dedicated engine is closed and no
+// final frame is emitted.
+func (l *Lab) Run(ctx context.Context, v labs.Values, emit func(labs.Frame)) error {
+	s, err := parse(v)
+	if err != nil {
+		emit(labs.Frame{Final: true, Status: "Not run: the settings need a change.", Error: learnerMessage(err)})
+		return nil
+	}
+	if s.live {
+		return l.runLive(ctx, s, emit)
+	}
+	return l.runSweep(ctx, s, emit)
+}
+
+// learnerMessage is an error's text without knob names.
+func learnerMessage(err error) string {
+	var fe labs.FieldError
+	if errors.As(err, &fe) && !isJoined(err) {
+		return fe.Message
+	}
+	return err.Error()
+}
+
+func isJoined(err error) bool {
+	_, ok := err.(interface{ Unwrap() []error })
+	return ok
+}

@@ -1,0 +1,140 @@
+package batching
+
+import (
+	"context"
+	"reflect"
+	"strconv"
+	"testing"
+
+	"github.com/latencylab/latencylab/labs"
+)
+
+// runSweepFrames runs a sweep and returns every frame it emitted.
+func runSweepFrames(t testing.TB, l *Lab, v labs.Values) []labs.Frame {
+	t.Helper()
+	var frames []labs.Frame
+	if err := l.Run(context.Background(), v, func(f labs.Frame) { frames = append(frames, f) }); err != nil {
+		t.Fatal(err)
+	}
+	if len(frames) == 0 || !frames[len(frames)-1].Final {
+		t.Fatal("sweep ended without a final frame")
+	}
+	if last := frames[len(frames)-1]; last.Error != "" {
+		t.Fatalf("sweep failed: %s", last.Error)
+	}
+	return frames
+}
+
+func sweepValues(change labs.Values) labs.Values {
+	v := labs.Defaults(knobs())
+	v[knobMode] = modeSweep
+	for k, x := range change {
+		v[k] = x
+	}
+	return v
+}
+
+// At the highest rate every policy is overloaded, so output throughput is
+// each policy's capacity: continuous ≥ static ≥ sequential.
+func TestSweepThroughputOrderAtHighLoad(t *testing.T) {
+	l := New(Config{})
+	tests := []struct {
+		name string
+		v    labs.Values
+	}{
+		{"sweep preset", l.Presets()[5].Values},
+		{"defaults (batch 8)", sweepValues(nil)},
+		{"long answers, batch 32", sweepValues(labs.Values{knobMaxBatch: 32.0, knobOutputMean: 512.0, knobSpread: 2.0})},
+		{"long prompts", sweepValues(labs.Values{knobMaxBatch: 64.0, knobPrompt: 4000.0})},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			frames := runSweepFrames(t, l, tc.v)
+			final := frames[len(frames)-1]
+			c := chartByID(final, chartSweepThroughput)
+			if c == nil || len(c.Series) != 3 {
+				t.Fatalf("throughput chart missing or without 3 series: %+v", c)
+			}
+			top := map[string]float64{}
+			for _, s := range c.Series {
+				if len(s.Points) != len(loadFactors) {
+					t.Fatalf("series %s has %d points, want %d", s.Name, len(s.Points), len(loadFactors))
+				}
+				top[s.Name] = s.Points[len(s.Points)-1].Y
+			}
+			if !(top["continuous"] >= top["static"] && top["static"] >= top["sequential"]) {
+				t.Errorf("throughput at the highest rate: continuous %v, static %v, sequential %v; want continuous ≥ static ≥ sequential",
+					top["continuous"], top["static"], top["sequential"])
+			}
+			if top["continuous"] <= 2*top["sequential"] {
+				t.Errorf("continuous %v tok/s is not well above sequential %v", top["continuous"], top["sequential"])
+			}
+		})
+	}
+}
+
+// The sweep fills in point by point, and its result does not depend on
+// how many workers run it.
+func TestSweepDeterministicAndProgressive(t *testing.T) {
+	v := sweepValues(nil)
+	one := runSweepFrames(t, New(Config{Workers: 1}), v)
+	four := runSweepFrames(t, New(Config{Workers: 4}), v)
+	if !reflect.DeepEqual(one[len(one)-1], four[len(four)-1]) {
+		t.Error("final frame differs between 1 and 4 workers")
+	}
+	points := len(sweepPolicies) * len(loadFactors)
+	if len(one) != points+1 {
+		t.Errorf("%d frames, want one before the first point and one per point (%d)", len(one), points+1)
+	}
+	prev := -1
+	for i, f := range one {
+		n := 0
+		for _, s := range chartByID(f, chartSweepTTFT).Series {
+			n += len(s.Points)
+		}
+		if n <= prev && i > 0 {
+			t.Errorf("frame %d has %d points, not more than before (%d)", i, n, prev)
+		}
+		prev = n
+	}
+	final := one[len(one)-1]
+	if got := len(final.Tables[0].Rows); got != points {
+		t.Errorf("table has %d rows, want %d", got, points)
+	}
+}
+
+// Goodput counts requests within both limits: a limit nobody meets gives
+// zero; with loose limits every request at the lightest load counts.
+func TestSweepGoodputFollowsLimits(t *testing.T) {
+	l := New(Config{})
+	tight := runSweepFrames(t, l, sweepValues(labs.Values{knobTTFTSLO: 50.0, knobTPOTSLO: 5.0}))
+	loose := runSweepFrames(t, l, sweepValues(labs.Values{knobTTFTSLO: 10000.0, knobTPOTSLO: 500.0}))
+	for _, pol := range sweepPolicies {
+		key := "goodput_" + string(pol)
+		g, _ := statValue(tight[len(tight)-1], key)
+		if g != 0 {
+			t.Errorf("%s with a 5 ms TPOT limit = %v, want 0", key, g)
+		}
+	}
+	final := loose[len(loose)-1]
+	g, _ := statValue(final, "goodput_continuous")
+	lightest := final.Tables[0].Rows[0][1]
+	for _, row := range final.Tables[0].Rows {
+		if row[0] == "continuous" && row[1] == lightest && row[7] != strconv.Itoa(sweepRequests)+" of "+strconv.Itoa(sweepRequests) {
+			t.Errorf("continuous at %s req/s: %s good with loose limits", row[1], row[7])
+		}
+	}
+	if g <= 0 {
+		t.Errorf("continuous goodput with loose limits = %v", g)
+	}
+}
+
+// BenchmarkSweep times a whole sweep: 3 policies × 8 rates × 200 requests
+// on the virtual clock, plus the capacity run that places the rates.
+func BenchmarkSweep(b *testing.B) {
+	l := New(Config{})
+	v := New(Config{}).Presets()[5].Values
+	for b.Loop() {
+		runSweepFrames(b, l, v)
+	}
+}
