@@ -34,8 +34,8 @@ const (
 
 // Enum values.
 const (
-	modeLive     = "live"
-	modeSweep    = "sweep"
+	modeLive      = "live"
+	modeSweep     = "sweep"
 	arrivePoisson = "poisson"
 	arriveBurst   = "burst"
 )
@@ -59,7 +59,7 @@ func knobs() []labs.Knob {
 	return []labs.Knob{
 		{Name: knobMode, Label: "Mode", Kind: labs.KnobEnum, Default: modeLive,
 			Options: []labs.Option{{Value: modeLive, Label: "Live run (watch it happen)"}, {Value: modeSweep, Label: "Sweep (3 policies × 8 request rates)"}},
-			Help: "A live run plays the requests on a modelled GPU in real time; a sweep runs 200 requests per point on a virtual clock in a moment."},
+			Help:    "A live run plays the requests on a modelled GPU in real time; a sweep runs 200 requests per point on a virtual clock in a moment."},
 		{Name: knobShared, Label: "Shared engine", Kind: labs.KnobBool, Default: false,
 			Help: "Live run only. On: send the requests to the one engine every learner on this model and GPU shares, so you see each other's load; it always runs continuous batching with vLLM's defaults, so the policy and batch knobs below do not apply."},
 		{Name: knobPolicy, Label: "Batching policy", Kind: labs.KnobEnum, Default: string(engine.Static),
@@ -79,7 +79,7 @@ func knobs() []labs.Knob {
 			Help: "Continuous only. On: a long prompt is read in budget-sized chunks mixed with other requests' decode steps. Off: it is read in one step while everyone else waits."},
 		{Name: knobArrivals, Label: "Arrivals", Kind: labs.KnobEnum, Default: arriveBurst,
 			Options: []labs.Option{{Value: arrivePoisson, Label: "Poisson at the request rate"}, {Value: arriveBurst, Label: "Burst: all at once"}},
-			Help: "Live run only: random arrivals at an average rate, or every request at the same moment. The sweep always uses Poisson arrivals."},
+			Help:    "Live run only: random arrivals at an average rate, or every request at the same moment. The sweep always uses Poisson arrivals."},
 		{Name: knobRate, Label: "Request rate", Kind: labs.KnobRange, Unit: "req/s", Min: 0.5, Max: 100, Step: 0.5, Default: 4.0,
 			Help: "Average arrivals per second for Poisson arrivals (live run)."},
 		{Name: knobRequests, Label: "Requests", Kind: labs.KnobRange, Unit: "requests", Min: 1, Max: maxLiveRequests, Step: 1, Default: 32.0,

@@ -25,12 +25,12 @@ var sweepPolicies = [...]engine.Policy{engine.Sequential, engine.Static, engine.
 
 // point is one (policy, rate) result of a sweep.
 type point struct {
-	policy engine.Policy
-	pi, ri int // indexes into sweepPolicies and the rates
-	rate   float64
-	sum    summary
+	policy  engine.Policy
+	pi, ri  int // indexes into sweepPolicies and the rates
+	rate    float64
+	sum     summary
 	preempt int64
-	err    error
+	err     error
 }
 
 // sweepPlan is a sweep's inputs: one workload per rate, shared by the
