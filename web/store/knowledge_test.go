@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"unicode/utf8"
 )
@@ -224,5 +225,56 @@ func BenchmarkRetrieve(b *testing.B) {
 				i++
 			}
 		})
+	}
+}
+
+// TestConcurrentSeedAndRetrieve opens two handles on one file, as two
+// processes would, and seeds from both at once while searching: the write
+// lock taken up front makes one seed wait for the other instead of failing.
+func TestConcurrentSeedAndRetrieve(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "shared.db")
+	a, err := Open(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.Close()
+	b, err := Open(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	errs := make(chan error, 2)
+	for _, s := range []*Store{a, b} {
+		go func() { errs <- s.SeedSupportDesk(ctx) }()
+	}
+	for range 2 {
+		if err := <-errs; err != nil {
+			t.Fatalf("concurrent seed: %v", err)
+		}
+	}
+	want, err := a.KnowledgeBaseStats(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var g sync.WaitGroup
+	fails := make(chan string, 8)
+	for i := range 8 {
+		g.Go(func() {
+			s := []*Store{a, b}[i%2]
+			got, err := s.Retrieve(ctx, "how long do refunds take", 5)
+			if err != nil || len(got) != 5 || got[0].Article != "How long refunds take" {
+				fails <- fmt.Sprintf("parallel retrieve %d: %d chunks, %v", i, len(got), err)
+			}
+		})
+	}
+	g.Wait()
+	close(fails)
+	for f := range fails {
+		t.Error(f)
+	}
+	got, err := b.KnowledgeBaseStats(ctx)
+	if err != nil || got != want {
+		t.Fatalf("stats from the other handle %+v, %v; want %+v", got, err, want)
 	}
 }

@@ -127,6 +127,9 @@ func TestBundledKnowledgeBase(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
+			if k := len(Sentences(c)); k < 1 || k > MaxSentences {
+				t.Errorf("%s: passage of %d sentences, want 1..%d: %q", a.Slug, k, MaxSentences, c)
+			}
 			if n < 20 || n > 110 {
 				t.Errorf("%s: passage of %d tokens, want 20..110: %q", a.Slug, n, c)
 			}
