@@ -111,6 +111,10 @@ func TestComposeDrawsFromContext(t *testing.T) {
 			if got[0] != tt.best {
 				t.Errorf("first sentence = %q, want %q", got[0], tt.best)
 			}
+			q := contentWords(tt.question)
+			if !slices.ContainsFunc(contentWords(got[0]), func(w string) bool { return slices.Contains(q, w) }) {
+				t.Errorf("first sentence %q shares no word with the question", got[0])
+			}
 			if strings.Contains(a.Text, "helpful assistant") || strings.Contains(a.Text, "Answer from") {
 				t.Errorf("system instructions leaked into the answer: %q", a.Text)
 			}

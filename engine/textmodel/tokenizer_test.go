@@ -165,6 +165,15 @@ func FuzzPieces(f *testing.F) {
 				t.Fatalf("piece %q is not valid UTF-8", p)
 			}
 		}
+		// Arbitrary id sequences (byte tokens in any order, unknown ids)
+		// must stream cleanly too.
+		arbitrary := make([]int, len(s))
+		for i := range len(s) {
+			arbitrary[i] = int(s[i])*397%(EndOfTurn+10) - 3
+		}
+		if got, want := strings.Join(Pieces(arbitrary), ""), Decode(arbitrary); got != want || !utf8.ValidString(want) {
+			t.Fatalf("arbitrary ids %v: joined pieces = %q, Decode = %q", arbitrary, got, want)
+		}
 		// Any prefix of the ids (a stream cut by max_tokens) must also
 		// stream cleanly.
 		for n := range min(len(ids), 64) {
