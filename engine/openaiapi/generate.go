@@ -38,6 +38,10 @@ func (s *Server) compose(g *generation, msgs []textmodel.Message, p Params) erro
 	req := textmodel.ComposeRequest{Messages: msgs, MaxTokens: p.MaxTokens, Stop: p.Stop, Temperature: p.Temperature}
 	if p.Seed != nil {
 		req.Seed = *p.Seed
+	} else {
+		// Without a seed, sampling at a temperature differs per request,
+		// as on a real server.
+		req.Seed = randomSeed()
 	}
 	if p.IgnoreEOS {
 		req.ForcedTokens = p.MaxTokens

@@ -3,6 +3,7 @@ package openaiapi
 import (
 	"context"
 	"crypto/rand"
+	"encoding/binary"
 	"encoding/hex"
 	"errors"
 	"fmt"
@@ -124,6 +125,13 @@ func (s *Server) checkModel(name string) error {
 	}
 	return &APIError{Status: http.StatusNotFound, Type: "invalid_request_error", Param: "model", Code: "model_not_found",
 		Message: fmt.Sprintf("The model `%s` does not exist. This server serves `%s`.", name, s.cfg.ModelName)}
+}
+
+// randomSeed draws a sampling seed for requests that bring none.
+func randomSeed() int64 {
+	var b [8]byte
+	_, _ = rand.Read(b[:])
+	return int64(binary.LittleEndian.Uint64(b[:]) >> 1)
 }
 
 // newID returns a random request id with the given prefix.

@@ -278,3 +278,49 @@ func TestModelsAndMetrics(t *testing.T) {
 		t.Errorf("engine counters %+v", st)
 	}
 }
+
+func chatText(t *testing.T, url, extra string) (string, string, int) {
+	t.Helper()
+	resp := post(t, url+"/v1/chat/completions", `{"messages":[{"role":"system","content":"Batching shares one weight read across many sequences. Continuous batching admits requests at token boundaries. Static batching waits for the whole batch."},{"role":"user","content":"How does continuous batching work?"}]`+extra+`}`)
+	var c chatCompletion
+	if err := json.NewDecoder(resp.Body).Decode(&c); err != nil || len(c.Choices) != 1 {
+		t.Fatalf("decode: %v", err)
+	}
+	return c.Choices[0].Message.Content, c.Choices[0].FinishReason, c.Usage.CompletionTokens
+}
+
+func TestSamplingParams(t *testing.T) {
+	ts, _ := newLive(t)
+	greedy, finish, _ := chatText(t, ts.URL, `,"temperature":0`)
+	if greedy == "" || finish != "stop" {
+		t.Fatalf("greedy answer %q finish %s", greedy, finish)
+	}
+	a, _, _ := chatText(t, ts.URL, `,"temperature":1,"seed":7`)
+	b, _, _ := chatText(t, ts.URL, `,"temperature":1,"seed":7`)
+	if a != b {
+		t.Fatalf("same seed, different answers:\n%q\n%q", a, b)
+	}
+	words := strings.Fields(greedy)
+	stop := words[len(words)/2]
+	cut, finish, _ := chatText(t, ts.URL, `,"temperature":0,"stop":[`+strconvQuote(stop)+`]`)
+	if strings.Contains(cut, stop) || !strings.HasPrefix(greedy, cut) || finish != "stop" {
+		t.Fatalf("stop %q: got %q (%s) from %q", stop, cut, finish, greedy)
+	}
+	_, finish, n := chatText(t, ts.URL, `,"temperature":0,"max_completion_tokens":5`)
+	if n != 5 || finish != "length" {
+		t.Fatalf("max_completion_tokens 5: %d tokens, finish %s", n, finish)
+	}
+	_, _, n = chatText(t, ts.URL, `,"temperature":0,"min_tokens":300,"max_tokens":400`)
+	if n < 300 {
+		t.Fatalf("min_tokens 300: %d tokens", n)
+	}
+	_, finish, n = chatText(t, ts.URL, `,"max_tokens":77,"ignore_eos":true`)
+	if n != 77 || finish != "length" {
+		t.Fatalf("ignore_eos: %d tokens, finish %s", n, finish)
+	}
+}
+
+func strconvQuote(s string) string {
+	b, _ := json.Marshal(s)
+	return string(b)
+}
