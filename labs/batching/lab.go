@@ -44,8 +44,12 @@ type Lab struct {
 	tag  string
 	salt uint64
 	seq  atomic.Uint64
-	// started, when set (tests), sees each dedicated engine a run starts.
+	// started, when set (tests), sees each dedicated engine a run starts;
+	// arrived, when set, is called once a live run has submitted its last
+	// request (or given up), so a test clock knows only the engine still
+	// waits on it.
 	started func(*live.Engine)
+	arrived func()
 }
 
 // New returns the lab.

@@ -152,6 +152,9 @@ func (l *Lab) submitAll(ctx context.Context, le *live.Engine, t0 time.Duration, 
 		order[i] = i
 	}
 	slices.SortStableFunc(order, func(a, b int) int { return int(reqs[a].Arrival - reqs[b].Arrival) })
+	if l.arrived != nil {
+		defer l.arrived()
+	}
 	send := func(m liveMsg) bool {
 		select {
 		case msgs <- m:
