@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math/rand/v2"
 	"sync/atomic"
 
 	"github.com/latencylab/latencylab/engine"
@@ -48,7 +49,8 @@ func (p *EngineProvider) Stream(ctx context.Context, req ProviderRequest) (Strea
 		close(out)
 		return s, nil
 	}
-	id := fmt.Sprintf("%s-%d", req.ID, p.seq.Add(1))
+	// Other providers may share the engine: a random part keeps ids unique.
+	id := fmt.Sprintf("%s-%d-%08x", req.ID, p.seq.Add(1), rand.Uint32())
 	events, err := p.Engine.Submit(ctx, engine.Request{ID: id, PromptTokens: prompt, OutputTokens: answer.Tokens})
 	if err != nil {
 		cancel()

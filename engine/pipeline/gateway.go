@@ -43,6 +43,9 @@ type GatewayConfig struct {
 	Overhead Latency
 	// Cache replays stored answers for an identical tier and prompt.
 	Cache bool
+	// Buffered holds the answer back until it is complete, as a
+	// non-streaming API does: the first word arrives with the last.
+	Buffered bool
 	// MaxTokens caps the answer (0: the model's natural length);
 	// ExactTokens forces an exact length (0: off).
 	MaxTokens   int
@@ -117,9 +120,15 @@ type answer struct {
 	cost       float64
 	attempts   []Attempt
 	attemptAt  time.Duration // start of the attempt that produced text
-	firstToken time.Duration // offset of the first text the user saw
-	lastToken  time.Duration
-	gotToken   bool
+	modelFirst time.Duration // that attempt's first token
+	lastToken  time.Duration // the last token produced
+	// What the user saw: in buffered mode nothing until the answer is
+	// complete.
+	firstShown time.Duration
+	lastShown  time.Duration
+	shown      bool
+	pending    strings.Builder
+	pendingN   int
 }
 
 // callModel runs the gateway: cache, then the primary tier and its
@@ -162,6 +171,7 @@ func (r *run) callModel(ctx context.Context, prompt Prompt) *answer {
 		break
 	}
 	r.settle(ctx, a)
+	r.flush(a, a.tier)
 	if a.status == StatusComplete && g.Cache && r.deps.Cache != nil && a.tier == g.Tier {
 		r.deps.Cache.put(key, cachedAnswer{tier: a.tier, deltas: r.delivered, usage: a.usage, finish: a.finish})
 	}
@@ -199,29 +209,49 @@ func (r *run) replayCache(key [32]byte, a *answer) bool {
 	sp.end("hit", nil)
 	start := r.rec.since()
 	a.tier, a.cached, a.finish, a.usage, a.status = hit.tier, true, hit.finish, hit.usage, StatusComplete
-	a.attemptAt = start
+	a.attemptAt, a.modelFirst = start, start
 	for _, d := range hit.deltas {
 		r.deliver(a, d.text, d.tokens, hit.tier)
 	}
+	r.flush(a, hit.tier)
 	end := r.rec.since()
-	r.rec.add(Span{Stage: StageFirstToken, Tier: hit.tier, Start: start, End: a.firstToken, Detail: "from cache"})
-	r.rec.add(Span{Stage: StageDecode, Tier: hit.tier, Start: a.firstToken, End: end, Detail: "from cache"})
-	a.attempts = append(a.attempts, Attempt{Tier: hit.tier, Start: start, End: end, FirstToken: a.firstToken,
+	r.rec.add(Span{Stage: StageFirstToken, Tier: hit.tier, Start: start, End: start, Detail: "from cache"})
+	r.rec.add(Span{Stage: StageDecode, Tier: hit.tier, Start: start, End: end, Detail: "from cache"})
+	a.attempts = append(a.attempts, Attempt{Tier: hit.tier, Start: start, End: end, FirstToken: start,
 		Tokens: hit.usage.CompletionTokens, Outcome: OutcomeCacheHit})
 	return true
 }
 
-// deliver forwards text to the user as it arrives and keeps it for the
-// save (and the cache).
+// deliver forwards text to the user as it arrives (or, in buffered mode,
+// holds it back) and keeps it for the cache.
 func (r *run) deliver(a *answer, text string, tokens int, tier string) {
-	now := r.rec.since()
-	if !a.gotToken {
-		a.gotToken, a.firstToken = true, now
-	}
-	a.lastToken = now
-	a.text.WriteString(text)
+	a.lastToken = r.rec.since()
 	r.delivered = append(r.delivered, cachedDelta{text: text, tokens: tokens})
+	if r.cfg.Gateway.Buffered {
+		a.pending.WriteString(text)
+		a.pendingN += tokens
+		return
+	}
+	r.show(a, text, tokens, tier)
+}
+
+// show puts text on the user's screen.
+func (r *run) show(a *answer, text string, tokens int, tier string) {
+	now := r.rec.since()
+	if !a.shown {
+		a.shown, a.firstShown = true, now
+	}
+	a.lastShown = now
+	a.text.WriteString(text)
 	r.rec.emit(Event{Kind: EventDelta, At: now, Text: text, Tokens: tokens, Tier: tier})
+}
+
+// flush sends a buffered answer in one piece, as a non-streaming API
+// would; an answer that did not complete shows nothing.
+func (r *run) flush(a *answer, tier string) {
+	if r.cfg.Gateway.Buffered && a.status == StatusComplete && a.pending.Len() > 0 {
+		r.show(a, a.pending.String(), a.pendingN, tier)
+	}
 }
 
 // attempt calls one tier. The first-token timeout is capped by what is
@@ -274,7 +304,7 @@ func (r *run) attempt(ctx context.Context, tier Tier, preq ProviderRequest, dead
 				got = true
 				close(first)
 				at.FirstToken = r.rec.since()
-				a.attemptAt, a.tier = at.Start, tier.Name
+				a.attemptAt, a.modelFirst, a.tier = at.Start, at.FirstToken, tier.Name
 				r.rec.add(Span{Stage: StageFirstToken, Tier: tier.Name, Start: at.Start, End: at.FirstToken})
 			}
 			tokens += ev.Tokens

@@ -39,6 +39,8 @@ type Config struct {
 	Context ContextConfig
 	Prompt  PromptConfig
 	Gateway GatewayConfig
+	// Helpers are model calls made before the answer (default none).
+	Helpers HelperCalls
 	// Deadline is the whole request's allowance, shared by every stage and
 	// every retry (0: none).
 	Deadline time.Duration
@@ -83,6 +85,9 @@ func (c Config) Validate() error {
 		return fmt.Errorf("context: %w", err)
 	}
 	if err := c.Gateway.Validate(); err != nil {
+		return err
+	}
+	if err := c.Helpers.Validate(); err != nil {
 		return err
 	}
 	if c.Deadline < 0 || c.SaveTimeout < 0 || c.MaxQuestionChars < 0 {
@@ -145,7 +150,10 @@ func New(cfg Config, deps Deps) (*Pipeline, error) {
 		tiers[t.Name] = t
 		names = append(names, t.Name)
 	}
-	for _, n := range append([]string{cfg.Gateway.Tier}, cfg.Gateway.Fallback...) {
+	for _, n := range append([]string{cfg.Gateway.Tier, cfg.Helpers.Tier}, cfg.Gateway.Fallback...) {
+		if n == "" {
+			continue // no helper tier: the primary
+		}
 		if _, ok := tiers[n]; !ok {
 			return nil, fmt.Errorf("pipeline: unknown tier %q (have %s)", n, strings.Join(names, ", "))
 		}
@@ -223,6 +231,7 @@ type run struct {
 	promptTokens int
 	mu           sync.Mutex
 	verdict      Verdict
+	extraCost    float64 // helper calls
 	delivered    []cachedDelta
 }
 
@@ -276,12 +285,13 @@ func (r *run) execute() *Result {
 		res.Status, res.Err, res.Text = a.status, a.err, a.text.String()
 		res.Tier, res.Cached, res.FinishReason = a.tier, a.cached, a.finish
 		res.Attempts, res.Usage = a.attempts, a.usage
-		res.Summary = Summary{FirstWord: a.firstToken, Total: a.lastToken, Cost: a.cost,
+		res.Summary = Summary{FirstWord: a.firstShown, Total: a.lastShown, Cost: a.cost,
 			PromptTokens: a.usage.PromptTokens, OutputTokens: a.usage.CompletionTokens}
-		if a.gotToken {
-			res.Summary.FirstToken = a.firstToken - a.attemptAt
+		if a.modelFirst > 0 || a.cached {
+			res.Summary.FirstToken = a.modelFirst - a.attemptAt
 		}
 	}
+	res.Summary.Cost += r.extraCost
 	res.Message = userMessage(res.Status)
 	if res.Status == StatusBlocked {
 		res.Text = ""
@@ -308,6 +318,9 @@ func (r *run) beforeModel(ctx context.Context, res *Result) error {
 		if r.verdict.Action == ActionRedact {
 			r.lookupText = r.verdict.Redacted
 		}
+	}
+	if err := r.helperCalls(ctx); err != nil {
+		return err
 	}
 	lk, err := r.buildContext(ctx, alongside)
 	res.Lookups = lk

@@ -1,0 +1,113 @@
+package pipeline
+
+import (
+	"testing"
+	"testing/synctest"
+	"time"
+)
+
+// The levers lesson's rows, each measured: streaming versus a buffered
+// answer, and helper model calls in a row versus in parallel.
+
+func TestBufferedAnswerArrivesAllAtOnce(t *testing.T) {
+	cases := []struct {
+		name      string
+		buffered  bool
+		failAfter int
+		wantFirst time.Duration
+		wantText  string
+		wantDelta int
+	}{
+		{"streamed", false, 0, 300 * ms, wordsText(50), 50},
+		{"buffered", true, 0, 300*ms + 49*20*ms, wordsText(50), 1},
+		{"buffered, broken", true, 10, 0, "", 0}, // a blocking API shows nothing of a failed answer
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) {
+				clk := RealClock{}
+				var prov Provider = &scriptProvider{clk: clk, ttft: 300 * ms, gap: 20 * ms, words: 50}
+				if tc.failAfter > 0 {
+					prov = &FaultyProvider{Inner: prov, Faults: Faults{FailAfter: tc.failAfter}, Clock: clk}
+				}
+				cfg := bareConfig()
+				cfg.Gateway.Buffered = tc.buffered
+				st := newMemStore()
+				p := mustNew(t, cfg, Deps{Tiers: tiers(prov, nil), Messages: st})
+				deltas := 0
+				res, _ := p.Run(t.Context(), Request{ConversationID: "c", Question: "How do returns work?"}, func(ev Event) {
+					if ev.Kind == EventDelta {
+						deltas++
+					}
+				})
+				if res.Text != tc.wantText || deltas != tc.wantDelta || res.Summary.FirstWord != tc.wantFirst {
+					t.Errorf("text %q, %d deltas, first word %v; want %d deltas, first word %v", res.Text, deltas, res.Summary.FirstWord, tc.wantDelta, tc.wantFirst)
+				}
+				if res.Summary.FirstToken != 300*ms {
+					t.Errorf("model TTFT %v, want 300ms whatever the delivery", res.Summary.FirstToken)
+				}
+				if saved := st.lastSaved(t); saved.Content != res.Text {
+					t.Errorf("saved %q, shown %q", saved.Content, res.Text)
+				}
+			})
+		})
+	}
+}
+
+func TestHelperCallsInARowAddUp(t *testing.T) {
+	cases := []struct {
+		name      string
+		count     int
+		parallel  bool
+		wantFirst time.Duration
+	}{
+		// Each helper call: 200ms to first token + 9 gaps of 10ms = 290ms.
+		{"none", 0, false, 200 * ms},
+		{"three in a row", 3, false, 3*290*ms + 200*ms},
+		{"three in parallel", 3, true, 290*ms + 200*ms},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) {
+				prov := &scriptProvider{clk: RealClock{}, ttft: 200 * ms, gap: 10 * ms, words: 10}
+				cfg := bareConfig()
+				cfg.Helpers = HelperCalls{Count: tc.count, Parallel: tc.parallel, MaxTokens: 10}
+				p := mustNew(t, cfg, Deps{Tiers: tiers(prov, nil)})
+				res, _ := p.Run(t.Context(), Request{Question: "Where is my order?"}, nil)
+				if res.Status != StatusComplete || res.Summary.FirstWord != tc.wantFirst {
+					t.Errorf("status %s first word %v, want %v", res.Status, res.Summary.FirstWord, tc.wantFirst)
+				}
+				if calls, _, _ := prov.state(); calls != tc.count+1 {
+					t.Errorf("%d provider calls, want %d", calls, tc.count+1)
+				}
+				one := tiers(prov, nil)[0].Cost(Usage{PromptTokens: 100, CompletionTokens: 10})
+				if want := float64(tc.count+1) * one; diff(res.Summary.Cost, want) > 1e-12 {
+					t.Errorf("cost %v, want %v (every call paid for)", res.Summary.Cost, want)
+				}
+			})
+		})
+	}
+}
+
+func diff(a, b float64) float64 {
+	if a > b {
+		return a - b
+	}
+	return b - a
+}
+
+func TestMemoryConversations(t *testing.T) {
+	m := NewMemoryConversations()
+	for i, s := range []string{"a", "b", "c"} {
+		if err := m.SaveMessage(t.Context(), SavedMessage{ConversationID: "x", Role: []string{"user", "assistant"}[i%2], Content: s}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	turns, err := m.RecentTurns(t.Context(), "x", 2)
+	if err != nil || len(turns) != 2 || turns[0].Content != "b" || turns[1].Content != "c" {
+		t.Errorf("turns %+v err %v", turns, err)
+	}
+	if turns, _ := m.RecentTurns(t.Context(), "other", 5); len(turns) != 0 {
+		t.Errorf("unknown conversation has %d turns", len(turns))
+	}
+}
