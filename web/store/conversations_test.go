@@ -17,7 +17,7 @@ func TestConversationSaveAndRecentTurns(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	at := DemoEpoch
+	at := DemoEpoch()
 	msgs := []pipeline.SavedMessage{
 		{Role: "user", Content: "How long do refunds take?"},
 		{Role: "assistant", Content: "Usually 7 to 14 business days.", Status: "complete", PromptTokens: 410, OutputTokens: 12, Tier: "small"},
@@ -95,7 +95,7 @@ func TestConversationOwnership(t *testing.T) {
 	if mine == theirs || len(mine) < 20 {
 		t.Fatalf("conversation ids %q, %q: want distinct, unguessable", mine, theirs)
 	}
-	if err := s.SaveMessage(ctx, pipeline.SavedMessage{ConversationID: theirs, Role: "user", Content: "bob's secret", At: DemoEpoch}); err != nil {
+	if err := s.SaveMessage(ctx, pipeline.SavedMessage{ConversationID: theirs, Role: "user", Content: "bob's secret", At: DemoEpoch()}); err != nil {
 		t.Fatal(err)
 	}
 	tests := []struct {
@@ -135,7 +135,7 @@ func TestSaveMessageBadInput(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ok := pipeline.SavedMessage{ConversationID: conv, Role: "user", Content: "hi", At: DemoEpoch}
+	ok := pipeline.SavedMessage{ConversationID: conv, Role: "user", Content: "hi", At: DemoEpoch()}
 	tests := []struct {
 		name    string
 		edit    func(*pipeline.SavedMessage)

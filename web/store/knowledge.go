@@ -90,17 +90,17 @@ func fillKB(ctx context.Context, tx *sql.Tx, articles []kb.Article) error {
 	}
 	insArticle, err := tx.PrepareContext(ctx, `INSERT INTO kb_articles (slug, title) VALUES (?, ?)`)
 	if err != nil {
-		return err
+		return fmt.Errorf("prepare knowledge base insert: %w", err)
 	}
 	defer insArticle.Close()
 	insChunk, err := tx.PrepareContext(ctx, `INSERT INTO kb_chunks (article, seq, text) VALUES (?, ?, ?)`)
 	if err != nil {
-		return err
+		return fmt.Errorf("prepare knowledge base insert: %w", err)
 	}
 	defer insChunk.Close()
 	insFTS, err := tx.PrepareContext(ctx, `INSERT INTO kb_fts (rowid, title, text) VALUES (?, ?, ?)`)
 	if err != nil {
-		return err
+		return fmt.Errorf("prepare knowledge base insert: %w", err)
 	}
 	defer insFTS.Close()
 	for _, a := range articles {

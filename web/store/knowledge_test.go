@@ -110,6 +110,12 @@ func TestRetrieveRanksTheRightArticleFirst(t *testing.T) {
 		{"do you price match", "Price matching other retailers"},
 		{"cancel my Sock Club subscription", "Sock Club subscription"},
 		{"exchange for a bigger size", "Exchanging for a different size or colour"},
+		{"the zipper broke on my jacket, is that covered?", "Our two-year warranty"},
+		{"someone stole my package", "Stolen packages and porch theft"},
+		{"lost my phone and can't log in", "Two-factor authentication"},
+		{"do you accept paypal", "Payment methods we accept"},
+		{"I was charged twice", "Pending charges and authorisation holds"},
+		{"we are a school, can we buy tax free", "Sales tax"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.question, func(t *testing.T) {

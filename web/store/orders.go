@@ -45,14 +45,14 @@ func DemoCustomerFor(learnerID string) string {
 
 // DemoEpoch is "now" in the demo shop's world: every demo order is placed a
 // fixed time before it, so the seeded data never depends on the wall clock.
-var DemoEpoch = time.Date(2026, 11, 20, 17, 0, 0, 0, time.UTC)
+func DemoEpoch() time.Time { return time.Date(2026, 11, 20, 17, 0, 0, 0, time.UTC) }
 
 // ago is a time before DemoEpoch; zero days and hours means "never".
 func ago(days, hours int) time.Time {
 	if days == 0 && hours == 0 {
 		return time.Time{}
 	}
-	return DemoEpoch.Add(-time.Duration(days*24+hours) * time.Hour)
+	return DemoEpoch().Add(-time.Duration(days*24+hours) * time.Hour)
 }
 
 // demoOrders is the order service's data: a few dozen orders across the demo
@@ -120,7 +120,7 @@ func fillOrders(ctx context.Context, tx *sql.Tx, orders []pipeline.Order) error 
 	ins, err := tx.PrepareContext(ctx, `INSERT INTO orders (id, customer, status, items, total, placed_at, shipped_at, carrier, tracking)
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`)
 	if err != nil {
-		return err
+		return fmt.Errorf("prepare order insert: %w", err)
 	}
 	defer ins.Close()
 	for _, o := range orders {

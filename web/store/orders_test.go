@@ -53,8 +53,8 @@ func TestLookupOrderFields(t *testing.T) {
 	if o.Status != "in transit" || o.Carrier != "UPS" || o.Tracking == "" || o.Total != "$189.00" {
 		t.Errorf("order fields %+v", o)
 	}
-	if want := DemoEpoch.Add(-54 * time.Hour); !o.Placed.Equal(want) {
-		t.Errorf("placed %v, want %v (fixed, relative to DemoEpoch)", o.Placed, want)
+	if want := DemoEpoch().Add(-54 * time.Hour); !o.Placed.Equal(want) {
+		t.Errorf("placed %v, want %v (fixed, relative to DemoEpoch())", o.Placed, want)
 	}
 	if !o.Shipped.After(o.Placed) {
 		t.Errorf("shipped %v not after placed %v", o.Shipped, o.Placed)
@@ -80,7 +80,7 @@ func TestDemoOrdersAreConsistent(t *testing.T) {
 			t.Errorf("order id %s does not parse as an order number", o.ID)
 		case !customers[o.Customer]:
 			t.Errorf("order %s for unknown customer %s", o.ID, o.Customer)
-		case o.Placed.IsZero() || !o.Placed.Before(DemoEpoch):
+		case o.Placed.IsZero() || !o.Placed.Before(DemoEpoch()):
 			t.Errorf("order %s placed %v, want before DemoEpoch", o.ID, o.Placed)
 		case !o.Shipped.IsZero() && o.Shipped.Before(o.Placed):
 			t.Errorf("order %s shipped before it was placed", o.ID)
