@@ -17,6 +17,7 @@ type APIError struct {
 	Code    string // empty is sent as null
 }
 
+// Error implements error.
 func (e *APIError) Error() string { return fmt.Sprintf("%d %s: %s", e.Status, e.Type, e.Message) }
 
 // errorBody is the JSON envelope {"error": {...}}.

@@ -75,6 +75,7 @@ type ServerError struct {
 	Message string
 }
 
+// Error implements error.
 func (e *ServerError) Error() string {
 	if e.Status == 0 {
 		return "server error in stream: " + e.Message
