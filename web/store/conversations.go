@@ -46,7 +46,8 @@ type Message struct {
 
 var (
 	validRoles    = map[string]bool{"user": true, "assistant": true}
-	validStatuses = map[string]bool{"complete": true, "cancelled": true, "error": true, "timeout": true, "blocked": true}
+	validStatuses = map[string]bool{pipeline.StatusComplete: true, pipeline.StatusCancelled: true,
+		pipeline.StatusError: true, pipeline.StatusTimeout: true, pipeline.StatusBlocked: true}
 )
 
 // CreateConversation starts a new conversation owned by learnerID and
@@ -115,7 +116,7 @@ func (s *Store) ListConversations(ctx context.Context, learnerID string, limit i
 // learner saw.
 func (s *Store) SaveMessage(ctx context.Context, m pipeline.SavedMessage) error {
 	if m.Status == "" {
-		m.Status = "complete"
+		m.Status = pipeline.StatusComplete
 	}
 	switch {
 	case !validRoles[m.Role]:
