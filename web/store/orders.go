@@ -74,7 +74,7 @@ func demoOrders() []pipeline.Order {
 		o("NW-10444", "cust-bruno", "delayed", "Alpine Trekking Poles (pair); Merino Beanie (Charcoal)", "$112.00", ago(9, 7), ago(8, 20), "UPS", "1Z84W6E20381230051"),
 		o("NW-10430", "cust-bruno", "delivered", "Cascade Fleece Jacket (L, Navy)", "$89.00", ago(20, 2), ago(19, 22), "USPS", "9400111899223861207733"),
 		o("NW-10411", "cust-bruno", "return received", "Highline Hiking Boots (M 11 Wide)", "$219.00", ago(41, 8), ago(40, 21), "UPS", "1Z84W6E20366504418"),
-		o("NW-10386", "cust-bruno", "delivered", "Digital gift card $100", "$100.00", ago(70, 3), ago(70, 3), "Email", ""),
+		o("NW-10386", "cust-bruno", "delivered", "Digital gift card $100", "$100.00", ago(70, 3), ago(70, 3), "email delivery", ""),
 
 		o("NW-10455", "cust-chen", "in transit", "Ridgeline 2L Rain Jacket (S, Glacier); Merino Base Layer Top (S)", "$263.00", ago(4, 5), ago(3, 22), "UPS", "1Z84W6E26640003918"),
 		o("NW-10439", "cust-chen", "delivered", "Sock Club: Merino Hiking Socks (M, medium cushion)", "$16.00", ago(15, 0), ago(14, 21), "UPS", "1Z84W6E26639871105"),
@@ -97,7 +97,7 @@ func demoOrders() []pipeline.Order {
 		o("NW-10450", "cust-fatima", "delivered", "Summit Down Parka (W S, Ember); gift wrap", "$334.00", ago(5, 8), ago(4, 21), "FedEx", "771893098843"),
 		o("NW-10441", "cust-fatima", "return started", "Highline Hiking Boots (W 8)", "$219.00", ago(11, 4), ago(10, 22), "UPS", "1Z84W6E20383391270"),
 		o("NW-10427", "cust-fatima", "delivered", "Merino Base Layer Top (W S); Merino Base Layer Bottom (W S)", "$138.00", ago(22, 3), ago(21, 21), "USPS", "9400111899223859903317"),
-		o("NW-10414", "cust-fatima", "delivered", "Northwind Plus membership (1 year)", "$49.00", ago(38, 5), ago(38, 5), "Email", ""),
+		o("NW-10414", "cust-fatima", "delivered", "Northwind Plus membership (1 year)", "$49.00", ago(38, 5), ago(38, 5), "email delivery", ""),
 		o("NW-10399", "cust-fatima", "delivered", "Canyon Cap; Packable Sun Hoodie (W M, Sky)", "$96.00", ago(57, 6), ago(56, 22), "USPS", "9400111899223848820164"),
 	}
 }
