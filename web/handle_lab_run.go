@@ -16,6 +16,13 @@ import (
 	"github.com/latencylab/latencylab/web/views"
 )
 
+// checker is an optional lab method for rules across knobs (a model that
+// does not fit the chosen GPU): its errors show next to their knobs like
+// range errors, and nothing runs.
+type checker interface {
+	Check(labs.Values) []labs.FieldError
+}
+
 // errShuttingDown is the cancel cause of runs stopped by a server shutdown.
 var errShuttingDown = errors.New("server shutting down")
 
@@ -48,6 +55,9 @@ func (s *Server) handleLabRun(c echo.Context) error {
 		}
 	}
 	values, fieldErrs := labs.Validate(knobs, raw)
+	if ck, ok := lab.(checker); ok && len(fieldErrs) == 0 {
+		fieldErrs = ck.Check(values)
+	}
 	guess, guessErr := parseGuess(signals[ids.Guess], info)
 	if len(fieldErrs) > 0 || guessErr != "" {
 		return s.rejectFields(c, ids, knobs, fieldErrs, guessErr)

@@ -106,6 +106,14 @@ func (l *tickerLab) Presets() []labs.Preset {
 	}
 }
 
+// Check is the optional cross-knob rule: a run may not last over ten minutes.
+func (l *tickerLab) Check(v labs.Values) []labs.FieldError {
+	if v.Float("steps")*v.Float("gapMs") > 600000 {
+		return []labs.FieldError{{Knob: "gapMs", Message: "Steps × gap must stay under ten minutes."}}
+	}
+	return nil
+}
+
 func (l *tickerLab) Run(ctx context.Context, v labs.Values, emit func(labs.Frame)) error {
 	l.once.Do(func() { close(l.started) })
 	steps, gap := v.Int("steps"), time.Duration(v.Int("gapMs"))*time.Millisecond

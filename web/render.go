@@ -32,7 +32,11 @@ func renderString(ctx context.Context, comp templ.Component) (string, error) {
 
 // page builds the layout model. Datastar is loaded only where withJS.
 func (s *Server) page(c echo.Context, title, section string) views.Page {
-	return views.Page{Title: title, Section: section, CSSURL: s.assets.URL("app.css")}
+	p := views.Page{Title: title, Section: section, CSSURL: s.assets.URL("app.css")}
+	if s.cfg.Model != "" && s.cfg.Hardware != "" {
+		p.Engine = s.cfg.Model + " on " + s.cfg.Hardware
+	}
+	return p
 }
 
 func (s *Server) pageWithJS(c echo.Context, title, section string) views.Page {

@@ -94,3 +94,70 @@ func TestBrowserCoursePages(t *testing.T) {
 	e2e.Do(t, dark, "home in dark mode", 15*time.Second, chromedp.Navigate(base+"/"), chromedp.WaitVisible(chromedp.CSS(".hero")))
 	e2e.Screenshot(t, dark, "app-home-dark")
 }
+
+// watchBodies records every distinct non-empty text of the element matched
+// by sel into window.__bodies, as the page morphs it.
+func watchBodies(sel string) string {
+	return `(() => { window.__bodies = []; let last = "";
+		const read = () => { const el = document.querySelector(` + "`" + sel + "`" + `); return el ? el.textContent.trim() : ""; };
+		new MutationObserver(() => { const t = read(); if (t !== "" && t !== last) { last = t; window.__bodies.push(t); } })
+			.observe(document.body, {subtree: true, childList: true, characterData: true});
+		return true })()`
+}
+
+// TestBrowserStreamingLab is the issue's journey on the real app: home →
+// the first lesson → the streaming lab; with streaming on the answer grows
+// at least five times before it completes, with streaming off it appears
+// once; both runs are listed after a reload.
+func TestBrowserStreamingLab(t *testing.T) {
+	e2e.Require(t)
+	base := startServe(t)
+	ctx := e2e.NewBrowser(t, e2e.Options{})
+
+	e2e.Do(t, ctx, "home", 15*time.Second, chromedp.Navigate(base+"/"), chromedp.WaitVisible(chromedp.CSS(".hero")))
+	e2e.Do(t, ctx, "first lesson", 15*time.Second,
+		chromedp.Click(chromedp.CSS(".hero-actions a.primary")),
+		chromedp.WaitVisible(chromedp.ID("lab-streaming-run")))
+	e2e.Screenshot(t, ctx, "streaming-lesson")
+	e2e.Do(t, ctx, "lab page", 15*time.Second,
+		chromedp.Click(chromedp.CSS(`#lab-streaming a[href="/labs/streaming"]`)),
+		chromedp.WaitVisible(chromedp.CSS("h1#lab-streaming-title")))
+
+	body := "#lab-streaming-text .text-body"
+	done := `document.querySelector("#lab-streaming-status").classList.contains("status-done")`
+	e2e.Do(t, ctx, "settings", 5*time.Second,
+		e2e.SetInput("lab-streaming-k-answerTokens", "200"),
+		e2e.SetInput("lab-streaming-guess", "300"))
+	e2e.Eval[bool](t, ctx, watchBodies(body))
+	e2e.Do(t, ctx, "run streaming", 5*time.Second, chromedp.Click(chromedp.ID("lab-streaming-run")))
+	e2e.WaitFor(t, ctx, "streaming run done", done, 90*time.Second)
+	grew := e2e.Eval[[]string](t, ctx, `window.__bodies`)
+	if len(grew) < 5 {
+		t.Errorf("with streaming the answer changed %d times, want at least 5", len(grew))
+	}
+	for i := 1; i < len(grew); i++ {
+		if !strings.HasPrefix(grew[i], grew[i-1]) {
+			t.Errorf("streamed text %d does not extend the one before", i)
+			break
+		}
+	}
+	e2e.Screenshot(t, ctx, "streaming-on")
+
+	e2e.Do(t, ctx, "streaming off", 5*time.Second, chromedp.Click(chromedp.ID("lab-streaming-k-streaming")))
+	e2e.WaitFor(t, ctx, "checkbox off", `!document.querySelector("#lab-streaming-k-streaming").checked`, 5*time.Second)
+	e2e.Eval[bool](t, ctx, watchBodies(body))
+	e2e.Do(t, ctx, "run blocking", 5*time.Second, chromedp.Click(chromedp.ID("lab-streaming-run")))
+	e2e.WaitFor(t, ctx, "blocking run started", `!`+done, 10*time.Second)
+	e2e.WaitFor(t, ctx, "blocking run done", done, 90*time.Second)
+	once := e2e.Eval[[]string](t, ctx, `window.__bodies`)
+	if len(once) != 1 {
+		t.Errorf("without streaming the answer changed %d times, want once", len(once))
+	}
+	e2e.Screenshot(t, ctx, "streaming-off")
+
+	e2e.Do(t, ctx, "reload", 15*time.Second, chromedp.Reload(), chromedp.WaitVisible(chromedp.ID("lab-streaming-runs")))
+	if n := e2e.Eval[int](t, ctx, `document.querySelectorAll("#lab-streaming-runs thead th").length - 1`); n != 2 {
+		t.Errorf("run list shows %d runs after reload, want 2", n)
+	}
+	e2e.Screenshot(t, ctx, "streaming-runs")
+}

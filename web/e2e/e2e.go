@@ -167,6 +167,11 @@ func screenshot(t testing.TB, ctx context.Context, name string, shot chromedp.Ac
 	}
 	tctx, cancel := context.WithTimeout(ctx, 20*time.Second)
 	defer cancel()
+	// Scroll to the top first so the sticky header sits where it belongs
+	// in a full-page capture.
+	if _, err := chromedp.Run(tctx, chromedp.Evaluate[chromedp.Void](`window.scrollTo(0, 0)`)); err != nil {
+		t.Fatalf("screenshot %s: %v", name, err)
+	}
 	png, err := chromedp.Run(tctx, shot)
 	if err != nil {
 		t.Fatalf("screenshot %s: %v", name, err)

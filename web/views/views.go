@@ -20,6 +20,7 @@ type Page struct {
 	Section     string // "home", "lessons", "labs": highlights the nav entry
 	CSSURL      string // content-hashed stylesheet URL
 	JSURL       string // content-hashed Datastar URL; empty on pages with no lab
+	Engine      string // default engine profile, e.g. "llama-3.1-8b on h100-sxm"
 }
 
 // FullTitle is the <title> text.
@@ -148,14 +149,25 @@ type ErrorPage struct {
 // FormatValue formats a measured figure with its unit, with precision that
 // suits its size ("412 ms", "38.5 tok/s", "0.25 s").
 func FormatValue(v float64, unit string) string {
-	s := FormatNumber(v)
+	num, u := SplitValue(v, unit)
+	return num + u
+}
+
+// SplitValue formats a figure as its number and its unit suffix (with the
+// leading space, if any), so the unit can be set smaller. Milliseconds of
+// ten seconds or more read better as seconds.
+func SplitValue(v float64, unit string) (num, suffix string) {
+	if unit == "ms" && math.Abs(v) >= 10000 {
+		v, unit = v/1000, "s"
+	}
+	num = FormatNumber(v)
 	switch unit {
 	case "":
-		return s
+		return num, ""
 	case "%":
-		return s + "%"
+		return num, "%"
 	}
-	return s + " " + unit
+	return num, " " + unit
 }
 
 // FormatNumber formats a number with at most three significant decimals and
@@ -249,3 +261,6 @@ func stepOf(k labs.Knob) float64 {
 }
 
 func joinComma(s []string) string { return strings.Join(s, ", ") }
+
+func statNum(s labs.Stat) string  { n, _ := SplitValue(s.Value, s.Unit); return n }
+func statUnit(s labs.Stat) string { _, u := SplitValue(s.Value, s.Unit); return u }
