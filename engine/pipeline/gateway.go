@@ -80,7 +80,14 @@ const (
 	OutcomeMidStream         = "error mid-stream"
 	OutcomeTimeout           = "timeout"
 	OutcomeCancelled         = "cancelled"
+	OutcomeContentFilter     = "content filter"
 )
+
+// ErrContentFilter is what an output moderation stage (a Provider wrapping
+// another) wraps when it stops an answer. The gateway then ends the answer
+// with status "blocked" and finish reason "content_filter", tries no other
+// tier, and the visible text is replaced by the policy message.
+var ErrContentFilter = errors.New("answer stopped by the content filter")
 
 // Attempt records one call to one tier.
 type Attempt struct {
@@ -337,6 +344,9 @@ func (r *run) attempt(ctx context.Context, tier Tier, preq ProviderRequest, dead
 	case r.ctx.Err() != nil:
 		at.Outcome = OutcomeCancelled
 		a.status, a.err = StatusCancelled, err
+	case errors.Is(err, ErrContentFilter):
+		at.Outcome = OutcomeContentFilter
+		a.status, a.err, a.finish = StatusBlocked, err, "content_filter"
 	case isTimeout(err):
 		at.Outcome = OutcomeTimeout
 		a.status, a.err = StatusTimeout, err

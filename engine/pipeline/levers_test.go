@@ -1,6 +1,9 @@
 package pipeline
 
 import (
+	"context"
+	"fmt"
+	"strings"
 	"testing"
 	"testing/synctest"
 	"time"
@@ -110,4 +113,60 @@ func TestMemoryConversations(t *testing.T) {
 	if turns, _ := m.RecentTurns(t.Context(), "other", 5); len(turns) != 0 {
 		t.Errorf("unknown conversation has %d turns", len(turns))
 	}
+}
+
+// A provider wrapper that stops an answer with ErrContentFilter (the seam
+// for output moderation) ends it blocked, without a fallback, and the
+// saved message is the policy text, not the withdrawn answer.
+func TestContentFilterBlocksTheAnswer(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		clk := RealClock{}
+		inner := &scriptProvider{clk: clk, ttft: 100 * ms, gap: 10 * ms, words: 40}
+		filter := providerFunc(func(ctx context.Context, req ProviderRequest) (Stream, error) {
+			s, err := inner.Stream(ctx, req)
+			return &filterStream{Stream: s, after: 8}, err
+		})
+		small := &scriptProvider{clk: clk, words: 3}
+		cfg := bareConfig()
+		cfg.Gateway.Fallback = []string{"small"}
+		st := newMemStore()
+		p := mustNew(t, cfg, Deps{Tiers: tiers(filter, small), Messages: st})
+		var last Event
+		res, _ := p.Run(t.Context(), Request{ConversationID: "c", Question: "Hi"}, func(ev Event) {
+			if ev.Kind == EventError {
+				last = ev
+			}
+		})
+		if res.Status != StatusBlocked || res.FinishReason != "content_filter" || res.Text != "" {
+			t.Fatalf("status %s finish %q text %q", res.Status, res.FinishReason, res.Text)
+		}
+		if last.Status != StatusBlocked || !strings.Contains(last.Err, "content policy") {
+			t.Errorf("error event %+v", last)
+		}
+		if c, _, _ := small.state(); c != 0 {
+			t.Error("fell back to another tier after a content-filter stop")
+		}
+		synctest.Wait() // let the provider's goroutine see the cancel
+		if _, _, stopped := inner.state(); !stopped {
+			t.Error("generation went on after the filter stopped the answer")
+		}
+		if s := st.lastSaved(t); s.Status != StatusBlocked || s.Content != res.Message {
+			t.Errorf("saved %+v", s)
+		}
+	})
+}
+
+type filterStream struct {
+	Stream
+	after, n int
+}
+
+func (f *filterStream) Recv() (StreamEvent, error) {
+	if f.n >= f.after {
+		_ = f.Stream.Close()
+		return StreamEvent{}, fmt.Errorf("card number in the answer: %w", ErrContentFilter)
+	}
+	ev, err := f.Stream.Recv()
+	f.n += ev.Tokens
+	return ev, err
 }

@@ -18,7 +18,7 @@ const (
 	StatusCancelled = "cancelled" // the client went away
 	StatusError     = "error"     // the model failed; Text holds what was shown
 	StatusTimeout   = "timeout"   // cut off by a timeout; Text holds what was shown
-	StatusBlocked   = "blocked"   // stopped by the input guardrail
+	StatusBlocked   = "blocked"   // stopped by the input guardrail or the content filter
 )
 
 // GuardConfig shapes the input guardrail.
@@ -293,6 +293,9 @@ func (r *run) execute() *Result {
 	}
 	res.Summary.Cost += r.extraCost
 	res.Message = userMessage(res.Status)
+	if errors.Is(res.Err, ErrContentFilter) {
+		res.Message = "This answer was withdrawn because it broke our content policy. Please ask again or contact a human agent."
+	}
 	if res.Status == StatusBlocked {
 		res.Text = ""
 	}

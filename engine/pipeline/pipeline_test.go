@@ -191,6 +191,7 @@ func TestRetryNeverOutlivesTheDeadline(t *testing.T) {
 					if retry.End != 20*time.Second || !errors.Is(res.Err, ErrDeadline) {
 						t.Errorf("retry ended at %v with %v, want cut at 20s by the deadline", retry.End, res.Err)
 					}
+					synctest.Wait()
 					if _, _, stopped := backup.state(); !stopped {
 						t.Error("the backup kept generating after the deadline")
 					}
