@@ -13,7 +13,7 @@ type blockManager struct {
 	inFree     []bool
 	head, tail int32
 	numFree    int
-	cached     map[uint64]int32
+	cached     *prefixTable
 }
 
 func newBlockManager(n int) *blockManager {
@@ -25,7 +25,7 @@ func newBlockManager(n int) *blockManager {
 		inFree:   make([]bool, n),
 		head:     -1,
 		tail:     -1,
-		cached:   make(map[uint64]int32),
+		cached:   newPrefixTable(n),
 	}
 	for i := range n {
 		b.pushTail(int32(i))
@@ -74,9 +74,7 @@ func (b *blockManager) popFree() int32 {
 	id := b.head
 	b.unlink(id)
 	if h := b.hash[id]; h != 0 {
-		if b.cached[h] == id {
-			delete(b.cached, h)
-		}
+		b.cached.deleteIf(h, id)
 		b.hash[id] = 0
 	}
 	return id
@@ -88,7 +86,7 @@ func (b *blockManager) popFree() int32 {
 func (b *blockManager) prefixHits(s *sequence) (hits, fromFree int) {
 	limit := min(len(s.blockHashes), (s.numPromptTokens-1)/BlockSize)
 	for hits < limit {
-		id, ok := b.cached[s.blockHashes[hits]]
+		id, ok := b.cached.get(s.blockHashes[hits])
 		if !ok {
 			break
 		}
@@ -104,7 +102,7 @@ func (b *blockManager) prefixHits(s *sequence) (hits, fromFree int) {
 // caller checked with prefixHits that they fit.
 func (b *blockManager) takePrefix(s *sequence, hits int) {
 	for i := range hits {
-		id := b.cached[s.blockHashes[i]]
+		id, _ := b.cached.get(s.blockHashes[i])
 		if b.inFree[id] {
 			b.unlink(id)
 		}
@@ -133,8 +131,7 @@ func (b *blockManager) register(s *sequence) {
 	full := min(s.numComputedTokens, s.numPromptTokens) / BlockSize
 	for i := s.numHashedAdded; i < full && i < len(s.blockHashes); i++ {
 		h, id := s.blockHashes[i], s.blockTable[i]
-		if _, dup := b.cached[h]; !dup && b.hash[id] == 0 {
-			b.cached[h] = id
+		if b.hash[id] == 0 && b.cached.putIfAbsent(h, id) {
 			b.hash[id] = h
 		}
 	}
@@ -168,11 +165,13 @@ func hashBlocks(tokens []int) []uint64 {
 	out := make([]uint64, n)
 	h := uint64(0x9e3779b97f4a7c15)
 	for i := range n {
-		for _, t := range tokens[i*BlockSize : (i+1)*BlockSize] {
-			h ^= uint64(t) + 0x9e3779b97f4a7c15 + h<<6 + h>>2
-			h *= 0xbf58476d1ce4e5b9
+		blk := tokens[i*BlockSize : (i+1)*BlockSize : (i+1)*BlockSize]
+		for j := 0; j < BlockSize; j += 2 {
+			// Two token ids per multiply; ids above 2^32 still mix in.
+			w := uint64(blk[j]) ^ uint64(blk[j+1])<<32 ^ uint64(blk[j+1])>>32
+			h = (h ^ w) * 0xbf58476d1ce4e5b9
+			h ^= h >> 29
 		}
-		h ^= h >> 31
 		if h == 0 {
 			h = 1
 		}

@@ -83,9 +83,25 @@ func checkInvariants(e *Engine, res *StepResult) error {
 	if used+b.numFree != n {
 		return fmt.Errorf("used %d + free %d != total %d", used, b.numFree, n)
 	}
-	for h, id := range b.cached {
-		if b.hash[id] != h {
-			return fmt.Errorf("prefix cache maps %x to block %d holding %x", h, id, b.hash[id])
+	var bad error
+	entries := 0
+	b.cached.each(func(h uint64, id int32) {
+		entries++
+		if b.hash[id] != h && bad == nil {
+			bad = fmt.Errorf("prefix cache maps %x to block %d holding %x", h, id, b.hash[id])
+		}
+	})
+	if bad != nil {
+		return bad
+	}
+	if entries != b.cached.n {
+		return fmt.Errorf("prefix table counts %d entries, holds %d", b.cached.n, entries)
+	}
+	for id := range n {
+		if h := b.hash[id]; h != 0 {
+			if got, ok := b.cached.get(h); !ok || got != int32(id) {
+				return fmt.Errorf("block %d holds hash %x the table does not map to it", id, h)
+			}
 		}
 	}
 	for _, f := range res.Finished {
