@@ -147,12 +147,13 @@ func (v *liveView) timeline(r *recorder) labs.Chart {
 }
 
 func (v *liveView) batch(r *recorder) labs.Chart {
-	run := make([]labs.Point, 0, len(r.steps))
-	wait := make([]labs.Point, 0, len(r.steps))
+	// Each step's batch holds from its start to its end: draw steps flat.
+	run := make([]labs.Point, 0, 2*len(r.steps))
+	wait := make([]labs.Point, 0, 2*len(r.steps))
 	ymax := v.ymax
 	for _, p := range r.steps {
-		run = append(run, labs.Point{X: ms(p.at), Y: float64(p.running)})
-		wait = append(wait, labs.Point{X: ms(p.at), Y: float64(p.waiting)})
+		run = append(run, labs.Point{X: ms(p.start), Y: float64(p.running)}, labs.Point{X: ms(p.at), Y: float64(p.running)})
+		wait = append(wait, labs.Point{X: ms(p.start), Y: float64(p.waiting)}, labs.Point{X: ms(p.at), Y: float64(p.waiting)})
 		ymax = max(ymax, float64(p.running), float64(p.waiting))
 	}
 	if ymax > v.ymax {
@@ -190,12 +191,17 @@ func (v *liveView) throughput(r *recorder, final bool) labs.Chart {
 }
 
 // itl draws, for every step that produced tokens, the longest gap any
-// request waited since its previous token: a long prefill stalling
-// everyone shows as a spike.
+// request waited since its previous token, held flat since the previous
+// step's tokens: a long prefill stalling everyone shows as a plateau as
+// wide and as high as the stall.
 func (v *liveView) itl(r *recorder) labs.Chart {
-	pts := make([]labs.Point, len(r.itl))
+	pts := make([]labs.Point, 0, 2*len(r.itl))
 	for i, p := range r.itl {
-		pts[i] = labs.Point{X: ms(p.at), Y: round1(ms(p.gap))}
+		y := round1(ms(p.gap))
+		if i > 0 {
+			pts = append(pts, labs.Point{X: ms(r.itl[i-1].at), Y: y})
+		}
+		pts = append(pts, labs.Point{X: ms(p.at), Y: y})
 	}
 	return labs.Chart{ID: chartITL, Title: "Longest gap between tokens, per step", Kind: labs.ChartLine,
 		XLabel: "time", XUnit: "ms", YLabel: "inter-token latency", YUnit: "ms", XMax: v.xmax,

@@ -106,6 +106,10 @@ func (l *Lab) runLive(ctx context.Context, s settings, emit func(labs.Frame)) er
 				return l.submitFailed(m.err, emit)
 			case m.submitted:
 				rec.arrive(m.i, m.at)
+				if rec.now-lastFrame >= frameEvery { // show the queue grow while the engine waits
+					lastFrame = rec.now
+					emit(v.frame(rec, false, v.status(rec)))
+				}
 			case m.ev.Done:
 				if m.ev.Err != nil {
 					return fmt.Errorf("batching: request %s: %w", ids[m.i], m.ev.Err)

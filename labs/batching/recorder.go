@@ -36,7 +36,7 @@ type reqState struct {
 
 // stepPoint is one engine step's gauges at its end.
 type stepPoint struct {
-	at               time.Duration
+	start, at        time.Duration
 	running, waiting int
 	kv               float64 // fraction
 }
@@ -83,7 +83,7 @@ func (r *recorder) step(tr engine.StepTrace) {
 			r.reqs[i].scheduled, r.reqs[i].sched = true, start
 		}
 	}
-	r.steps = append(r.steps, stepPoint{at: end, running: tr.Running, waiting: tr.Waiting, kv: tr.KVUsage})
+	r.steps = append(r.steps, stepPoint{start: start, at: end, running: tr.Running, waiting: tr.Waiting, kv: tr.KVUsage})
 	r.preemptions += tr.Preemptions
 	r.advance(end)
 }

@@ -18,7 +18,7 @@ const sweepSeed = 7
 
 // loadFactors place the sweep's rates as fractions of the capacity that
 // continuous batching reaches on a burst: from light load to overload.
-var loadFactors = [...]float64{0.1, 0.25, 0.4, 0.55, 0.7, 0.85, 1.0, 1.3}
+var loadFactors = [...]float64{0.1, 0.25, 0.5, 0.75, 1.0, 1.25, 1.5, 2.0}
 
 // sweepPolicies in the order they are drawn.
 var sweepPolicies = [...]engine.Policy{engine.Sequential, engine.Static, engine.Continuous}

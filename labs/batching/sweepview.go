@@ -5,6 +5,7 @@ import (
 	"math"
 	"strconv"
 
+	"github.com/latencylab/latencylab/engine"
 	"github.com/latencylab/latencylab/labs"
 )
 
@@ -60,10 +61,33 @@ func (v *sweepView) throughputChart() labs.Chart {
 		Series: v.series(func(p *point) float64 { return math.Round(p.sum.throughput()) })}
 }
 
+// ttftChart fits its Y axis to the batching policies and the TTFT limit,
+// not to sequential serving: past its knee a queue grows without bound
+// (sequential reaches minutes) and an axis fitted to that would flatten
+// every other line. Lines above the axis leave through the top; the table
+// has every value.
 func (v *sweepView) ttftChart() labs.Chart {
-	return labs.Chart{ID: chartSweepTTFT, Title: "p95 time to first token against request rate", Kind: labs.ChartLine,
-		XLabel: "request rate", XUnit: "req/s", YLabel: "p95 TTFT", YUnit: "ms", XMax: v.xmax(),
-		Series: v.series(func(p *point) float64 { return round1(percentile(p.sum.ttft, 95)) }),
+	p95 := func(p *point) float64 { return round1(percentile(p.sum.ttft, 95)) }
+	top := 2 * ms(v.plan.s.ttftSLO)
+	for pi, pol := range sweepPolicies {
+		for _, pt := range v.points[pi] {
+			if pt != nil && pol != engine.Sequential {
+				top = max(top, p95(pt))
+			}
+		}
+	}
+	ymax := niceCeil(top * 1.05)
+	title := "p95 time to first token against request rate"
+	for pi := range sweepPolicies {
+		for _, pt := range v.points[pi] {
+			if pt != nil && p95(pt) > ymax {
+				title = "p95 TTFT against rate (higher values off the top)"
+			}
+		}
+	}
+	return labs.Chart{ID: chartSweepTTFT, Kind: labs.ChartLine, Title: title,
+		XLabel: "request rate", XUnit: "req/s", YLabel: "p95 TTFT", YUnit: "ms", XMax: v.xmax(), YMax: ymax,
+		Series: v.series(p95),
 		HLines: []labs.Mark{{Label: "TTFT limit", At: ms(v.plan.s.ttftSLO)}}}
 }
 
