@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync/atomic"
 	"time"
 )
 
@@ -273,11 +274,14 @@ func (r *run) attempt(ctx context.Context, tier Tier, preq ProviderRequest, dead
 	actx, cancel := context.WithCancelCause(ctx)
 	defer cancel(context.Canceled)
 	first := make(chan struct{})
+	var seen atomic.Bool // a token arrived: the timer must not fire any more
 	if ftt := r.cfg.Gateway.FirstTokenTimeout; ftt > 0 {
 		go func() {
 			select {
 			case <-clk.After(ftt):
-				cancel(ErrFirstTokenTimeout)
+				if !seen.Load() {
+					cancel(ErrFirstTokenTimeout)
+				}
 			case <-first:
 			case <-actx.Done():
 			}
@@ -292,6 +296,9 @@ func (r *run) attempt(ctx context.Context, tier Tier, preq ProviderRequest, dead
 		for {
 			var ev StreamEvent
 			ev, err = stream.Recv()
+			if err == nil && !ev.Done && (ev.Tokens > 0 || ev.Text != "") {
+				seen.Store(true) // before the check below, so a token is either shown or timed out
+			}
 			if err == nil && actx.Err() != nil {
 				// Buffered chunks after a disconnect or timeout were never
 				// shown; stop at what the user saw.

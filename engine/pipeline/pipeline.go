@@ -177,6 +177,7 @@ type Request struct {
 // InputError is a request the pipeline refuses before starting.
 type InputError struct{ Reason string }
 
+// Error says what was wrong with the request.
 func (e *InputError) Error() string { return "bad request: " + e.Reason }
 
 // Summary holds the headline figures of a run, all measured on the clock.
