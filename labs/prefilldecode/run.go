@@ -1,0 +1,187 @@
+package prefilldecode
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/latencylab/latencylab/engine"
+	"github.com/latencylab/latencylab/engine/live"
+	"github.com/latencylab/latencylab/engine/textmodel"
+	"github.com/latencylab/latencylab/labs"
+)
+
+// secondAnswer caps the second customer's answer: only its first token
+// matters to the comparison, so its decode is kept short.
+const secondAnswer = 16
+
+// job is one request the lab sends on the wall clock.
+type job struct {
+	req    engine.Request
+	prompt prompt
+}
+
+// run builds the requests, measures the sweep and then the wall-clock
+// requests.
+func (l *Lab) run(ctx context.Context, s settings, emit func(labs.Frame)) error {
+	id := fmt.Sprintf("%s-%s-%d", Slug, l.tag, l.seq.Add(1))
+	session := "Session " + id
+	first, err := newJob(s, id, session, 0, s.output)
+	if err != nil {
+		emit(labs.Frame{Final: true, Status: "Not run.", Error: err.Error()})
+		return nil
+	}
+	// With caching the second customer's prompt opens exactly like the
+	// first (same session line, same system prompt) and can reuse its
+	// cached blocks; without, its own session line makes its very first
+	// block differ, so the engine computes every token, as an engine with
+	// prefix caching disabled would.
+	session2 := session
+	if !s.caching {
+		session2 = "Session " + id + "b"
+	}
+	second, err := newJob(s, id+"-second", session2, 1, min(s.output, secondAnswer))
+	if err != nil {
+		emit(labs.Frame{Final: true, Status: "Not run.", Error: err.Error()})
+		return nil
+	}
+
+	v := &view{s: s, prompt: first.prompt}
+	emit(v.frame("Measuring single requests on the virtual clock: prompt lengths, then answer lengths…"))
+	sw, err := runSweep(ctx, s, first.req, s.spec.system)
+	if err != nil {
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		var cle *engine.ContextLengthError
+		if errors.As(err, &cle) {
+			emit(labs.Frame{Final: true, Status: "Not run.", Error: cle.Error()})
+			return nil
+		}
+		return fmt.Errorf("prefilldecode: %w", err)
+	}
+	v.sweep = &sw
+	emit(v.frame(fmt.Sprintf("Sweep done. Sending your %s-token prompt to the shared %s…",
+		thousands(len(first.req.PromptTokens)), s.profile)))
+
+	le, err := l.engines.Get(s.profile)
+	if err != nil {
+		return fmt.Errorf("prefilldecode: engine for %s: %w", s.profile, err)
+	}
+	t0 := l.clock.Now()
+	v.first = &measurement{}
+	if msg, err := l.measure(ctx, le, first.req, t0, v.first, func() { emit(v.frame(v.firstStatus())) }); err != nil || msg != "" {
+		return l.refused(emit, msg, err)
+	}
+	// The second customer arrives as the first answer completes; its send
+	// time is the first answer's completion as the handler saw it.
+	v.second = &measurement{}
+	t1 := t0.Add(v.first.complete)
+	if msg, err := l.measure(ctx, le, second.req, t1, v.second, func() { emit(v.frame(v.secondStatus())) }); err != nil || msg != "" {
+		return l.refused(emit, msg, err)
+	}
+	v.secondPrompt = second.prompt
+	f := v.frame(v.finalStatus())
+	f.Final = true
+	emit(f)
+	return nil
+}
+
+// refused ends a run whose request the engine would not take (msg) or
+// that failed (err).
+func (l *Lab) refused(emit func(labs.Frame), msg string, err error) error {
+	if err != nil {
+		return err
+	}
+	emit(labs.Frame{Final: true, Status: "Not run.", Error: msg})
+	return nil
+}
+
+// newJob builds one customer's request: the prompt and an answer of
+// exactly n tokens composed from it.
+func newJob(s settings, id, session string, who customer, n int) (job, error) {
+	p, err := buildPrompt(s.spec, session, who)
+	if err != nil {
+		return job{}, err
+	}
+	ans := textmodel.Compose(textmodel.ComposeRequest{Messages: p.msgs, MaxTokens: n, ForcedTokens: n})
+	return job{prompt: p, req: engine.Request{ID: id, PromptTokens: p.ids, OutputTokens: ans.Tokens, MaxTokens: len(ans.Tokens)}}, nil
+}
+
+// measurement is what the handler saw of one request, on its own clock,
+// relative to the moment it was sent.
+type measurement struct {
+	tokens   int
+	ttft     time.Duration // valid when tokens > 0
+	last     time.Duration // last token received
+	complete time.Duration // valid when done
+	elapsed  time.Duration // at the latest refresh
+	usage    engine.Usage
+	done     bool
+}
+
+// decode is the time from the first token to the last.
+func (m *measurement) decode() time.Duration { return m.complete - m.ttft }
+
+// tpot is (last − first) ÷ (tokens − 1), vLLM's definition; 0 with one token.
+func (m *measurement) tpot() time.Duration {
+	if m.tokens < 2 {
+		return 0
+	}
+	return m.decode() / time.Duration(m.tokens-1)
+}
+
+// measure sends req to le at handler time t0 and records its events into
+// m, calling update after the first token, on every tick and at the end.
+// The handler reads its clock once per token and never for the final
+// event, which arrives with the last token (tests rely on this to keep the
+// engine in step with the handler). It returns a message for a request
+// the engine refused, or an error for a failure or cancellation.
+func (l *Lab) measure(ctx context.Context, le *live.Engine, req engine.Request, t0 time.Time, m *measurement, update func()) (string, error) {
+	events, err := le.Submit(ctx, req)
+	if err != nil {
+		if errors.Is(err, live.ErrClosed) {
+			return "", fmt.Errorf("prefilldecode: submit: %w", err)
+		}
+		// The engine refused this request (context length, KV capacity):
+		// its message is about the learner's settings.
+		return err.Error(), nil
+	}
+	var tick <-chan time.Time
+	if l.tick > 0 {
+		tk := time.NewTicker(l.tick)
+		defer tk.Stop()
+		tick = tk.C
+	}
+	for {
+		select {
+		case <-ctx.Done():
+			return "", ctx.Err()
+		case <-tick:
+			m.elapsed = max(m.elapsed, l.clock.Now().Sub(t0))
+			update()
+		case ev, ok := <-events:
+			if !ok { // the engine closes the stream without a final event on cancel
+				return "", ctx.Err()
+			}
+			if ev.Done {
+				if ev.Err != nil {
+					return "", fmt.Errorf("prefilldecode: request %s: %w", req.ID, ev.Err)
+				}
+				m.complete, m.usage, m.done = m.last, ev.Usage, true
+				m.elapsed = max(m.elapsed, m.complete)
+				update()
+				return "", nil
+			}
+			at := l.clock.Now().Sub(t0)
+			m.tokens++
+			m.last = at
+			m.elapsed = max(m.elapsed, at)
+			if m.tokens == 1 {
+				m.ttft = at
+				update()
+			}
+		}
+	}
+}

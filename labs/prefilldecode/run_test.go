@@ -1,0 +1,395 @@
+package prefilldecode
+
+import (
+	"context"
+	"errors"
+	"math"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/latencylab/latencylab/engine"
+	"github.com/latencylab/latencylab/labs"
+)
+
+// testTune lets the test pool's engines on big GPUs take a whole 16k prompt
+// in one step (a larger token budget than the default), so even the 16k
+// preset runs in lockstep. Prompts within the default budget are scheduled
+// exactly as with the default. Small GPUs keep the default: a larger budget
+// reserves more activation memory and leaves them too little KV cache.
+func testTune(c *engine.Config) {
+	if c.Hardware.MemoryGiB >= 70 {
+		c.MaxNumBatchedTokens = 16384 + 64
+	}
+}
+
+// newTestLab returns a lab on a fresh pool whose engines run in lockstep
+// with the lab's handler clock.
+func newTestLab(t *testing.T) (*Lab, *lockstep) {
+	t.Helper()
+	clk := newLockstep(time.Unix(1_000_000, 0))
+	pool := labs.NewEngines(labs.EnginesConfig{Clock: clk, Tune: testTune})
+	t.Cleanup(func() {
+		clk.free()
+		pool.Close()
+		if clk.stalled.Load() {
+			t.Error("the engine waited for a handler step that never came")
+		}
+	})
+	l := New(Config{Engines: pool, Clock: clk.handler(), Tick: -1})
+	l.tag = "test"
+	return l, clk
+}
+
+// values returns the default knob values with changes applied.
+func values(changes labs.Values) labs.Values {
+	v := labs.Defaults(knobs())
+	for k, x := range changes {
+		v[k] = x
+	}
+	return v
+}
+
+func mustParse(t *testing.T, v labs.Values) settings {
+	t.Helper()
+	s, err := parse(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// modelled runs the two requests the lab's first run sends, one after the
+// other on one engine on the virtual clock, for exact comparison with what
+// the handler measured.
+func modelled(t *testing.T, s settings) (first, second engine.RequestResult) {
+	t.Helper()
+	id := "prefill-decode-test-1"
+	a, err := newJob(s, "a", "Session "+id, 0, s.output)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sess2 := "Session " + id
+	if !s.caching {
+		sess2 += "b"
+	}
+	b, err := newJob(s, "b", sess2, 1, min(s.output, secondAnswer))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := s.engine
+	testTune(&cfg)
+	r1, err := simulateOne(cfg, a.req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b.req.Arrival = r1.End
+	res, err := engine.Simulate(cfg, []engine.Request{a.req, b.req}, engine.SimOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res.Requests[0], res.Requests[1]
+}
+
+func statMap(t *testing.T, f labs.Frame) map[string]float64 {
+	t.Helper()
+	out := map[string]float64{}
+	for _, s := range f.Stats {
+		if _, dup := out[s.Key]; dup {
+			t.Errorf("stat %q appears twice", s.Key)
+		}
+		out[s.Key] = s.Value
+	}
+	return out
+}
+
+func near(a, b float64) bool { return math.Abs(a-b) <= 1e-6*math.Max(1, math.Abs(b)) }
+
+func runLab(t *testing.T, l *Lab, v labs.Values) []labs.Frame {
+	t.Helper()
+	var frames []labs.Frame
+	if err := l.Run(context.Background(), v, func(f labs.Frame) { frames = append(frames, f) }); err != nil {
+		t.Fatal(err)
+	}
+	if len(frames) == 0 {
+		t.Fatal("no frames")
+	}
+	return frames
+}
+
+func TestRun(t *testing.T) {
+	tests := []struct {
+		name    string
+		changes labs.Values
+	}{
+		{"the 3,200-token support prompt", labs.Values{}},
+		{"short chat, caching on", labs.Values{knobChunks: 0.0, knobTurns: 2.0, knobCaching: true}},
+		{"plain 2,000 tokens on an L4, short answer", labs.Values{knobMode: modePlain, knobPrompt: 2000.0, knobGPU: "l4", knobOutput: 20.0}},
+		{"one output token", labs.Values{knobOutput: 1.0}},
+		{"small model in INT4 on an A10G", labs.Values{knobModel: "llama-3.2-1b", knobGPU: "a10g", knobPrecision: "int4", knobOutput: 50.0}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			l, _ := newTestLab(t)
+			v := values(tc.changes)
+			s := mustParse(t, v)
+			want1, want2 := modelled(t, s)
+			frames := runLab(t, l, v)
+			for i, f := range frames[:len(frames)-1] {
+				if f.Final || f.Error != "" {
+					t.Fatalf("frame %d: Final %v, Error %q before the end", i, f.Final, f.Error)
+				}
+			}
+			final := frames[len(frames)-1]
+			if !final.Final || final.Error != "" {
+				t.Fatalf("last frame: Final %v, Error %q (%s)", final.Final, final.Error, final.Status)
+			}
+			st := statMap(t, final)
+			keys := []string{statTTFT, statDecode, statPrompt, statPrefillI, statRidge,
+				statCached, statSecondTTFT, statPer1kPrompt, statPerOutputTok}
+			if s.output > 1 {
+				keys = append(keys, statTPOT, statDecodeI)
+			} else if _, ok := st[statDecodeI]; ok {
+				t.Error("a one-token answer has no decode step, yet decode intensity is reported")
+			}
+			for _, k := range keys {
+				if _, ok := st[k]; !ok {
+					t.Errorf("final frame lacks stat %q", k)
+				}
+			}
+			// The handler's times equal the modelled times exactly: the
+			// lockstep clock lets it read the time as each token arrives.
+			if got, w := st[statTTFT], ms(want1.TTFT()); !near(got, w) {
+				t.Errorf("ttft %v ms, modelled %v ms", got, w)
+			}
+			if got, w := st[statDecode], ms(want1.E2E()-want1.TTFT()); !near(got, w) {
+				t.Errorf("decode %v ms, modelled %v ms", got, w)
+			}
+			if s.output > 1 {
+				if got, w := st[statTPOT], st[statDecode]/float64(s.output-1); math.Abs(got-w) > 1e-3 {
+					t.Errorf("tpot %v ms, want decode ÷ (n − 1) = %v", got, w)
+				}
+			}
+			if got, w := st[statSecondTTFT], ms(want2.TTFT()); !near(got, w) {
+				t.Errorf("second ttft %v ms, modelled %v ms", got, w)
+			}
+			if int(st[statCached]) != want2.Usage.CachedTokens {
+				t.Errorf("cached %v, modelled %d", st[statCached], want2.Usage.CachedTokens)
+			}
+			if int(st[statPrompt]) != want1.Usage.PromptTokens {
+				t.Errorf("prompt %v tokens, engine counted %d", st[statPrompt], want1.Usage.PromptTokens)
+			}
+			checkCharts(t, final, st)
+		})
+	}
+}
+
+// checkCharts checks that the final frame's charts carry the run's figures.
+func checkCharts(t *testing.T, final labs.Frame, st map[string]float64) {
+	t.Helper()
+	byID := map[string]labs.Chart{}
+	for _, c := range final.Charts {
+		byID[c.ID] = c
+	}
+	for _, id := range []string{chartPrompt, chartTTFT, chartDecode, chartRoofline, chartCaching} {
+		if _, ok := byID[id]; !ok {
+			t.Errorf("final frame lacks chart %q", id)
+		}
+	}
+	series := func(c labs.Chart, name string) labs.Series {
+		for _, s := range c.Series {
+			if s.Name == name {
+				return s
+			}
+		}
+		t.Errorf("chart %s lacks series %q", c.ID, name)
+		return labs.Series{Points: []labs.Point{{}}}
+	}
+	you := series(byID[chartTTFT], seriesYours).Points[0]
+	if you.X != st[statPrompt] || you.Y != st[statTTFT] {
+		t.Errorf("your point on the TTFT chart %+v, stats say (%v, %v)", you, st[statPrompt], st[statTTFT])
+	}
+	if fit := series(byID[chartTTFT], seriesFit); !fit.Dashed || len(fit.Points) != 2 {
+		t.Errorf("TTFT fit %+v", fit)
+	}
+	if sweep := series(byID[chartTTFT], seriesSweep); len(sweep.Points) != sweepPoints {
+		t.Errorf("TTFT sweep has %d points", len(sweep.Points))
+	}
+	if you := series(byID[chartDecode], seriesYours).Points[0]; you.Y != st[statDecode] {
+		t.Errorf("your point on the decode chart %+v, decode %v", you, st[statDecode])
+	}
+	roof := byID[chartRoofline]
+	if !roof.LogX || len(roof.Marks) != 1 || !near(roof.Marks[0].At, st[statRidge]) {
+		t.Errorf("roofline: LogX %v marks %+v, ridge %v", roof.LogX, roof.Marks, st[statRidge])
+	}
+	if p := series(roof, seriesPrefill).Points[0]; !near(p.X, st[statPrefillI]) {
+		t.Errorf("prefill point at %v, intensity %v", p.X, st[statPrefillI])
+	}
+	names := []string{seriesPrefill}
+	if _, ok := st[statDecodeI]; ok {
+		names = append(names, seriesDecode)
+		if p := series(roof, seriesDecode).Points[0]; !near(p.X, st[statDecodeI]) {
+			t.Errorf("decode point at %v, intensity %v", p.X, st[statDecodeI])
+		}
+	}
+	// No point sits above the roof.
+	for _, name := range names {
+		p := series(roof, name).Points[0]
+		w := roofAt(series(roof, seriesRoof).Points, p.X)
+		if p.Y > w*(1+1e-9) {
+			t.Errorf("%s at %v TFLOP/s, above the roof's %v", name, p.Y, w)
+		}
+	}
+	parts := byID[chartPrompt].Bars[0]
+	sum := 0.0
+	for _, s := range parts.Segments {
+		sum += s.Value
+	}
+	if sum != st[statPrompt] {
+		t.Errorf("prompt parts sum to %v, prompt is %v", sum, st[statPrompt])
+	}
+	if len(final.Tables) != 1 || len(final.Tables[0].Rows) != 2 {
+		t.Errorf("caching table %+v", final.Tables)
+	}
+}
+
+// roofAt interpolates the roof's drawn points (log X) at x.
+func roofAt(ps []labs.Point, x float64) float64 {
+	for i := 1; i < len(ps); i++ {
+		if ps[i].X >= x {
+			a, b := ps[i-1], ps[i]
+			f := (math.Log(x) - math.Log(a.X)) / (math.Log(b.X) - math.Log(a.X))
+			return a.Y + f*(b.Y-a.Y)
+		}
+	}
+	return ps[len(ps)-1].Y
+}
+
+// TestPrefixCachingLowersSecondTTFT runs the caching preset twice, with
+// caching on and off: on, the second customer reuses the cached system
+// prompt (the engine reports those tokens as cached) and gets its first
+// token sooner than with caching off, where nothing is reused.
+func TestPrefixCachingLowersSecondTTFT(t *testing.T) {
+	preset := (&Lab{}).Presets()[5]
+	if !strings.HasPrefix(preset.Name, "Prefix caching") {
+		t.Fatalf("preset 5 is %q", preset.Name)
+	}
+	got := map[bool]map[string]float64{}
+	for _, on := range []bool{true, false} {
+		l, _ := newTestLab(t)
+		v := values(preset.Values)
+		v[knobCaching] = on
+		frames := runLab(t, l, v)
+		final := frames[len(frames)-1]
+		if final.Error != "" {
+			t.Fatal(final.Error)
+		}
+		got[on] = statMap(t, final)
+	}
+	on, off := got[true], got[false]
+	system := 2000.0
+	if on[statCached] < system-2*engine.BlockSize || on[statCached] > system+engine.BlockSize {
+		t.Errorf("caching on: %v cached tokens, want about the %v-token system prompt", on[statCached], system)
+	}
+	if off[statCached] != 0 {
+		t.Errorf("caching off: %v cached tokens, want 0", off[statCached])
+	}
+	if !(on[statSecondTTFT] < 0.6*off[statSecondTTFT]) {
+		t.Errorf("second TTFT %v ms with caching, %v ms without: want a clear drop", on[statSecondTTFT], off[statSecondTTFT])
+	}
+	if !(on[statSecondTTFT] < on[statTTFT]) {
+		t.Errorf("with caching the second customer waited %v ms, the first %v ms", on[statSecondTTFT], on[statTTFT])
+	}
+	if on[statTTFT] != off[statTTFT] {
+		t.Errorf("the first request's TTFT changed with caching: %v vs %v ms (it never finds a cached prefix)", on[statTTFT], off[statTTFT])
+	}
+}
+
+// TestRepeatRunsDoNotShareCache: a second run of the same settings on the
+// same engines must not find the first run's prompt in the cache.
+func TestRepeatRunsDoNotShareCache(t *testing.T) {
+	l, clk := newTestLab(t)
+	v := values(labs.Values{knobCaching: true})
+	var ttft []float64
+	for range 2 {
+		frames := runLab(t, l, v)
+		ttft = append(ttft, statMap(t, frames[len(frames)-1])[statTTFT])
+		clk.drain()
+	}
+	if ttft[0] != ttft[1] {
+		t.Errorf("repeat run's TTFT %v ms, first %v ms", ttft[1], ttft[0])
+	}
+}
+
+func TestValidation(t *testing.T) {
+	tests := []struct {
+		name    string
+		changes labs.Values
+		knob    string
+		want    string
+	}{
+		{"fp8 on an A100", labs.Values{knobGPU: "a100-80g", knobPrecision: "fp8"}, knobPrecision, "no FP8 tensor cores"},
+		{"fp8 on an A10G", labs.Values{knobGPU: "a10g", knobPrecision: "fp8"}, knobPrecision, "h100-sxm"},
+		{"70B in BF16 on an H100", labs.Values{knobModel: "llama-3.1-70b"}, knobGPU, "does not fit"},
+		{"70B on an L4 in INT4", labs.Values{knobModel: "llama-3.1-70b", knobGPU: "l4", knobPrecision: "int4"}, knobGPU, "does not fit"},
+		{"70B in FP8 on an H100: too little KV cache", labs.Values{knobModel: "llama-3.1-70b", knobPrecision: "fp8"}, knobChunks, "KV cache"},
+		{"long plain prompt beyond Mistral's KV on an L4", labs.Values{knobModel: "mistral-7b", knobGPU: "l4", knobMode: modePlain, knobPrompt: 16384.0, knobSystem: 4000.0},
+			"", ""},
+		{"answer of 0 tokens", labs.Values{knobOutput: 0.0}, knobOutput, "between 1 and 1000"},
+		{"unknown model", labs.Values{knobModel: "gpt-9"}, knobModel, "not one of the listed choices"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			v := values(tc.changes)
+			l := New(Config{})
+			errs := l.Check(v)
+			if tc.knob == "" {
+				if errs != nil {
+					t.Fatalf("Check: %v, want none", errs)
+				}
+				return
+			}
+			if len(errs) != 1 || errs[0].Knob != tc.knob || !strings.Contains(errs[0].Message, tc.want) {
+				t.Fatalf("Check: %+v, want one error on %s containing %q", errs, tc.knob, tc.want)
+			}
+			// Run refuses the same settings with the same message and no
+			// engine work (the lab has no pool: it must not need one).
+			var frames []labs.Frame
+			if err := l.Run(context.Background(), v, func(f labs.Frame) { frames = append(frames, f) }); err != nil {
+				t.Fatal(err)
+			}
+			if len(frames) != 1 || !frames[0].Final || !strings.Contains(frames[0].Error, tc.want) {
+				t.Fatalf("frames %+v", frames)
+			}
+		})
+	}
+}
+
+func TestCancel(t *testing.T) {
+	for _, at := range []string{"sweep", "prefill", "decode"} {
+		t.Run(at, func(t *testing.T) {
+			l, _ := newTestLab(t)
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			var frames []labs.Frame
+			err := l.Run(ctx, values(nil), func(f labs.Frame) {
+				frames = append(frames, f)
+				st := statMap(t, f)
+				_, first := st[statTTFT]
+				switch {
+				case at == "sweep" && len(frames) == 1,
+					at == "prefill" && len(frames) == 2,
+					at == "decode" && first:
+					cancel()
+				}
+			})
+			if !errors.Is(err, context.Canceled) {
+				t.Fatalf("Run: %v, want context.Canceled", err)
+			}
+			if slices.ContainsFunc(frames, func(f labs.Frame) bool { return f.Final }) {
+				t.Error("a cancelled run emitted a final frame")
+			}
+		})
+	}
+}
