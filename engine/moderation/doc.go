@@ -1,0 +1,19 @@
+// Package moderation checks text for safety and decides what of a
+// streaming answer may reach the reader. It has two halves that follow the
+// data flow:
+//
+//   - Detectors that really run on text: personal data (e-mail addresses,
+//     phone numbers, payment cards with a Luhn check, IBANs with the mod-97
+//     check), a policy classifier for off-policy content (rules plus a naive
+//     Bayes model over word n-grams, trained at first use from a bundled
+//     labelled file), and a prompt-injection detector. A Checker runs them,
+//     measures its own time on an injected clock and can wait a simulated
+//     service latency, as a call to a moderation model would cost.
+//   - Policies that sit between generation and delivery: a Filter is a
+//     synchronous state machine (tokens in, deliveries and check requests
+//     out) and Moderate drives one with a Checker, running checks while
+//     generation goes on, the way a serving stack's moderation stage would.
+//
+// The package imports only the standard library, so the request pipeline,
+// the chat and the OpenAI surface can use it as a stage.
+package moderation
