@@ -27,7 +27,7 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	wf.register(fs)
 	baseURL := fs.String("base-url", "", "API root of the server, e.g. http://127.0.0.1:8000/v1 (required)")
 	model := fs.String("model", "", "model name to request (default: the first of GET /models)")
-	endpoint := fs.String("endpoint", "completions", "completions or chat")
+	endpoint := fs.String("endpoint", "completions", "completions or chat (vLLM's /v1/completions and /v1/chat/completions spellings work too)")
 	apiKey := fs.String("api-key", os.Getenv("OPENAI_API_KEY"), "bearer token (default $OPENAI_API_KEY)")
 	return exitCode(stderr, "bench", func() error {
 		if help, err := parseFlags(fs, args, stdout); help || err != nil {
@@ -35,6 +35,12 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		}
 		if err := checkBaseURL(*baseURL); err != nil {
 			return err
+		}
+		switch {
+		case strings.HasSuffix(*endpoint, "chat/completions"):
+			*endpoint = "chat"
+		case strings.HasSuffix(*endpoint, "/completions"):
+			*endpoint = "completions"
 		}
 		if *endpoint != "completions" && *endpoint != "chat" {
 			return badf("endpoint %q is not valid: want completions or chat", *endpoint)

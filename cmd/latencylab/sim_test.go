@@ -147,7 +147,7 @@ func TestBenchAgainstOwnAPI(t *testing.T) {
 	}
 	ts := httptest.NewServer(api)
 	defer ts.Close()
-	for _, endpoint := range []string{"completions", "chat"} {
+	for _, endpoint := range []string{"completions", "/v1/chat/completions"} {
 		code, out, stderr := runCLI("bench", "--base-url", ts.URL+"/v1", "--endpoint", endpoint,
 			"--num-requests", "12", "--input-len", "200", "--output-len", "10", "--max-concurrency", "4", "--json")
 		if code != 0 {
