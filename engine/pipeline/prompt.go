@@ -116,27 +116,42 @@ func formatChunks(chunks []Chunk) string {
 	return b.String()
 }
 
+// formatOrder writes the order as plain sentences in the words customers
+// use (order, parcel, shipped, tracking), so both a model and the bundled
+// composer, which matches words, can answer "where is my order?" from it.
 func formatOrder(o *Order) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "Customer's order %s: status %s.", o.ID, o.Status)
+	b.WriteString("Your order " + o.ID)
 	if o.Items != "" {
-		fmt.Fprintf(&b, " Items: %s.", o.Items)
-	}
-	if o.Total != "" {
-		fmt.Fprintf(&b, " Total: %s.", o.Total)
+		b.WriteString(" (" + o.Items)
+		if o.Total != "" {
+			b.WriteString(", " + o.Total)
+		}
+		b.WriteString(")")
 	}
 	if !o.Placed.IsZero() {
-		fmt.Fprintf(&b, " Placed on %s.", o.Placed.Format("2 January 2006"))
+		b.WriteString(" was placed on " + o.Placed.Format("2 January 2006") + " and")
 	}
-	if !o.Shipped.IsZero() {
-		fmt.Fprintf(&b, " Shipped on %s", o.Shipped.Format("2 January 2006"))
+	fmt.Fprintf(&b, " is %s.", orDefault(o.Status, "being looked up"))
+	switch {
+	case !o.Shipped.IsZero():
+		fmt.Fprintf(&b, " The order shipped on %s", o.Shipped.Format("2 January 2006"))
 		if o.Carrier != "" {
-			fmt.Fprintf(&b, " with %s", o.Carrier)
-		}
-		if o.Tracking != "" {
-			fmt.Fprintf(&b, ", tracking number %s", o.Tracking)
+			b.WriteString(" with " + o.Carrier)
 		}
 		b.WriteString(".")
+		if o.Tracking != "" {
+			fmt.Fprintf(&b, " Track the parcel with tracking number %s.", o.Tracking)
+		}
+	case o.Status != "cancelled" && o.Status != "refunded":
+		b.WriteString(" The order has not shipped yet.")
 	}
 	return b.String()
+}
+
+func orDefault(s, def string) string {
+	if s == "" {
+		return def
+	}
+	return s
 }

@@ -3,6 +3,7 @@ package pipeline
 import (
 	"fmt"
 	"testing"
+	"time"
 
 	"github.com/latencylab/latencylab/engine/textmodel"
 )
@@ -72,5 +73,24 @@ func TestPromptPartsCountEveryPart(t *testing.T) {
 	q := assemblePrompt(tm, PromptConfig{}, Lookups{History: []Turn{{Role: "user", Content: "hi"}, {Role: "assistant", Content: "", Status: StatusCancelled}}}, "x")
 	if q.HistoryKept != 1 {
 		t.Errorf("kept %d turns, want the empty answer skipped", q.HistoryKept)
+	}
+}
+
+func TestFormatOrder(t *testing.T) {
+	day := func(d int) time.Time { return time.Date(2026, 11, d, 10, 0, 0, 0, time.UTC) }
+	cases := []struct {
+		o    Order
+		want string
+	}{
+		{Order{ID: "NW-1", Status: "in transit", Items: "Rain Jacket", Total: "$189.00", Placed: day(18), Shipped: day(19), Carrier: "UPS", Tracking: "1Z9"},
+			"Your order NW-1 (Rain Jacket, $189.00) was placed on 18 November 2026 and is in transit. The order shipped on 19 November 2026 with UPS. Track the parcel with tracking number 1Z9."},
+		{Order{ID: "NW-2", Status: "processing", Items: "Cap", Placed: day(20)},
+			"Your order NW-2 (Cap) was placed on 20 November 2026 and is processing. The order has not shipped yet."},
+		{Order{ID: "NW-3", Status: "cancelled"}, "Your order NW-3 is cancelled."},
+	}
+	for _, tc := range cases {
+		if got := formatOrder(&tc.o); got != tc.want {
+			t.Errorf("got  %q\nwant %q", got, tc.want)
+		}
 	}
 }
