@@ -66,6 +66,7 @@ type Engine struct {
 type command struct {
 	submit *stream // nil: abort
 	id     string
+	at     time.Time // when Submit was called: the request's arrival
 }
 
 // New starts a live engine for cfg.
@@ -124,7 +125,7 @@ func (e *Engine) Submit(ctx context.Context, req engine.Request) (<-chan Event, 
 		return nil, fmt.Errorf("request %s: duplicate id", req.ID)
 	}
 	e.streams[req.ID] = st
-	e.pending = append(e.pending, command{submit: st, id: req.ID})
+	e.pending = append(e.pending, command{submit: st, id: req.ID, at: e.clock.Now()})
 	e.mu.Unlock()
 	e.poke()
 	go st.forward(ctx, func() { e.abort(req.ID) })

@@ -78,7 +78,9 @@ func (e *Engine) apply() bool {
 			continue
 		}
 		req := c.submit.req
-		req.Arrival = min(e.clock.Now().Sub(e.start), e.eng.Now())
+		// A request submitted mid-step arrived before the engine clock's
+		// current value (the step's end); an idle engine was just advanced.
+		req.Arrival = min(max(c.at.Sub(e.start), 0), e.eng.Now())
 		if err := e.eng.Add(req); err != nil {
 			e.mu.Lock()
 			delete(e.streams, c.id)
