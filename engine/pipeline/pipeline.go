@@ -374,7 +374,7 @@ func userMessage(status string) string {
 	case StatusBlocked:
 		return "Sorry, I can't help with that message. Please rephrase your question about your order or our service."
 	case StatusError:
-		return "The answer broke off because the model failed. What is shown is incomplete; please ask again."
+		return "The answer broke off because the model failed, so it is incomplete. Please ask again."
 	case StatusTimeout:
 		return "The answer took longer than allowed and was cut off here."
 	case StatusCancelled:
