@@ -1,0 +1,282 @@
+package moderation
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Policy is how moderation sits between generation and delivery.
+type Policy string
+
+// Policies, in the order the lessons introduce them.
+const (
+	// NoModeration delivers every token at once and checks nothing: the
+	// baseline for time to first word.
+	NoModeration Policy = "none"
+	// StreamThenModerate delivers every token at once and checks windows
+	// behind the delivery front; when a check fails the shown text is
+	// replaced, but the reader has already seen it.
+	StreamThenModerate Policy = "stream-then-moderate"
+	// ModerateThenSend holds the whole answer, checks it once and only
+	// then delivers it (or the fallback).
+	ModerateThenSend Policy = "moderate-then-send"
+	// BufferedWindow holds back a window of tokens, checks it together
+	// with the overlap held from the previous window, and releases only
+	// text that passed. On a failed check nothing more is released and a
+	// notice follows the text already shown; generation runs on.
+	BufferedWindow Policy = "buffered-window"
+	// AbortMidStream is a buffered window that, on a failed check, also
+	// cancels generation and replaces the shown text with the fallback.
+	AbortMidStream Policy = "abort-mid-stream"
+)
+
+// Policies lists every policy, from the naive to the most careful.
+func Policies() []Policy {
+	return []Policy{NoModeration, StreamThenModerate, ModerateThenSend, BufferedWindow, AbortMidStream}
+}
+
+// Finish reasons a filtered stream ends with (OpenAI's names).
+const (
+	FinishStop          = "stop"
+	FinishContentFilter = "content_filter"
+)
+
+// Default texts shown when moderation stops an answer.
+const (
+	DefaultFallback = "Sorry, I can't share that answer. It was withdrawn by our safety check."
+	DefaultNotice   = "[The rest of this answer was withheld by our safety check.]"
+)
+
+// FilterConfig shapes a Filter.
+type FilterConfig struct {
+	Policy Policy
+	// Window is how many new tokens each check covers (buffered window,
+	// abort and stream-then-moderate), like NeMo Guardrails' chunk_size.
+	Window int
+	// Overlap is how many tokens at the end of each window are held back
+	// and checked again at the start of the next, like NeMo's
+	// context_size, so text split across two windows is seen whole.
+	// In stream-then-moderate nothing is held; the overlap is only
+	// re-read as context.
+	Overlap int
+	// Fallback replaces the shown text when an answer is withdrawn;
+	// Notice follows released text when the rest is withheld. Empty
+	// means the defaults.
+	Fallback, Notice string
+}
+
+// Validate reports a configuration that cannot work.
+func (c FilterConfig) Validate() error {
+	switch c.Policy {
+	case NoModeration, ModerateThenSend:
+	case StreamThenModerate, BufferedWindow, AbortMidStream:
+		if c.Window < 1 || c.Window > 4096 {
+			return fmt.Errorf("moderation: window of %d tokens; want 1 to 4096", c.Window)
+		}
+		if c.Overlap < 0 || c.Overlap > 1024 {
+			return fmt.Errorf("moderation: overlap of %d tokens; want 0 to 1024", c.Overlap)
+		}
+	default:
+		return fmt.Errorf("moderation: unknown policy %q (want one of %v)", c.Policy, Policies())
+	}
+	return nil
+}
+
+// ActionKind says what the driver of a Filter must do.
+type ActionKind string
+
+// Actions.
+const (
+	ActDeliver  ActionKind = "deliver"  // append Text to what the reader sees
+	ActCheck    ActionKind = "check"    // run a check on Text, then call Checked(ID, …)
+	ActCaught   ActionKind = "caught"   // a check failed; Result has spans in answer offsets
+	ActReplace  ActionKind = "replace"  // replace everything shown with Text (the fallback)
+	ActWithhold ActionKind = "withhold" // keep what is shown, append Text (the notice), release no more
+	ActAbort    ActionKind = "abort"    // cancel generation (the engine request)
+	ActFinish   ActionKind = "finish"   // delivery is over; Reason is the finish reason
+)
+
+// Action is one instruction from a Filter to its driver.
+type Action struct {
+	Kind ActionKind
+	Text string
+	// From and To are the token range [From, To) a Deliver releases or a
+	// Check covers.
+	From, To int
+	// Offset is the byte offset of Text in the answer (Deliver, Check).
+	Offset int
+	ID     int     // check id (Check)
+	Result *Result // Caught: the failed check, spans in answer offsets
+	Reason string  // Finish
+}
+
+// Filter is one stream's moderation policy as a synchronous state machine:
+// the driver feeds it tokens and check results and carries out the actions
+// it returns. It does no I/O and keeps no clock, so it is exact to test and
+// any driver (the lab, the pipeline, the OpenAI surface) can time it.
+// At most one check is in flight at a time.
+type Filter struct {
+	cfg    FilterConfig
+	pieces []string
+	offs   []int // offs[i] is the byte offset of token i; offs[len] is the length
+	text   strings.Builder
+
+	released int  // tokens delivered
+	checked  int  // tokens covered by passing checks (stream-then-moderate)
+	inFlight int  // id of the running check, 0 when none
+	checkTo  int  // end token of the running check
+	checkOff int  // byte offset of the running check's text
+	nextID   int  // last check id handed out
+	ended    bool // generation is over
+	blocked  bool // a check failed
+	finished bool // Finish was returned
+}
+
+// NewFilter returns a filter for cfg.
+func NewFilter(cfg FilterConfig) (*Filter, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	if cfg.Fallback == "" {
+		cfg.Fallback = DefaultFallback
+	}
+	if cfg.Notice == "" {
+		cfg.Notice = DefaultNotice
+	}
+	return &Filter{cfg: cfg, offs: []int{0}}, nil
+}
+
+// Config returns the filter's configuration, defaults filled in.
+func (f *Filter) Config() FilterConfig { return f.cfg }
+
+// Text is the answer generated so far, shown or not.
+func (f *Filter) Text() string { return f.text.String() }
+
+// Tokens is the number of tokens generated so far.
+func (f *Filter) Tokens() int { return len(f.pieces) }
+
+// Blocked reports whether a check has failed.
+func (f *Filter) Blocked() bool { return f.blocked }
+
+// Token takes the next generated token's text (possibly empty, for a token
+// that ends inside a character).
+func (f *Filter) Token(piece string) []Action {
+	if f.ended {
+		return nil
+	}
+	f.pieces = append(f.pieces, piece)
+	f.text.WriteString(piece)
+	f.offs = append(f.offs, f.text.Len())
+	n := len(f.pieces)
+	if f.blocked {
+		return nil
+	}
+	switch f.cfg.Policy {
+	case NoModeration, StreamThenModerate:
+		acts := []Action{f.deliver(n)}
+		return append(acts, f.next()...)
+	}
+	return f.next()
+}
+
+// End marks the end of generation (naturally or after an abort).
+func (f *Filter) End() []Action {
+	if f.ended {
+		return nil
+	}
+	f.ended = true
+	return f.next()
+}
+
+// Checked takes the result of check id.
+func (f *Filter) Checked(id int, r Result) []Action {
+	if id == 0 || id != f.inFlight {
+		return nil
+	}
+	f.inFlight = 0
+	if r.Blocked() {
+		return f.block(r)
+	}
+	switch f.cfg.Policy {
+	case StreamThenModerate:
+		f.checked = f.checkTo
+	case ModerateThenSend:
+		return append([]Action{f.deliver(f.checkTo)}, f.next()...)
+	case BufferedWindow, AbortMidStream:
+		to := f.checkTo
+		if !f.ended || to < len(f.pieces) {
+			to = max(f.released, to-f.cfg.Overlap)
+		}
+		var acts []Action
+		if to > f.released {
+			acts = append(acts, f.deliver(to))
+		}
+		return append(acts, f.next()...)
+	}
+	return f.next()
+}
+
+// block handles a failed check: spans move to answer offsets, and the
+// policy decides what the reader is left with.
+func (f *Filter) block(r Result) []Action {
+	f.blocked = true
+	spans := make([]Span, len(r.Spans))
+	for i, s := range r.Spans {
+		s.Start += f.checkOff
+		s.End += f.checkOff
+		spans[i] = s
+	}
+	r.Spans = spans
+	acts := []Action{{Kind: ActCaught, Result: &r}}
+	switch f.cfg.Policy {
+	case AbortMidStream:
+		acts = append(acts, Action{Kind: ActAbort}, Action{Kind: ActReplace, Text: f.cfg.Fallback})
+	case BufferedWindow:
+		acts = append(acts, Action{Kind: ActWithhold, Text: f.cfg.Notice})
+	default:
+		acts = append(acts, Action{Kind: ActReplace, Text: f.cfg.Fallback})
+	}
+	f.finished = true
+	return append(acts, Action{Kind: ActFinish, Reason: FinishContentFilter})
+}
+
+// deliver releases tokens up to to.
+func (f *Filter) deliver(to int) Action {
+	a := Action{Kind: ActDeliver, From: f.released, To: to, Offset: f.offs[f.released],
+		Text: f.text.String()[f.offs[f.released]:f.offs[to]]}
+	f.released = to
+	return a
+}
+
+// next starts the next check if one is due and finishes the stream when
+// nothing is left to do.
+func (f *Filter) next() []Action {
+	if f.finished || f.blocked {
+		return nil
+	}
+	n := len(f.pieces)
+	if f.inFlight == 0 {
+		from, due := 0, false
+		switch f.cfg.Policy {
+		case ModerateThenSend:
+			due = f.ended && f.released < n
+		case StreamThenModerate:
+			from = max(0, f.checked-f.cfg.Overlap)
+			due = n-f.checked >= f.cfg.Window || f.ended && n > f.checked
+		case BufferedWindow, AbortMidStream:
+			from = f.released
+			due = n-f.released >= f.cfg.Window+f.cfg.Overlap || f.ended && n > f.released
+		}
+		if due {
+			f.nextID++
+			f.inFlight, f.checkTo, f.checkOff = f.nextID, n, f.offs[from]
+			return []Action{{Kind: ActCheck, ID: f.nextID, From: from, To: n, Offset: f.offs[from],
+				Text: f.text.String()[f.offs[from]:f.offs[n]]}}
+		}
+	}
+	if f.ended && f.inFlight == 0 {
+		f.finished = true
+		return []Action{{Kind: ActFinish, Reason: FinishStop}}
+	}
+	return nil
+}
