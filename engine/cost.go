@@ -58,9 +58,6 @@ const (
 	// batch size faster than the roofline alone; vLLM's v0.6.0 blog puts
 	// CPU-side work at a large share of a step at high batch.
 	seqOverhead = 12 * time.Microsecond
-	// prefillTokenOverhead covers per-token work outside the GEMMs in a
-	// prefill (embedding, norms, rotary, activations) not captured by MFU.
-	prefillTokenOverhead = 0 * time.Nanosecond
 	// allReduceLatency is one all-reduce's fixed latency for small messages
 	// over NVLink (vLLM's custom all-reduce: single-digit microseconds).
 	allReduceLatency = 8 * time.Microsecond
@@ -144,8 +141,7 @@ func (r *Roofline) StepTime(b BatchShape) time.Duration {
 	if r.allReduceCalls > 0 {
 		sec += r.allReduceCalls * r.allReduceBytesTok * tokens / r.allReduceBW
 	}
-	d := time.Duration(sec*1e9) + stepOverhead + time.Duration(b.NumSeqs)*seqOverhead +
-		time.Duration(b.PrefillTokens)*prefillTokenOverhead
+	d := time.Duration(sec*1e9) + stepOverhead + time.Duration(b.NumSeqs)*seqOverhead
 	if r.allReduceCalls > 0 {
 		d += time.Duration(r.allReduceCalls) * r.allReduceLat
 	}
