@@ -1,0 +1,202 @@
+package budget
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/latencylab/latencylab/engine/pipeline"
+	"github.com/latencylab/latencylab/labs"
+	"github.com/latencylab/latencylab/labs/pipelinelab"
+)
+
+// Chart ids.
+const (
+	chartWaterfall = "waterfall"
+	chartHist      = "first-word-histogram"
+)
+
+// Waterfall rows, in the order a request meets them, and the pipeline
+// stages each one shows.
+var rows = []struct {
+	label string
+	stage string
+}{
+	{"guardrail", pipeline.StageGuardrail},
+	{"history", pipeline.StageHistory},
+	{"retrieval", pipeline.StageRetrieval},
+	{"order lookup", pipeline.StageOrder},
+	{"prompt + gateway", pipeline.StagePrompt},
+	{"model: first token", pipeline.StageFirstToken},
+	{"model: writing", pipeline.StageDecode},
+}
+
+// view holds what the live request has shown so far.
+type view struct {
+	s     settings
+	spans []pipeline.Span
+	// streaming: the answer's first token time and the latest delta.
+	firstAt, lastAt time.Duration
+	tokens          int
+	res             *pipeline.Result
+}
+
+func (v *view) addSpan(sp pipeline.Span) { v.spans = append(v.spans, sp) }
+
+func (v *view) streamed(at time.Duration, tokens int) {
+	if v.tokens == 0 {
+		v.firstAt = at
+	}
+	v.lastAt, v.tokens = at, tokens
+}
+
+func (v *view) finishLive(res *pipeline.Result) { v.res = res; v.spans = res.Spans }
+
+// waterfall draws the spans known so far, one row per stage.
+func (v *view) waterfall() labs.Chart {
+	c := labs.Chart{ID: chartWaterfall, Title: "One request, stage by stage (wall clock)", Kind: labs.ChartTimeline,
+		XLabel: "time since the request arrived", XUnit: "ms"}
+	decodeSeen := false
+	for _, r := range rows {
+		row := labs.SpanRow{Label: r.label}
+		for _, sp := range v.spans {
+			if sp.Stage == r.stage {
+				row.Spans = append(row.Spans, labs.Span{Name: r.label, Start: pipelinelab.MS(sp.Start), End: pipelinelab.MS(sp.End)})
+				decodeSeen = decodeSeen || sp.Stage == pipeline.StageDecode
+			}
+		}
+		// While the answer streams, its writing row grows with it.
+		if r.stage == pipeline.StageDecode && !decodeSeen && v.tokens > 0 {
+			row.Spans = append(row.Spans, labs.Span{Name: r.label, Start: pipelinelab.MS(v.firstAt), End: pipelinelab.MS(v.lastAt)})
+		}
+		c.Rows = append(c.Rows, row)
+	}
+	if v.tokens > 0 {
+		c.Marks = append(c.Marks, labs.Mark{Label: "first word", At: pipelinelab.MS(v.firstAt)})
+	}
+	if v.res != nil {
+		c.Marks = []labs.Mark{{Label: "first word", At: pipelinelab.MS(v.res.Summary.FirstWord)},
+			{Label: "complete", At: pipelinelab.MS(v.res.Summary.Total)}}
+	}
+	return c
+}
+
+func (v *view) liveFrame() labs.Frame {
+	status := "Request in the pipeline…"
+	if v.tokens > 0 {
+		status = fmt.Sprintf("Streaming the answer: %d of %d tokens.", v.tokens, v.s.answerTokens)
+	}
+	return labs.Frame{Status: status, Charts: []labs.Chart{v.waterfall()}}
+}
+
+// spanOf finds the first span of stage.
+func spanOf(spans []pipeline.Span, stage string) (pipeline.Span, bool) {
+	for _, s := range spans {
+		if s.Stage == stage {
+			return s, true
+		}
+	}
+	return pipeline.Span{}, false
+}
+
+func (v *view) liveStats(res *pipeline.Result) []labs.Stat {
+	mode := "parallel"
+	if !v.s.parallel {
+		mode = "sequential"
+	}
+	out := []labs.Stat{
+		{Key: statFirstWord, Label: "First word (one request)", Value: pipelinelab.Round1(pipelinelab.MS(res.Summary.FirstWord)), Unit: "ms",
+			Note: "request start to the first text, measured on the wall clock"},
+		{Key: statComplete, Label: "Complete (one request)", Value: pipelinelab.Round1(pipelinelab.MS(res.Summary.Total)), Unit: "ms",
+			Note: fmt.Sprintf("%d tokens written", res.Summary.OutputTokens)},
+	}
+	if sp, ok := spanOf(res.Spans, pipeline.StageContext); ok {
+		out = append(out, labs.Stat{Key: statLookups, Label: "Context lookups (one request)",
+			Value: pipelinelab.Round1(pipelinelab.MS(sp.Duration())), Unit: "ms", Note: "three lookups, " + mode})
+	}
+	return out
+}
+
+// finalFrame has the live waterfall, the batch's histogram and every stat.
+func (v *view) finalFrame(res *pipeline.Result, b batch) labs.Frame {
+	fw := b.firstWords()
+	mean := pipelinelab.Mean(fw)
+	p50, p95, p99 := pipelinelab.Percentile(fw, 50), pipelinelab.Percentile(fw, 95), pipelinelab.Percentile(fw, 99)
+	target := pipelinelab.Percentile(fw, v.s.percentile)
+	pass := target <= v.s.budgetMS
+	within := 0
+	for _, x := range fw {
+		if x <= v.s.budgetMS {
+			within++
+		}
+	}
+	share := 100 * float64(within) / float64(len(fw))
+	passVal, verdict := 0.0, "missed"
+	if pass {
+		passVal, verdict = 1, "met"
+	}
+	n := len(fw)
+	stats := append(v.liveStats(res),
+		labs.Stat{Key: statMean, Label: fmt.Sprintf("Mean first word (%d requests)", n), Value: pipelinelab.Round1(mean), Unit: "ms"},
+		labs.Stat{Key: statP50, Label: "p50 first word", Value: pipelinelab.Round1(p50), Unit: "ms", Note: "half the requests are faster"},
+		labs.Stat{Key: statP95, Label: "p95 first word", Value: pipelinelab.Round1(p95), Unit: "ms", Note: "one in twenty is slower"},
+		labs.Stat{Key: statP99, Label: "p99 first word", Value: pipelinelab.Round1(p99), Unit: "ms", Note: "one in a hundred is slower"},
+		labs.Stat{Key: statPass, Label: fmt.Sprintf("Budget met (1 = yes, 0 = no): %s ≤ %s", v.s.percentileTag, pipelinelab.FmtMS(v.s.budgetMS)),
+			Value: passVal, Note: fmt.Sprintf("%.1f%% of requests within the budget", share)},
+	)
+	hist := labs.Chart{ID: chartHist, Title: fmt.Sprintf("Time to first word, %d requests (virtual clock)", n),
+		Kind: labs.ChartHistogram, XLabel: "time to first word", XUnit: "ms", YLabel: "requests",
+		Hist: pipelinelab.Histogram(fw, 40, []labs.Mark{
+			{Label: "mean", At: mean}, {Label: "p50", At: p50}, {Label: "p95", At: p95}, {Label: "p99", At: p99},
+			{Label: "budget", At: v.s.budgetMS}})}
+	status := fmt.Sprintf("Budget %s: %s first word is %s against a budget of %s (%.1f%% within). One request: first word %s, complete %s.",
+		verdict, v.s.percentileTag, pipelinelab.FmtMS(target), pipelinelab.FmtMS(v.s.budgetMS), share,
+		pipelinelab.FmtMS(pipelinelab.MS(res.Summary.FirstWord)), pipelinelab.FmtMS(pipelinelab.MS(res.Summary.Total)))
+	return labs.Frame{Final: true, Status: status, Stats: stats,
+		Charts: []labs.Chart{v.waterfall(), hist}, Tables: []labs.Table{stageTable(b)}}
+}
+
+// stageTable shows each stage's spread over the batch, so a tail can be
+// traced to the stage that caused it.
+func stageTable(b batch) labs.Table {
+	cols := []struct {
+		name string
+		get  func(sample) time.Duration
+	}{
+		{"guardrail", func(s sample) time.Duration { return s.guard }},
+		{"context lookups", func(s sample) time.Duration { return s.lookups }},
+		{"prompt + gateway", func(s sample) time.Duration { return s.gateway }},
+		{"model: first token", func(s sample) time.Duration { return s.ttft }},
+		{"first word", func(s sample) time.Duration { return s.firstWord }},
+		{"model: writing", func(s sample) time.Duration { return s.decode }},
+		{"complete", func(s sample) time.Duration { return s.complete }},
+	}
+	t := labs.Table{Title: fmt.Sprintf("Stage times over %d requests (ms)", len(b.samples)),
+		Columns: []string{"stage", "mean", "p50", "p95", "p99", "max"}}
+	for _, c := range cols {
+		xs := make([]float64, len(b.samples))
+		for i, s := range b.samples {
+			xs[i] = pipelinelab.MS(c.get(s))
+		}
+		t.Rows = append(t.Rows, []string{c.name, f0(pipelinelab.Mean(xs)), f0(pipelinelab.Percentile(xs, 50)),
+			f0(pipelinelab.Percentile(xs, 95)), f0(pipelinelab.Percentile(xs, 99)), f0(pipelinelab.Percentile(xs, 100))})
+	}
+	stalled := map[string]int{}
+	for _, s := range b.samples {
+		if s.slowStage != "" {
+			stalled[s.slowStage]++
+		}
+	}
+	if len(stalled) > 0 {
+		var parts []string
+		for _, name := range stageNames {
+			if stalled[name] > 0 {
+				parts = append(parts, fmt.Sprintf("%s %d", name, stalled[name]))
+			}
+		}
+		t.Title += "; stalls: " + strings.Join(parts, ", ")
+	}
+	return t
+}
+
+func f0(x float64) string { return fmt.Sprintf("%.0f", x) }

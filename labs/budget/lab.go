@@ -1,0 +1,101 @@
+// Package budget is the latency-budget lab. One real support request goes
+// through the whole pipeline on the wall clock — the guardrail's classifier,
+// the FTS5 retrieval, the order lookup, prompt assembly with real token
+// counts, and the bundled engine's prefill and decode — with the lesson's
+// stage times as simulated service latencies, and its waterfall is drawn
+// stage by stage. Then many requests with varying stage times are timed on
+// the virtual clock, so the learner sees mean against p50/p95/p99 and checks
+// a first-word budget at a percentile.
+package budget
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"sync/atomic"
+
+	"github.com/latencylab/latencylab/engine/pipeline"
+	"github.com/latencylab/latencylab/labs"
+)
+
+// Slug is the lab's URL segment.
+const Slug = "latency-budget"
+
+// Stat keys.
+const (
+	statFirstWord = "first_word_ms"
+	statComplete  = "complete_ms"
+	statLookups   = "lookups_ms"
+	statMean      = "mean_ms"
+	statP50       = "p50_ms"
+	statP95       = "p95_ms"
+	statP99       = "p99_ms"
+	statPass      = "budget_pass"
+)
+
+// Config wires a Lab.
+type Config struct {
+	// Engines is the shared live-engine pool; required.
+	Engines *labs.Engines
+	// Retriever and Orders are the knowledge base and order system
+	// (web/store in the app). Nil switches that lookup off.
+	Retriever pipeline.Retriever
+	Orders    pipeline.Orders
+}
+
+// Lab is the latency-budget lab; safe for concurrent runs.
+type Lab struct {
+	cfg Config
+	// tag and seq make request ids and session lines unique across runs
+	// in the shared engines.
+	tag string
+	seq atomic.Uint64
+}
+
+// New returns the lab.
+func New(cfg Config) *Lab {
+	var b [4]byte
+	_, _ = rand.Read(b[:])
+	return &Lab{cfg: cfg, tag: hex.EncodeToString(b[:])}
+}
+
+// Info describes the lab.
+func (l *Lab) Info() labs.Info {
+	return labs.Info{
+		Slug:  Slug,
+		Title: "Latency budget",
+		Summary: "Follow one support request through guardrail, lookups, prompt and model on the clock, " +
+			"then time hundreds more and check a first-word budget at p95.",
+		Lesson:         "latency-budget",
+		Prediction:     "What p95 time to first word do you expect?",
+		PredictionUnit: "ms",
+		PredictionStat: statP95,
+	}
+}
+
+// Knobs lists the settings.
+func (l *Lab) Knobs() []labs.Knob { return append([]labs.Knob(nil), knobs...) }
+
+// Presets lists settings worth trying.
+func (l *Lab) Presets() []labs.Preset { return append([]labs.Preset(nil), presets...) }
+
+// Run times one request live, then the batch on the virtual clock. A
+// learner's mistake ends in a final frame with Error and a nil error;
+// ctx ending returns ctx's error without a final frame.
+func (l *Lab) Run(ctx context.Context, v labs.Values, emit func(labs.Frame)) error {
+	s, err := parse(v)
+	if err != nil {
+		msg := err.Error()
+		var fe labs.FieldError
+		if errors.As(err, &fe) {
+			msg = fe.Message
+		}
+		emit(labs.Frame{Final: true, Status: "Not run: the settings need a change.", Error: msg})
+		return nil
+	}
+	if l.cfg.Engines == nil {
+		return errors.New("latency budget: no engine pool configured")
+	}
+	return l.run(ctx, s, emit)
+}

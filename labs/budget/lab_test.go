@@ -1,0 +1,243 @@
+package budget
+
+import (
+	"context"
+	"math"
+	"testing"
+	"testing/synctest"
+	"time"
+
+	"github.com/latencylab/latencylab/labs"
+	"github.com/latencylab/latencylab/labs/pipelinelab"
+)
+
+// runLab runs the lab inside a synctest bubble, where the pipeline's
+// sleeps and the live engine's pacing are on virtual time, so every
+// wall-clock figure is exact and the run takes no real time.
+func runLab(t *testing.T, vals labs.Values) []labs.Frame {
+	t.Helper()
+	var frames []labs.Frame
+	synctest.Test(t, func(t *testing.T) {
+		pool := labs.NewEngines(labs.EnginesConfig{})
+		defer pool.Close()
+		st := pipelinelab.NewFakeStore()
+		l := New(Config{Engines: pool, Retriever: st, Orders: st})
+		v, errs := labs.Validate(l.Knobs(), vals)
+		if len(errs) > 0 {
+			t.Fatalf("validate: %v", errs)
+		}
+		if err := l.Run(t.Context(), v, func(f labs.Frame) { frames = append(frames, f) }); err != nil {
+			t.Fatalf("run: %v", err)
+		}
+	})
+	if len(frames) == 0 || !frames[len(frames)-1].Final {
+		t.Fatalf("no final frame in %d frames", len(frames))
+	}
+	return frames
+}
+
+func stat(t *testing.T, f labs.Frame, key string) float64 {
+	t.Helper()
+	for _, s := range f.Stats {
+		if s.Key == key {
+			return s.Value
+		}
+	}
+	t.Fatalf("no stat %q in %+v", key, f.Stats)
+	return 0
+}
+
+func chart(t *testing.T, f labs.Frame, id string) labs.Chart {
+	t.Helper()
+	for _, c := range f.Charts {
+		if c.ID == id {
+			return c
+		}
+	}
+	t.Fatalf("no chart %q", id)
+	return labs.Chart{}
+}
+
+// The waterfall's context stage is the slowest lookup when parallel and
+// the sum when sequential, on the wall clock (virtual inside the bubble).
+func TestParallelLookupsTakeTheSlowest(t *testing.T) {
+	cases := []struct {
+		lookups string
+		want    float64
+	}{
+		{"parallel", 120},
+		{"sequential", 210},
+	}
+	for _, tc := range cases {
+		t.Run(tc.lookups, func(t *testing.T) {
+			fs := runLab(t, labs.Values{knobLookups: tc.lookups, knobRequests: 20.0, knobAnswer: 50.0})
+			last := fs[len(fs)-1]
+			if got := stat(t, last, statLookups); math.Abs(got-tc.want) > 1 {
+				t.Errorf("lookups %v ms, want %v", got, tc.want)
+			}
+			wf := chart(t, last, chartWaterfall)
+			if len(wf.Rows) != len(rows) {
+				t.Fatalf("%d waterfall rows, want %d", len(wf.Rows), len(rows))
+			}
+			for _, r := range wf.Rows {
+				if len(r.Spans) != 1 {
+					t.Errorf("row %s has %d spans", r.Label, len(r.Spans))
+				}
+			}
+			// First word = guardrail 80 + lookups + gateway 15 + model TTFT.
+			ttft := wf.Rows[5].Spans[0]
+			fw := stat(t, last, statFirstWord)
+			if want := 80 + tc.want + 15 + (ttft.End - ttft.Start); math.Abs(fw-want) > 2 {
+				t.Errorf("first word %v ms, want about %v", fw, want)
+			}
+		})
+	}
+}
+
+// The histogram's marks and the percentile stats are the nearest-rank
+// percentiles of the batch's own samples.
+func TestBatchPercentilesMatchSamples(t *testing.T) {
+	s, err := parse(labs.Defaults(knobs))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.requests, s.slowChance, s.slow = 400, 0.05, 12*time.Second
+	b := simulate(t, s)
+	fw := b.firstWords()
+	sorted := append([]float64(nil), fw...)
+	sortFloats(sorted)
+	for _, p := range []float64{50, 95, 99} {
+		idx := int(math.Ceil(p/100*float64(len(sorted)))) - 1
+		if got := pipelinelab.Percentile(fw, p); got != sorted[idx] {
+			t.Errorf("p%v = %v, direct %v", p, got, sorted[idx])
+		}
+	}
+	// One in twenty stalls for 12 s: p99 is far above the mean and p50.
+	if p99, mean := pipelinelab.Percentile(fw, 99), pipelinelab.Mean(fw); p99 < 10*mean/2 || p99 < 10000 {
+		t.Errorf("p99 %v, mean %v: the stalls do not show", p99, mean)
+	}
+	h := pipelinelab.Histogram(fw, 40, nil)
+	total := 0
+	for _, c := range h.Counts {
+		total += c
+	}
+	if total != len(fw) {
+		t.Errorf("histogram holds %d of %d samples", total, len(fw))
+	}
+}
+
+func sortFloats(xs []float64) {
+	for i := 1; i < len(xs); i++ {
+		for j := i; j > 0 && xs[j] < xs[j-1]; j-- {
+			xs[j], xs[j-1] = xs[j-1], xs[j]
+		}
+	}
+}
+
+func simulate(t *testing.T, s settings) batch {
+	t.Helper()
+	spec, err := pipelinelab.LookupTier(s.tier)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg, err := spec.EngineConfig()
+	if err != nil {
+		t.Fatal(err)
+	}
+	prompt := make([]int, 1200)
+	out := make([]int, s.answerTokens)
+	for i := range out {
+		out[i] = 1000 + i
+	}
+	for i := range prompt {
+		prompt[i] = 500 + i
+	}
+	b, err := simulateMany(s, cfg, engineReq(prompt, out))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// Parallel lookups compose as the slowest and sequential as the sum in
+// the batch too, with the guardrail in the group when alongside.
+func TestComposeMatchesThePipeline(t *testing.T) {
+	sm := sample{guard: 80 * time.Millisecond, history: 30 * time.Millisecond, retrieval: 120 * time.Millisecond,
+		order: 60 * time.Millisecond, gateway: 15 * time.Millisecond}
+	cases := []struct {
+		parallel, along bool
+		pre, lookups    time.Duration
+	}{
+		{true, false, 215 * time.Millisecond, 120 * time.Millisecond},
+		{false, false, 305 * time.Millisecond, 210 * time.Millisecond},
+		{true, true, 135 * time.Millisecond, 120 * time.Millisecond},
+		{false, true, 305 * time.Millisecond, 290 * time.Millisecond},
+	}
+	for _, tc := range cases {
+		pre, lk := compose(settings{parallel: tc.parallel, guardAlong: tc.along}, sm)
+		if pre != tc.pre || lk != tc.lookups {
+			t.Errorf("parallel %v alongside %v: pre %v lookups %v, want %v %v", tc.parallel, tc.along, pre, lk, tc.pre, tc.lookups)
+		}
+	}
+}
+
+// The verdict flips exactly at the percentile: a budget equal to it
+// passes, a millisecond less fails.
+func TestBudgetFlipsAtThreshold(t *testing.T) {
+	first := runLab(t, labs.Values{knobRequests: 100.0})
+	p95 := stat(t, first[len(first)-1], statP95)
+	cases := []struct {
+		budget float64
+		want   float64
+	}{
+		{math.Ceil(p95) + 50, 1},
+		{math.Floor(p95) - 50, 0},
+	}
+	for _, tc := range cases {
+		fs := runLab(t, labs.Values{knobRequests: 100.0, knobBudgetMS: tc.budget})
+		last := fs[len(fs)-1]
+		if got := stat(t, last, statPass); got != tc.want {
+			t.Errorf("budget %v with p95 %v: pass %v, want %v", tc.budget, stat(t, last, statP95), got, tc.want)
+		}
+	}
+}
+
+func TestValidation(t *testing.T) {
+	l := New(Config{})
+	cases := []labs.Values{
+		{knobRequests: 5000.0},
+		{knobTier: "huge"},
+		{knobSpread: -1.0},
+		{knobPercentile: "42"},
+	}
+	for _, raw := range cases {
+		var frames []labs.Frame
+		if err := l.Run(context.Background(), raw, func(f labs.Frame) { frames = append(frames, f) }); err != nil {
+			t.Errorf("%v: error %v, want a frame", raw, err)
+		}
+		if len(frames) != 1 || !frames[0].Final || frames[0].Error == "" {
+			t.Errorf("%v: frames %+v", raw, frames)
+		}
+	}
+}
+
+// Cancelling mid-run returns the context's error and emits nothing after.
+func TestCancel(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		pool := labs.NewEngines(labs.EnginesConfig{})
+		defer pool.Close()
+		st := pipelinelab.NewFakeStore()
+		l := New(Config{Engines: pool, Retriever: st, Orders: st})
+		ctx, cancel := context.WithCancel(t.Context())
+		var final bool
+		err := l.Run(ctx, labs.Defaults(knobs), func(f labs.Frame) {
+			final = final || f.Final
+			if len(f.Charts) > 0 && len(f.Charts[0].Rows) > 0 && len(f.Charts[0].Rows[1].Spans) > 0 {
+				cancel() // after the history lookup
+			}
+		})
+		if err == nil || final {
+			t.Errorf("err %v, final frame %v", err, final)
+		}
+	})
+}

@@ -1,0 +1,155 @@
+package budget
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"sort"
+	"time"
+
+	"github.com/latencylab/latencylab/engine"
+)
+
+// batchSeed fixes the batch's random draws, so the same settings always
+// give the same histogram and a learner can change one knob and compare.
+const batchSeed = 20261202
+
+// sample is one request of the batch.
+type sample struct {
+	guard, history, retrieval, order, gateway time.Duration
+	lookups                                   time.Duration // the context stage as the pipeline composes it
+	pre                                       time.Duration // request start → prompt at the engine
+	ttft, decode                              time.Duration // from the engine simulation
+	firstWord, complete                       time.Duration
+	slowStage                                 string // the stage that stalled, if any
+}
+
+// batch is the timed requests.
+type batch struct {
+	samples []sample
+}
+
+// firstWords is every request's time to first word in ms, in request order.
+func (b batch) firstWords() []float64 {
+	out := make([]float64, len(b.samples))
+	for i, s := range b.samples {
+		out[i] = float64(s.firstWord) / float64(time.Millisecond)
+	}
+	return out
+}
+
+// draw is one stage's time: base scaled by a mean-one lognormal factor
+// (spread is its sigma), so the typical request keeps the stage time the
+// learner set and a wider spread stretches the tail to the right.
+func draw(rng *rand.Rand, base time.Duration, spread float64) time.Duration {
+	if spread == 0 || base == 0 {
+		return base
+	}
+	f := math.Exp(spread*rng.NormFloat64() - spread*spread/2)
+	return time.Duration(float64(base) * f)
+}
+
+// simulateMany times s.requests requests on the virtual clock.
+//
+// Why not run the pipeline itself N times? Its waits are real sleeps on a
+// clock, and its lookups run in goroutines; outside a test there is no
+// clock that can jump ahead safely while several goroutines sleep at once.
+// So the batch keeps the pipeline's rules and drops the sleeping: each
+// request draws its stage times (spread and stalls from a fixed seed),
+// composes them exactly as the pipeline does (guardrail, then the lookups
+// as their slowest or their sum, then prompt and gateway), and arrives at
+// the engine then. The model's time comes from engine.Simulate running
+// every request on the tier's engine configuration at once, with the real
+// prompt the live request sent (answer of exactly the chosen length), so
+// requests that overlap share the GPU and queue as they would. The single
+// live request above checks these rules against the real pipeline.
+//
+// Prefix caching is off in the simulation: the requests stand for
+// different customers whose prompts differ after the system prompt, while
+// here they share one prompt and would otherwise reuse each other's KV
+// blocks and look faster than they are.
+func simulateMany(s settings, cfg engine.Config, req engine.Request) (batch, error) {
+	if s.requests <= 0 || s.rate <= 0 {
+		return batch{}, fmt.Errorf("batch needs requests and a rate")
+	}
+	rng := rand.New(rand.NewPCG(batchSeed, uint64(s.requests)))
+	cfg.PrefixCaching = false
+	b := batch{samples: make([]sample, s.requests)}
+	reqs := make([]engine.Request, s.requests)
+	start := time.Duration(0)
+	for i := range b.samples {
+		// Arrivals of a Poisson process at the chosen rate.
+		start += time.Duration(rng.ExpFloat64() / s.rate * float64(time.Second))
+		sm := sample{
+			guard: draw(rng, s.guard, s.spread), history: draw(rng, s.history, s.spread),
+			retrieval: draw(rng, s.retrieval, s.spread), order: draw(rng, s.order, s.spread),
+			gateway: draw(rng, s.gateway, s.spread),
+		}
+		if rng.Float64() < s.slowChance {
+			stalls := []*time.Duration{&sm.guard, &sm.history, &sm.retrieval, &sm.order, &sm.gateway}
+			k := rng.IntN(len(stalls))
+			*stalls[k] += s.slow
+			sm.slowStage = stageNames[k]
+		}
+		sm.pre, sm.lookups = compose(s, sm)
+		b.samples[i] = sm
+		r := req
+		r.ID = fmt.Sprintf("batch-%d", i)
+		r.Arrival = start + sm.pre
+		reqs[i] = r
+	}
+	order := make([]int, len(reqs))
+	for i := range order {
+		order[i] = i
+	}
+	sort.SliceStable(order, func(a, c int) bool { return reqs[order[a]].Arrival < reqs[order[c]].Arrival })
+	sorted := make([]engine.Request, len(reqs))
+	for i, j := range order {
+		sorted[i] = reqs[j]
+	}
+	res, err := engine.Simulate(cfg, sorted, engine.SimOptions{})
+	if err != nil {
+		return batch{}, fmt.Errorf("simulate the batch: %w", err)
+	}
+	for i, j := range order {
+		r := res.Requests[i]
+		sm := &b.samples[j]
+		sm.ttft = r.TTFT()
+		sm.decode = r.E2E() - r.TTFT()
+		sm.firstWord = sm.pre + sm.ttft
+		sm.complete = sm.pre + r.E2E()
+	}
+	return b, nil
+}
+
+// stageNames name the stages a stall can hit, in draw order.
+var stageNames = []string{"guardrail", "history", "retrieval", "order lookup", "prompt and gateway"}
+
+// compose is the pipeline's order of stages: the guardrail first (or as
+// one more member of the lookup group when alongside), the lookups as
+// their slowest when parallel or their sum when sequential, then prompt
+// and gateway. It returns the time to reach the model and the context
+// stage's length.
+func compose(s settings, sm sample) (pre, lookups time.Duration) {
+	group := []time.Duration{sm.history, sm.retrieval, sm.order}
+	if s.guardAlong {
+		group = append(group, sm.guard)
+	}
+	for _, d := range group {
+		if s.parallel {
+			lookups = max(lookups, d)
+		} else {
+			lookups += d
+		}
+	}
+	pre = lookups + sm.gateway
+	if !s.guardAlong {
+		pre += sm.guard
+	}
+	return pre, lookups
+}
+
+// engineReq is a request with the given prompt and answer tokens.
+func engineReq(prompt, out []int) engine.Request {
+	return engine.Request{PromptTokens: prompt, OutputTokens: out, MaxTokens: len(out)}
+}

@@ -1,0 +1,80 @@
+package pipelinelab
+
+import (
+	"context"
+	"strings"
+	"time"
+
+	"github.com/latencylab/latencylab/engine/pipeline"
+)
+
+// FakeStore is a small in-memory Retriever and Orders for tests and for
+// running the labs without a database: a handful of support passages
+// ranked by shared words, and one order.
+type FakeStore struct {
+	Chunks []pipeline.Chunk
+	Order  *pipeline.Order
+}
+
+// NewFakeStore returns a store with a few passages and one order.
+func NewFakeStore() *FakeStore {
+	texts := []struct{ article, text string }{
+		{"Tracking your order", "Every shipped order has a tracking link in the shipping confirmation e-mail. Tracking updates within a few hours of each carrier scan."},
+		{"Late deliveries", "If your order is more than two business days late, contact us and we will open a trace with the carrier. Most late parcels arrive within a week."},
+		{"Refund times", "Refunds are issued within two business days of the warehouse scanning your return. Your bank may take three to five more days to show the refund."},
+		{"Card payments", "A declined card is usually a bank security check. Try again after confirming the payment in your bank's app, or use another card or PayPal."},
+		{"Warranty", "Zippers, seams and buckles are covered by our two-year warranty. Send a photo of the fault and your order number to start a claim."},
+		{"Shipping abroad", "We ship to Germany and the rest of the EU with duties paid, so there are no customs charges at delivery. EU delivery takes four to six business days."},
+		{"Passwords", "To reset a forgotten password, choose Forgot password on the sign-in page and follow the link we e-mail you. The link works for one hour."},
+		{"Delivery addresses", "An address can be changed until the order is packed. After that, redirect the parcel from the carrier's tracking page."},
+		{"Returns", "Return unworn items with tags within 30 days of delivery for a full refund. Start the return from your account and print the prepaid label."},
+		{"Order status", "Processing means we are packing your order. In transit means the carrier has it. Delivered means the carrier marked it as left at your address."},
+		{"Express shipping", "Express orders placed before 2 pm ship the same day and arrive the next business day. Overnight shipping costs 19 dollars."},
+		{"Damaged items", "If an item arrives damaged, send us a photo within 14 days and we will send a replacement or a refund at no cost."},
+	}
+	s := &FakeStore{Order: &pipeline.Order{ID: "NW-10452", Customer: Customer, Status: "in transit", Items: "rain jacket",
+		Total: "$129.00", Placed: time.Date(2026, 11, 14, 10, 0, 0, 0, time.UTC), Shipped: time.Date(2026, 11, 16, 9, 0, 0, 0, time.UTC),
+		Carrier: "UPS", Tracking: "1Z999AA10123456784"}}
+	for i, t := range texts {
+		s.Chunks = append(s.Chunks, pipeline.Chunk{ID: int64(i + 1), Article: t.article, Text: t.text})
+	}
+	return s
+}
+
+// Retrieve ranks passages by the number of question words they share,
+// then by id, and returns the top k (every passage matches a little, so k
+// up to len(Chunks) always fills).
+func (s *FakeStore) Retrieve(ctx context.Context, query string, k int) ([]pipeline.Chunk, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	words := strings.Fields(strings.ToLower(query))
+	out := make([]pipeline.Chunk, len(s.Chunks))
+	for i, c := range s.Chunks {
+		text := strings.ToLower(c.Article + " " + c.Text)
+		score := 0.1 / float64(i+1)
+		for _, w := range words {
+			w = strings.Trim(w, "?,.!")
+			if len(w) > 3 && strings.Contains(text, w) {
+				score++
+			}
+		}
+		c.Score = score
+		out[i] = c
+	}
+	for i := 1; i < len(out); i++ { // insertion sort: stable and tiny
+		for j := i; j > 0 && out[j].Score > out[j-1].Score; j-- {
+			out[j], out[j-1] = out[j-1], out[j]
+		}
+	}
+	return out[:min(max(k, 0), len(out))], nil
+}
+
+// LookupOrder returns the one order for the demo customer.
+func (s *FakeStore) LookupOrder(ctx context.Context, customer, question string) (*pipeline.Order, error) {
+	if customer != Customer || s.Order == nil {
+		return nil, nil
+	}
+	o := *s.Order
+	return &o, nil
+}
