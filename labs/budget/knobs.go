@@ -36,7 +36,7 @@ func stageKnob(name, label, help string, def float64) labs.Knob {
 
 var knobs = []labs.Knob{
 	{Name: knobLookups, Label: "Context lookups", Kind: labs.KnobEnum, Default: "parallel",
-		Help: "Load history, retrieve passages and look up the order together or one after another.",
+		Help:    "Load history, retrieve passages and look up the order together or one after another.",
 		Options: []labs.Option{{Value: "parallel", Label: "Together (parallel)"}, {Value: "sequential", Label: "One after another"}}},
 	{Name: knobGuardAlong, Label: "Safety check alongside the lookups", Kind: labs.KnobBool, Default: false,
 		Help: "Run the input guardrail at the same time as the lookups instead of before them."},
