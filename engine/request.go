@@ -75,7 +75,8 @@ func (r *Request) outputToken(i int) int {
 	return r.OutputTokens[i%len(r.OutputTokens)]
 }
 
-// validate checks a request against the model and the engine's capacity.
+// validateRequest checks a request against the model, the policy's token
+// budget and the engine's KV capacity.
 func (c *Config) validateRequest(r *Request, totalBlocks int) error {
 	if r.ID == "" {
 		return errors.New("request id is empty")

@@ -266,3 +266,26 @@ func indexOf(s, sub string) int {
 	}
 	return -1
 }
+
+// TestFCFS: identical requests start, and get their first token, in the
+// order they arrived, under every policy.
+func TestFCFS(t *testing.T) {
+	for _, p := range Policies() {
+		cfg := DefaultConfig()
+		cfg.Policy, cfg.BatchSize, cfg.MaxNumSeqs, cfg.MaxNumBatchedTokens = p, 4, 8, 1024
+		reqs := fixedRequests(11, 24, 300, 20)
+		for i := range reqs {
+			reqs[i].Arrival = time.Duration(i) * time.Millisecond
+		}
+		res, err := Simulate(cfg, reqs, SimOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := 1; i < len(res.Requests); i++ {
+			a, b := res.Requests[i-1], res.Requests[i]
+			if b.FirstScheduled < a.FirstScheduled || b.FirstToken < a.FirstToken {
+				t.Errorf("%s: %s (arrived later) started or answered before %s", p, b.ID, a.ID)
+			}
+		}
+	}
+}

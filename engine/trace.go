@@ -88,7 +88,7 @@ type Stats struct {
 	KVUsage            float64
 	NumBlocks          int
 	Steps              int64
-	PromptTokens       int64 // prompt tokens computed (vllm:prompt_tokens_total)
+	PromptTokens       int64 // prompt tokens of requests that started (vllm:prompt_tokens_total)
 	GenerationTokens   int64
 	Preemptions        int64
 	FinishedRequests   int64
