@@ -1,0 +1,123 @@
+package batching
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+
+	"github.com/latencylab/latencylab/labs"
+	"github.com/latencylab/latencylab/web"
+	"github.com/latencylab/latencylab/web/e2e"
+)
+
+// fastClock is the wall clock sped up: live runs take a tenth of their
+// modelled time, so a browser test sees frames arrive and charts fill in
+// without waiting a minute for the sequential preset.
+type fastClock struct {
+	start time.Time
+	speed float64
+	mu    sync.Mutex
+}
+
+func (c *fastClock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.start.Add(time.Duration(float64(time.Since(c.start)) * c.speed))
+}
+
+func (c *fastClock) After(d time.Duration) <-chan time.Time {
+	ch := make(chan time.Time, 1)
+	go func() {
+		time.Sleep(time.Duration(float64(d) / c.speed))
+		ch <- c.Now()
+	}()
+	return ch
+}
+
+// TestBrowserBatchingPresets runs every preset of the lab in headless
+// Chromium: the live presets' timeline, batch, KV, throughput and ITL
+// charts fill in while the run goes and end with a row per request and the
+// stats; the sweep fills its three charts and the results table; the
+// prediction shows on the p95 TTFT card.
+func TestBrowserBatchingPresets(t *testing.T) {
+	e2e.Require(t)
+	clk := &fastClock{start: time.Now(), speed: 10}
+	pool := labs.NewEngines(labs.EnginesConfig{Clock: clk})
+	defer pool.Close()
+	lab := New(Config{Engines: pool, Clock: clk})
+	cat, err := labs.NewCatalog(lab)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := web.New(web.Config{Addr: "127.0.0.1:0", DBPath: filepath.Join(t.TempDir(), "e2e.db"), Catalog: cat,
+		Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go s.Serve(ctx, ln)
+	base := "http://" + ln.Addr().String()
+
+	b := e2e.NewBrowser(t, e2e.Options{})
+	e2e.Do(t, b, "open the lab", 20*time.Second, chromedp.Navigate(base+"/labs/batching"), chromedp.WaitVisible(chromedp.ID("lab-batching-run")))
+	for i, p := range lab.Presets() {
+		t.Run(p.Name, func(t *testing.T) {
+			e2e.Do(t, b, "preset", 10*time.Second, chromedp.Click(chromedp.ID(fmt.Sprintf("lab-batching-preset-%d", i))))
+			e2e.WaitFor(t, b, "preset applied", fmt.Sprintf(`document.querySelector("#lab-batching-k-mode").value === %q`, p.Values.String(knobMode)), 5*time.Second)
+			e2e.Do(t, b, "guess", 5*time.Second, e2e.SetInput("lab-batching-guess", "500"))
+			e2e.Eval[bool](t, b, `(() => { window.__changes = 0; const el = document.getElementById("lab-batching-charts");
+				new MutationObserver(() => { window.__changes++ }).observe(el, {subtree: true, childList: true, attributes: true}); return true })()`)
+			// Forget the previous run's end, so "done" below is this run's.
+			e2e.Eval[bool](t, b, `(() => { document.querySelector("#lab-batching-status").classList.remove("status-done"); return true })()`)
+			e2e.Do(t, b, "run", 5*time.Second, chromedp.Click(chromedp.ID("lab-batching-run")))
+			e2e.WaitFor(t, b, "run done", `document.querySelector("#lab-batching-status").classList.contains("status-done")`, 60*time.Second)
+			if msg := e2e.Eval[string](t, b, `document.querySelector("#lab-batching-error").textContent`); strings.TrimSpace(msg) != "" {
+				t.Fatalf("run failed: %s", msg)
+			}
+			if n := e2e.Eval[int](t, b, `window.__changes`); n < 3 {
+				t.Errorf("charts changed %d times during the run, want them to fill in", n)
+			}
+			if p.Values.String(knobMode) == modeSweep {
+				for _, id := range []string{chartSweepThroughput, chartSweepTTFT, chartSweepGoodput} {
+					if n := e2e.Eval[int](t, b, fmt.Sprintf(`document.querySelectorAll("#lab-batching-%s path").length`, id)); n < 3 {
+						t.Errorf("sweep chart %s draws %d paths", id, n)
+					}
+				}
+				if n := e2e.Eval[int](t, b, `document.querySelectorAll("#lab-batching-tables tr").length`); n != 25 {
+					t.Errorf("sweep table has %d rows, want a header and 24", n)
+				}
+				e2e.Screenshot(t, b, fmt.Sprintf("batching-preset-%d", i))
+				return
+			}
+			want := p.Values.Int(knobRequests)
+			if n := e2e.Eval[int](t, b, `document.querySelectorAll("#lab-batching-timeline .ch-data rect").length`); n < want {
+				t.Errorf("timeline draws %d spans for %d requests", n, want)
+			}
+			for _, id := range []string{chartBatch, chartKV, chartThroughput, chartITL} {
+				if !e2e.Eval[bool](t, b, fmt.Sprintf(`!!document.getElementById("lab-batching-%s")`, id)) {
+					t.Errorf("chart %s missing", id)
+				}
+			}
+			card := e2e.Eval[string](t, b, `document.querySelector("#lab-batching-stats .stat.has-guess").textContent`)
+			if !strings.Contains(card, "TTFT p95") || !strings.Contains(card, "You predicted") {
+				t.Errorf("prediction card = %q", card)
+			}
+			e2e.Screenshot(t, b, fmt.Sprintf("batching-preset-%d", i))
+		})
+	}
+}
