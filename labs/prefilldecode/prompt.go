@@ -42,7 +42,9 @@ type partCount struct {
 
 // prompt is a built request prompt.
 type prompt struct {
-	ids   []int // what the engine prefills
+	ids []int // what the engine prefills
+	// msgs are the messages the answer is composed from: for a built
+	// prompt exactly the prompt's, for a plain one its first pages.
 	msgs  []textmodel.Message
 	parts []partCount // in prompt order; they sum to len(ids)
 }
@@ -68,8 +70,8 @@ func buildPrompt(spec promptSpec, session string, who customer) (prompt, error) 
 
 	system := spec.system
 	if spec.plain {
-		// Leave room for the question and a little document.
-		system = min(system, spec.total-qPart-2*overhead(textmodel.RoleSystem))
+		// Leave room for the question and the document's heading.
+		system = min(system, spec.total-qPart-3*overhead(textmodel.RoleSystem))
 		if system < 16 {
 			return prompt{}, fmt.Errorf("a prompt of %d tokens is too short: the question alone takes %d", spec.total, qPart)
 		}
@@ -79,32 +81,17 @@ func buildPrompt(spec promptSpec, session string, who customer) (prompt, error) 
 	names := []string{partSystem}
 
 	if spec.plain {
-		// The document fills the rest; its length is corrected until the
-		// whole prompt has exactly the requested count.
-		doc := textmodel.Message{Role: textmodel.RoleSystem}
-		src := documentSource(int(who))
-		want := spec.total - (system + qPart) - overhead(textmodel.RoleSystem)
-		for range 6 {
-			doc.Content = fitText(src, want)
-			n := len(textmodel.PromptTokens([]textmodel.Message{msgs[0], doc, qMsg}))
-			if n == spec.total {
-				break
-			}
-			want += spec.total - n
-		}
-		msgs = append(msgs, doc)
-		names = append(names, partDocument)
-	} else {
-		if spec.chunks > 0 {
-			msgs = append(msgs, textmodel.Message{Role: textmodel.RoleSystem,
-				Content: fitText(chunksSource(spec.chunks+1, int(who)*3), spec.chunks*chunkTokens-overhead(textmodel.RoleSystem))})
-			names = append(names, partRAG)
-		}
-		for _, t := range historyTurns(spec.turns, int(who)*4) {
-			msgs = append(msgs, textmodel.Message{Role: t.role,
-				Content: fitText(t.text, turnTokens-overhead(t.role))})
-			names = append(names, partHistory)
-		}
+		return plainPrompt(spec.total, msgs[0], qMsg, int(who))
+	}
+	if spec.chunks > 0 {
+		msgs = append(msgs, textmodel.Message{Role: textmodel.RoleSystem,
+			Content: fitText(chunksSource(spec.chunks+1, int(who)*3), spec.chunks*chunkTokens-overhead(textmodel.RoleSystem))})
+		names = append(names, partRAG)
+	}
+	for _, t := range historyTurns(spec.turns, int(who)*4) {
+		msgs = append(msgs, textmodel.Message{Role: t.role,
+			Content: fitText(t.text, turnTokens-overhead(t.role))})
+		names = append(names, partHistory)
 	}
 	msgs = append(msgs, qMsg)
 	names = append(names, partQuestion)
@@ -170,7 +157,7 @@ func systemSource(session string) string {
 	b.WriteString("\n")
 	b.WriteString(instructions)
 	b.WriteString("\n\nPolicy handbook:\n")
-	for s := 0; s < 40; s++ {
+	for s := 0; s < 60; s++ {
 		a := helpCentre[s%len(helpCentre)]
 		fmt.Fprintf(&b, "\nSection %d. %s\n%s\n", s+1, a.title, a.body)
 	}
@@ -192,16 +179,58 @@ func chunksSource(n, first int) string {
 	return b.String()
 }
 
-// documentSource is a long help-centre guide for plain prompts, enough
-// text for the longest prompt the lab allows.
-func documentSource(first int) string {
-	var b strings.Builder
-	b.WriteString("Help-centre guide:\n")
-	for p := 0; p < 220; p++ {
-		a := helpCentre[(first+p)%len(helpCentre)]
-		fmt.Fprintf(&b, "\nPage %d. %s\n%s\n", p+1, a.title, a.body)
+// docHeading opens the document of a plain prompt.
+const docHeading = "Help-centre guide:"
+
+// plainPrompt is the system prompt, a help-centre document and the
+// question, exactly total tokens long. The document's token ids are
+// spliced in at the end of its message, just before the end-of-turn
+// marker: each turn is encoded on its own between marker tokens, so the
+// splice yields the template's layout and an exact count, without encoding
+// a long text again for every length (a sweep builds eight of them).
+func plainPrompt(total int, sys, q textmodel.Message, who int) (prompt, error) {
+	head := textmodel.Message{Role: textmodel.RoleSystem, Content: docHeading}
+	msgs := []textmodel.Message{sys, head, q}
+	base := textmodel.PromptTokens(msgs)
+	need := total - len(base)
+	if need < 0 {
+		return prompt{}, fmt.Errorf("a prompt of %d tokens is too short for its system prompt and question (%d)", total, len(base))
 	}
-	return b.String()
+	eot := len(textmodel.PromptTokens(msgs[:2])) - len(textmodel.PromptTokens(nil))
+	if base[eot] != textmodel.EndOfTurn {
+		return prompt{}, fmt.Errorf("prompt: chat template layout changed (token %d is %d, want end of turn)", eot, base[eot])
+	}
+	body := documentIDs(need, who)
+	ids := make([]int, 0, total)
+	ids = append(ids, base[:eot]...)
+	ids = append(ids, body...)
+	ids = append(ids, base[eot:]...)
+
+	sysN := msgTokens(sys) + 1
+	qN := msgTokens(q) + len(textmodel.PromptTokens(nil)) - 1
+	p := prompt{ids: ids, parts: []partCount{
+		{name: partSystem, tokens: sysN},
+		{name: partDocument, tokens: total - sysN - qN},
+		{name: partQuestion, tokens: qN},
+	}}
+	// The answer is composed from the document's first pages: a composer
+	// ranking sentences gains nothing from the guide's repeats.
+	doc := head
+	doc.Content = docHeading + textmodel.Decode(body[:min(len(body), 1500)])
+	p.msgs = []textmodel.Message{sys, doc, q}
+	return p, nil
+}
+
+// documentIDs returns exactly n token ids of the help-centre guide, page
+// by page, cut at a token boundary. Pages are encoded one at a time, so
+// each stays small enough for the tokenizer's cache.
+func documentIDs(n, first int) []int {
+	ids := make([]int, 0, n+200)
+	for p := 0; len(ids) < n; p++ {
+		a := helpCentre[(first+p)%len(helpCentre)]
+		ids = append(ids, textmodel.Encode(fmt.Sprintf("\nPage %d. %s\n%s\n", p+1, a.title, a.body))...)
+	}
+	return ids[:n]
 }
 
 // historyTurns returns the last n turns of the earlier conversation,
