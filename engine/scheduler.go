@@ -31,7 +31,8 @@ func (e *Engine) scheduleContinuous(shape *BatchShape) int {
 			}
 			k = budget
 		}
-		for e.blocks.need(s, s.numComputedTokens+k) > e.blocks.numFree {
+		need := e.blocks.need(s, s.numComputedTokens+k)
+		for need > e.blocks.numFree {
 			victim := e.running[len(e.running)-1]
 			e.preempt(victim)
 			preempted++
@@ -43,7 +44,7 @@ func (e *Engine) scheduleContinuous(shape *BatchShape) int {
 		if k == 0 {
 			break
 		}
-		e.blocks.grow(s, e.blocks.need(s, s.numComputedTokens+k))
+		e.blocks.grow(s, need)
 		e.add(s, k, shape)
 		budget -= k
 	}
@@ -94,7 +95,8 @@ func (e *Engine) scheduleStatic(shape *BatchShape) int {
 	for i := 0; i < len(e.running); i++ {
 		s := e.running[i]
 		k := s.numUncomputed()
-		for e.blocks.need(s, s.numComputedTokens+k) > e.blocks.numFree {
+		need := e.blocks.need(s, s.numComputedTokens+k)
+		for need > e.blocks.numFree {
 			victim := e.running[len(e.running)-1]
 			e.preempt(victim)
 			preempted++
@@ -106,7 +108,7 @@ func (e *Engine) scheduleStatic(shape *BatchShape) int {
 		if k == 0 {
 			break
 		}
-		e.blocks.grow(s, e.blocks.need(s, s.numComputedTokens+k))
+		e.blocks.grow(s, need)
 		e.add(s, k, shape)
 	}
 	return preempted
