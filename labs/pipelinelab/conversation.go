@@ -95,15 +95,15 @@ func SystemPrompt(session string) string {
 
 // padding is extra instruction text, cycled to lengthen a system prompt.
 var padding = []string{
-	"Greet the customer by name when the order details include it.",
-	"Quote order numbers exactly as they appear in the order details.",
-	"When a policy has exceptions, state the rule first and the exception second.",
-	"Prefer short paragraphs and avoid lists unless the customer asks for steps.",
-	"If the customer is upset, acknowledge it in one sentence before answering.",
-	"Give dates in the form 3 March rather than as numbers.",
-	"Mention the returns window whenever a question concerns fit or damage.",
-	"Do not promise delivery dates that the carrier has not confirmed.",
-	"Offer the tracking link whenever an order has shipped.",
+	"Always greet the customer by name when the order details include it.",
+	"Always quote order numbers exactly as they appear in the order details.",
+	"Always state a policy's rule first and its exceptions second.",
+	"Keep to short paragraphs and avoid lists unless the customer asks for steps.",
+	"Do acknowledge an upset customer's feelings in one sentence before answering.",
+	"Write dates in the form 3 March rather than as numbers.",
+	"Always mention the returns window when a question concerns fit or damage.",
+	"Never promise delivery dates that the carrier has not confirmed.",
+	"Always offer the tracking link when an order has shipped.",
 	"Keep prices in the currency of the customer's order.",
 }
 

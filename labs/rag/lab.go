@@ -1,0 +1,94 @@
+// Package rag is the RAG chunks and history lab. It runs real retrieval
+// from the knowledge base and real prompt assembly with a token count per
+// part, then sends the prompt through the bundled engine on the wall clock
+// and measures the time to first token. A sweep over the number of chunks,
+// timed on the virtual clock, shows TTFT growing with the prompt: the
+// context that makes the answer good is the context that makes it slow to
+// start.
+package rag
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"sync/atomic"
+
+	"github.com/latencylab/latencylab/engine/pipeline"
+	"github.com/latencylab/latencylab/labs"
+)
+
+// Slug is the lab's URL segment.
+const Slug = "rag"
+
+// Stat keys.
+const (
+	statPromptTokens  = "prompt_tokens"
+	statTTFT          = "ttft_ms"
+	statChunksTokens  = "chunks_tokens"
+	statHistoryTokens = "history_tokens"
+	statSystemTokens  = "system_tokens"
+	statAnswerTokens  = "answer_tokens"
+)
+
+// Config wires a Lab.
+type Config struct {
+	// Engines is the shared live-engine pool; required.
+	Engines *labs.Engines
+	// Retriever is the knowledge base (web/store in the app); required.
+	Retriever pipeline.Retriever
+}
+
+// Lab is the RAG lab; safe for concurrent runs.
+type Lab struct {
+	cfg Config
+	tag string
+	seq atomic.Uint64
+}
+
+// New returns the lab.
+func New(cfg Config) *Lab {
+	var b [4]byte
+	_, _ = rand.Read(b[:])
+	return &Lab{cfg: cfg, tag: hex.EncodeToString(b[:])}
+}
+
+// Info describes the lab.
+func (l *Lab) Info() labs.Info {
+	return labs.Info{
+		Slug:  Slug,
+		Title: "RAG chunks and history",
+		Summary: "Choose how many knowledge-base passages and past turns go into the prompt, see its token count " +
+			"part by part, and measure what the longer prompt costs in time to first token.",
+		Lesson:         "prefill-vs-decode",
+		Prediction:     "What time to first token do you expect?",
+		PredictionUnit: "ms",
+		PredictionStat: statTTFT,
+	}
+}
+
+// Knobs lists the settings.
+func (l *Lab) Knobs() []labs.Knob { return append([]labs.Knob(nil), knobs...) }
+
+// Presets lists settings worth trying.
+func (l *Lab) Presets() []labs.Preset { return append([]labs.Preset(nil), presets...) }
+
+// Run assembles and sends one prompt, then sweeps the chunk count. A
+// learner's mistake ends in a final frame with Error and a nil error; ctx
+// ending returns ctx's error without a final frame.
+func (l *Lab) Run(ctx context.Context, v labs.Values, emit func(labs.Frame)) error {
+	s, err := parse(v)
+	if err != nil {
+		msg := err.Error()
+		var fe labs.FieldError
+		if errors.As(err, &fe) {
+			msg = fe.Message
+		}
+		emit(labs.Frame{Final: true, Status: "Not run: the settings need a change.", Error: msg})
+		return nil
+	}
+	if l.cfg.Engines == nil || l.cfg.Retriever == nil {
+		return errors.New("rag: engine pool and retriever are required")
+	}
+	return l.run(ctx, s, emit)
+}

@@ -1,0 +1,189 @@
+package rag
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"testing/synctest"
+
+	"github.com/latencylab/latencylab/labs"
+	"github.com/latencylab/latencylab/labs/pipelinelab"
+)
+
+// runLab runs the lab in a synctest bubble: the live engine's pacing is
+// virtual time there, so TTFT is the engine model's exactly.
+func runLab(t *testing.T, vals labs.Values) []labs.Frame {
+	t.Helper()
+	var frames []labs.Frame
+	synctest.Test(t, func(t *testing.T) {
+		pool := labs.NewEngines(labs.EnginesConfig{})
+		defer pool.Close()
+		st := pipelinelab.NewFakeStore()
+		l := New(Config{Engines: pool, Retriever: st})
+		v, errs := labs.Validate(l.Knobs(), vals)
+		if len(errs) > 0 {
+			t.Fatalf("validate: %v", errs)
+		}
+		if err := l.Run(t.Context(), v, func(f labs.Frame) { frames = append(frames, f) }); err != nil {
+			t.Fatalf("run: %v", err)
+		}
+	})
+	if len(frames) == 0 || !frames[len(frames)-1].Final {
+		t.Fatalf("no final frame in %d frames", len(frames))
+	}
+	return frames
+}
+
+func stat(t *testing.T, f labs.Frame, key string) float64 {
+	t.Helper()
+	for _, s := range f.Stats {
+		if s.Key == key {
+			return s.Value
+		}
+	}
+	t.Fatalf("no stat %q", key)
+	return 0
+}
+
+func chart(t *testing.T, f labs.Frame, id string) labs.Chart {
+	t.Helper()
+	for _, c := range f.Charts {
+		if c.ID == id {
+			return c
+		}
+	}
+	t.Fatalf("no chart %q", id)
+	return labs.Chart{}
+}
+
+// More chunks make a longer prompt, and a longer prompt a later first
+// token, in the sweep; every bar's parts add up to its prompt.
+func TestSweepGrowsWithK(t *testing.T) {
+	for _, tier := range []string{pipelinelab.TierSmall, pipelinelab.TierMedium, pipelinelab.TierLarge} {
+		t.Run(tier, func(t *testing.T) {
+			fs := runLab(t, labs.Values{knobTier: tier})
+			last := fs[len(fs)-1]
+			sc := chart(t, last, chartTTFT)
+			pts := sc.Series[0].Points
+			if len(pts) != len(sweepK) {
+				t.Fatalf("%d sweep points, want %d", len(pts), len(sweepK))
+			}
+			for i := 1; i < len(pts); i++ {
+				if pts[i].X <= pts[i-1].X {
+					t.Errorf("k=%d: prompt %v tokens, not above k=%d's %v", sweepK[i], pts[i].X, sweepK[i-1], pts[i-1].X)
+				}
+				if pts[i].Y < pts[i-1].Y {
+					t.Errorf("k=%d: TTFT %v ms below k=%d's %v", sweepK[i], pts[i].Y, sweepK[i-1], pts[i-1].Y)
+				}
+			}
+			if pts[len(pts)-1].Y <= pts[0].Y {
+				t.Errorf("TTFT flat over the sweep: %v", pts)
+			}
+			if len(sc.Series) < 3 || !sc.Series[1].Dashed {
+				t.Errorf("no fitted line: %+v", sc.Series)
+			}
+			bars := chart(t, last, chartParts).Bars
+			if len(bars) != len(sweepK)+1 {
+				t.Fatalf("%d bars", len(bars))
+			}
+			for i, b := range bars {
+				sum := 0.0
+				for _, s := range b.Segments {
+					sum += s.Value
+				}
+				want := stat(t, last, statPromptTokens)
+				if i > 0 {
+					want = pts[i-1].X
+				}
+				if sum != want {
+					t.Errorf("bar %s: parts sum to %v, prompt has %v tokens", b.Label, sum, want)
+				}
+			}
+		})
+	}
+}
+
+// The knobs move the parts they name, and the live TTFT sits near the
+// sweep's line (same engine model, idle engine).
+func TestKnobsMoveTheirParts(t *testing.T) {
+	cases := []struct {
+		name                  string
+		vals                  labs.Values
+		chunks, history, rows bool
+	}{
+		{"no context", labs.Values{knobTopK: 0.0, knobHistory: 0.0}, false, false, false},
+		{"top-5", labs.Values{knobTopK: 5.0, knobHistory: 4.0}, true, true, true},
+		{"top-20 long history", labs.Values{knobTopK: 20.0, knobHistory: 20.0, knobSystem: 600.0}, true, true, true},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			last := runLab(t, tc.vals)
+			f := last[len(last)-1]
+			if got := stat(t, f, statChunksTokens) > 0; got != tc.chunks {
+				t.Errorf("chunk tokens %v", stat(t, f, statChunksTokens))
+			}
+			if got := stat(t, f, statHistoryTokens) > 0; got != tc.history {
+				t.Errorf("history tokens %v", stat(t, f, statHistoryTokens))
+			}
+			if got := len(f.Tables[0].Rows); (got > 0) != tc.rows || (tc.rows && got != int(tc.vals.Float(knobTopK))) {
+				t.Errorf("%d chunk rows", got)
+			}
+			if sys := stat(t, f, statSystemTokens); sys < float64(labs.Values(tc.vals).Float(knobSystem)) {
+				t.Errorf("system prompt %v tokens, asked for at least %v", sys, tc.vals.Float(knobSystem))
+			}
+			if stat(t, f, statTTFT) <= 0 || f.Text == nil || f.Text.Body == "" {
+				t.Errorf("ttft %v, text %+v", stat(t, f, statTTFT), f.Text)
+			}
+		})
+	}
+}
+
+// With passages in the prompt the answer is written from them.
+func TestAnswerDrawsOnPassages(t *testing.T) {
+	fs := runLab(t, labs.Values{knobTopK: 5.0, knobQuestion: "refund"})
+	f := fs[len(fs)-1]
+	found := false
+	for _, row := range f.Tables[0].Rows {
+		for _, sentence := range strings.Split(row[4], ". ") {
+			if len(sentence) > 20 && strings.Contains(f.Text.Body, strings.TrimSuffix(sentence, ".")) {
+				found = true
+			}
+		}
+	}
+	if !found {
+		t.Errorf("answer %q quotes none of the passages", f.Text.Body)
+	}
+}
+
+func TestValidation(t *testing.T) {
+	l := New(Config{})
+	for _, raw := range []labs.Values{{knobTopK: 21.0}, {knobHistory: -1.0}, {knobQuestion: "weather"}, {knobTier: "xl"}, {knobSystem: "lots"}} {
+		var frames []labs.Frame
+		if err := l.Run(context.Background(), raw, func(f labs.Frame) { frames = append(frames, f) }); err != nil {
+			t.Errorf("%v: error %v", raw, err)
+		}
+		if len(frames) != 1 || !frames[0].Final || frames[0].Error == "" {
+			t.Errorf("%v: frames %+v", raw, frames)
+		}
+	}
+}
+
+func TestCancel(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		pool := labs.NewEngines(labs.EnginesConfig{})
+		defer pool.Close()
+		st := pipelinelab.NewFakeStore()
+		l := New(Config{Engines: pool, Retriever: st})
+		ctx, cancel := context.WithCancel(t.Context())
+		final := false
+		err := l.Run(ctx, labs.Defaults(knobs), func(f labs.Frame) {
+			final = final || f.Final
+			if f.Text != nil {
+				cancel() // as the answer starts streaming
+			}
+		})
+		if err == nil || final {
+			t.Errorf("err %v, final %v", err, final)
+		}
+	})
+}
