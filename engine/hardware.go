@@ -30,15 +30,16 @@ type Hardware struct {
 // hardwareProfiles are NVIDIA datasheet figures (dense, no sparsity).
 // H100/H200: H100 Tensor Core GPU datasheet and H200 product brief; A100:
 // A100 datasheet (80GB SXM); L40S, L4: their product datasheets; A10G: AWS
-// G5 documentation (a cut-down A10). Memory is nvidia-smi's total.
+// G5 documentation (a cut-down A10). Memory is nvidia-smi's total in MiB ÷ 1024
+// (H100 81,559 MiB, H200 143,771, A100 81,920, L40S 46,068, L4 and A10G about 23,030).
 var hardwareProfiles = []Hardware{
 	{Name: "h100-sxm", BF16TFLOPS: 989, FP8TFLOPS: 1979, MemBandwidthGBs: 3350, MemoryGiB: 79.6, Interconnect: "nvlink4", InterconnectGBs: 450},
 	{Name: "h100-pcie", BF16TFLOPS: 756, FP8TFLOPS: 1513, MemBandwidthGBs: 2000, MemoryGiB: 79.6, Interconnect: "pcie5", InterconnectGBs: 64},
-	{Name: "h200", BF16TFLOPS: 989, FP8TFLOPS: 1979, MemBandwidthGBs: 4800, MemoryGiB: 139.8, Interconnect: "nvlink4", InterconnectGBs: 450},
-	{Name: "a100-80g", BF16TFLOPS: 312, MemBandwidthGBs: 2039, MemoryGiB: 79.2, Interconnect: "nvlink3", InterconnectGBs: 300},
-	{Name: "l40s", BF16TFLOPS: 362, FP8TFLOPS: 733, MemBandwidthGBs: 864, MemoryGiB: 44.5, Interconnect: "pcie4", InterconnectGBs: 32},
-	{Name: "l4", BF16TFLOPS: 121, FP8TFLOPS: 242, MemBandwidthGBs: 300, MemoryGiB: 22.0, Interconnect: "pcie4", InterconnectGBs: 32},
-	{Name: "a10g", BF16TFLOPS: 70, MemBandwidthGBs: 600, MemoryGiB: 22.0, Interconnect: "pcie4", InterconnectGBs: 32},
+	{Name: "h200", BF16TFLOPS: 989, FP8TFLOPS: 1979, MemBandwidthGBs: 4800, MemoryGiB: 140.4, Interconnect: "nvlink4", InterconnectGBs: 450},
+	{Name: "a100-80g", BF16TFLOPS: 312, MemBandwidthGBs: 2039, MemoryGiB: 80.0, Interconnect: "nvlink3", InterconnectGBs: 300},
+	{Name: "l40s", BF16TFLOPS: 362, FP8TFLOPS: 733, MemBandwidthGBs: 864, MemoryGiB: 45.0, Interconnect: "pcie4", InterconnectGBs: 32},
+	{Name: "l4", BF16TFLOPS: 121, FP8TFLOPS: 242, MemBandwidthGBs: 300, MemoryGiB: 22.5, Interconnect: "pcie4", InterconnectGBs: 32},
+	{Name: "a10g", BF16TFLOPS: 70, MemBandwidthGBs: 600, MemoryGiB: 22.5, Interconnect: "pcie4", InterconnectGBs: 32},
 }
 
 // HardwareProfiles returns the built-in GPUs in a stable order.
