@@ -1,0 +1,257 @@
+package moderation
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	mod "github.com/latencylab/latencylab/engine/moderation"
+	"github.com/latencylab/latencylab/labs"
+)
+
+// Stat keys; leaked_tokens is what the prediction is compared with.
+const (
+	statFirstWord    = "first_word_ms"
+	statLeaked       = "leaked_tokens"
+	statAfterProblem = "tokens_after_problem"
+	statLag          = "delivery_lag_ms"
+	statTotal        = "total_ms"
+	statChecks       = "checks"
+	statModeration   = "moderation_ms"
+	statGenerated    = "tokens_generated"
+)
+
+// Chart, series and mark names.
+const (
+	chartFronts     = "fronts"
+	seriesGenerated = "tokens generated"
+	seriesDelivered = "tokens delivered"
+	markFirstWord   = "first word"
+	markUnsafeShown = "unsafe text shown"
+	markCaught      = "caught"
+	markReplaced    = "replaced"
+	markWithheld    = "withheld"
+	markAborted     = "aborted"
+	markPromptBlock = "prompt blocked"
+)
+
+// view turns a meter into frames for a single-policy run.
+type view struct {
+	s      settings
+	answer int     // tokens in the composed answer: the Y axis end
+	xmax   float64 // ms; grows only when a run outlasts it
+}
+
+func (v *view) frame(m *meter, now time.Duration) labs.Frame {
+	if t := ms(now); t > v.xmax {
+		v.xmax = niceCeil(t * 1.25)
+	}
+	f := labs.Frame{
+		Final:  m.done,
+		Status: v.status(m, now),
+		Stats:  stats(m),
+		Text:   text(m),
+		Charts: []labs.Chart{v.chart(m, now)},
+	}
+	if m.done {
+		f.Tables = []labs.Table{replay(m)}
+	}
+	return f
+}
+
+func (v *view) status(m *meter, now time.Duration) string {
+	switch {
+	case m.done && m.promptBlocked:
+		return fmt.Sprintf("Refused before generation: the prompt check found %s in %s. No tokens were generated.",
+			cats(m.caught), fmtMS(ms(m.promptAt)))
+	case m.done && m.reason == mod.FinishContentFilter:
+		return fmt.Sprintf("Blocked (finish reason content_filter): %s caught at %s; %d unsafe tokens had reached the reader.",
+			cats(m.caught), fmtMS(ms(m.caughtAt)), m.truth.leaked)
+	case m.done:
+		return fmt.Sprintf("Complete: %d tokens delivered in %s after %d checks; nothing was blocked.",
+			m.delivered, fmtMS(ms(m.fin)), m.checks)
+	case len(m.pieces) == 0:
+		return fmt.Sprintf("Waiting for the first token (%s so far).", fmtMS(ms(now)))
+	}
+	return fmt.Sprintf("Generated %d of %d tokens; %d delivered to the reader.", len(m.pieces), v.answer, m.delivered)
+}
+
+// stats lists the figures measured so far; the final frame has them all.
+func stats(m *meter) []labs.Stat {
+	var out []labs.Stat
+	add := func(key, label string, val float64, unit, note string) {
+		out = append(out, labs.Stat{Key: key, Label: label, Value: val, Unit: unit, Note: note})
+	}
+	if m.firstWord != none {
+		add(statFirstWord, "Time to first word", ms(m.firstWord), "ms", "request sent to the first word on screen (the fallback counts)")
+	}
+	if m.done {
+		add(statLeaked, "Unsafe tokens shown", float64(m.truth.leaked), "tokens", "delivered tokens inside personal data or off-policy text")
+		add(statAfterProblem, "Tokens after the problem", float64(m.truth.afterProblem), "tokens", "generated after the first unsafe item was complete")
+		add(statLag, "Delivery lag", m.truth.lagMS, "ms", "mean time a delivered token waited behind generation")
+		add(statTotal, "Total time", ms(m.fin), "ms", "request sent to the end of delivery")
+		add(statGenerated, "Tokens generated", float64(len(m.pieces)), "tokens", "what the GPU wrote (and was paid for)")
+	}
+	add(statChecks, "Checks", float64(m.checks), "", "moderation calls, the prompt check included")
+	add(statModeration, "Time in moderation", ms(m.checkTime), "ms", "detectors plus service latency, summed over checks")
+	return out
+}
+
+// text is what the reader sees, with the moments that matter.
+func text(m *meter) *labs.TextPanel {
+	p := &labs.TextPanel{Title: "What the user saw", Body: m.visible, Marks: []labs.Mark{}}
+	add := func(label string, at time.Duration) {
+		if at != none {
+			p.Marks = append(p.Marks, labs.Mark{Label: label, At: ms(at)})
+		}
+	}
+	add(markFirstWord, m.firstWord)
+	if m.truth != nil {
+		add(markUnsafeShown, m.truth.unsafeShown)
+	}
+	if m.promptBlocked {
+		add(markPromptBlock, m.promptAt)
+	}
+	add(markCaught, m.caughtAt)
+	add(markAborted, m.abortAt)
+	add(markReplaced, m.replacedAt)
+	add(markWithheld, m.withheldAt)
+	slices.SortStableFunc(p.Marks, func(a, b labs.Mark) int { return int(math.Ceil(a.At - b.At)) })
+	return p
+}
+
+// chart draws the generation front against the delivery front.
+func (v *view) chart(m *meter, now time.Duration) labs.Chart {
+	c := labs.Chart{
+		ID: chartFronts, Title: "Generated vs delivered", Kind: labs.ChartLine,
+		XLabel: "Time since the request was sent", XUnit: "ms", YLabel: "Tokens", YUnit: "tokens",
+		XMax: v.xmax, YMax: float64(max(v.answer, 1)),
+		Series: []labs.Series{
+			{Name: seriesGenerated, Points: extend(m.genSteps, now, m.done, m.genEnd)},
+			{Name: seriesDelivered, Points: extend(m.delSteps, now, m.done, m.genEnd)},
+		},
+	}
+	for _, mk := range text(m).Marks {
+		if mk.Label != markWithheld {
+			c.Marks = append(c.Marks, mk)
+		}
+	}
+	return c
+}
+
+// extend carries a step line on to the current time.
+func extend(pts []labs.Point, now time.Duration, done bool, end time.Duration) []labs.Point {
+	t := now
+	if done {
+		t = end
+	}
+	out := slices.Clone(pts)
+	if last := out[len(out)-1]; ms(t) > last.X {
+		out = append(out, labs.Point{X: ms(t), Y: last.Y})
+	}
+	return out
+}
+
+// replay is the run told as the reader lived it.
+func replay(m *meter) labs.Table {
+	type row struct {
+		at   time.Duration
+		what string
+		seen string
+	}
+	var rows []row
+	add := func(at time.Duration, what, seen string) {
+		if at != none {
+			rows = append(rows, row{at, what, seen})
+		}
+	}
+	add(0, "request sent", "")
+	if m.promptAt != none {
+		verdict := "passed"
+		if m.promptBlocked {
+			verdict = "refused"
+		}
+		add(m.promptAt, "prompt check "+verdict, "")
+	}
+	add(m.firstToken, "first token generated", "")
+	add(m.firstWord, markFirstWord, snippet(m.firstWordText()))
+	if m.truth != nil && m.truth.unsafeShown != none {
+		add(m.truth.unsafeShown, markUnsafeShown, fmt.Sprintf("%d unsafe tokens reached the screen", m.truth.leaked))
+	}
+	if !m.promptBlocked {
+		add(m.caughtAt, markCaught+": "+cats(m.caught), "")
+	}
+	add(m.abortAt, "generation cancelled", "")
+	add(m.replacedAt, "message replaced by the fallback", snippet(mod.DefaultFallback))
+	add(m.withheldAt, "rest of the answer withheld", "")
+	add(m.fin, "delivery finished ("+m.reason+")", fmt.Sprintf("%d tokens shown", m.delivered))
+	add(m.genEnd, "generation ended", fmt.Sprintf("%d tokens generated", len(m.pieces)))
+	slices.SortStableFunc(rows, func(a, b row) int { return int(a.at - b.at) })
+	t := labs.Table{Title: "What the user saw, step by step", Columns: []string{"Time", "Event", "On screen"}}
+	for _, r := range rows {
+		t.Rows = append(t.Rows, []string{fmtMS(ms(r.at)), r.what, r.seen})
+	}
+	return t
+}
+
+// firstWordText is the text on screen when the first word appeared: the
+// first delivery, or the fallback when nothing was delivered.
+func (m *meter) firstWordText() string {
+	if m.delivered > 0 {
+		return m.pieces[0] + pieceAt(m.pieces, 1) + pieceAt(m.pieces, 2)
+	}
+	return m.visible
+}
+
+func pieceAt(p []string, i int) string {
+	if i < len(p) {
+		return p[i]
+	}
+	return ""
+}
+
+func snippet(s string) string {
+	s = strings.TrimSpace(s)
+	if r := []rune(s); len(r) > 60 {
+		return string(r[:60]) + "…"
+	}
+	return s
+}
+
+// cats lists categories for a status line.
+func cats(cs []mod.Category) string {
+	if len(cs) == 0 {
+		return "a problem"
+	}
+	out := make([]string, len(cs))
+	for i, c := range cs {
+		out[i] = string(c)
+	}
+	return strings.Join(out, ", ")
+}
+
+// niceCeil rounds x up to 1, 1.2, 1.5, 2, 2.5, 3, 4, 5, 6 or 8 times a power
+// of ten, so a fixed axis ends on a round number.
+func niceCeil(x float64) float64 {
+	if !(x > 0) || math.IsInf(x, 0) {
+		return 1
+	}
+	p := math.Pow(10, math.Floor(math.Log10(x)))
+	for _, m := range []float64{1, 1.2, 1.5, 2, 2.5, 3, 4, 5, 6, 8, 10} {
+		if m*p >= x*(1-1e-12) {
+			return m * p
+		}
+	}
+	return 10 * p
+}
+
+// fmtMS formats milliseconds: "412 ms", "2.41 s".
+func fmtMS(v float64) string {
+	if v >= 1000 {
+		return strconv.FormatFloat(v/1000, 'f', 2, 64) + " s"
+	}
+	return strconv.FormatFloat(v, 'f', 0, 64) + " ms"
+}

@@ -1,0 +1,173 @@
+package moderation
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/latencylab/latencylab/engine"
+	"github.com/latencylab/latencylab/engine/live"
+	mod "github.com/latencylab/latencylab/engine/moderation"
+	"github.com/latencylab/latencylab/labs"
+)
+
+// job is one moderated request: its filter, its meter and the request it
+// sends to the engine.
+type job struct {
+	policy mod.Policy
+	req    request
+	id     string
+	meter  *meter
+	// engineErr is a failure reported by the engine mid-stream (it
+	// closed); written by the generator goroutine before it closes the
+	// token channel, read after the stage returns.
+	engineErr error
+}
+
+// newJob builds the request for one policy. Each job gets its own session
+// line, so its prompt shares no cached prefix with any other run.
+func (l *Lab) newJob(s settings, p mod.Policy) *job {
+	id := fmt.Sprintf("%s-%s-%d", Slug, l.tag, l.seq.Add(1))
+	return &job{policy: p, id: id, req: buildRequest(scenarios[s.scenario], "Session "+id), meter: newMeter(p)}
+}
+
+// generate returns the stage's generator: it submits the request to the
+// engine with the stage's ctx (cancelling it aborts the request and frees
+// its KV blocks) and forwards each token's text.
+func (j *job) generate(le *live.Engine) mod.Generate {
+	return func(ctx context.Context) (<-chan string, error) {
+		ans := j.req.answer
+		events, err := le.Submit(ctx, engine.Request{ID: j.id, PromptTokens: j.req.prompt, OutputTokens: ans.Tokens, MaxTokens: len(ans.Tokens)})
+		if err != nil {
+			return nil, err
+		}
+		out := make(chan string)
+		go func() {
+			defer close(out)
+			for ev := range events {
+				if ev.Done {
+					j.engineErr = ev.Err
+					return
+				}
+				p := ""
+				if ev.Index >= 0 && ev.Index < len(ans.Pieces) && ans.Tokens[ev.Index] == ev.Token {
+					p = ans.Pieces[ev.Index]
+				}
+				select {
+				case out <- p:
+				case <-ctx.Done():
+					return
+				}
+			}
+		}()
+		return out, nil
+	}
+}
+
+// stage runs one job through moderation, calling record (under the run's
+// lock) for every event with its time since t0.
+func (l *Lab) stage(ctx context.Context, s settings, j *job, le *live.Engine, checker *mod.Checker, t0 time.Time, mu *sync.Mutex, after func()) error {
+	st := mod.Stage{Checker: checker, Filter: s.filter(j.policy), CheckPrompt: s.promptCheck}
+	_, err := st.Run(ctx, scenarios[s.scenario].question, j.generate(le), func(ev mod.Event) {
+		mu.Lock()
+		j.meter.event(ev, ev.At.Sub(t0))
+		after()
+		mu.Unlock()
+	})
+	if err == nil && j.engineErr != nil {
+		err = fmt.Errorf("moderation lab: request %s: %w", j.id, j.engineErr)
+	}
+	mu.Lock()
+	if err == nil {
+		j.meter.end(l.clock.Now().Sub(t0), checker)
+	}
+	mu.Unlock()
+	return err
+}
+
+// single runs one policy and emits a frame per event.
+func (l *Lab) single(ctx context.Context, s settings, emit func(labs.Frame)) error {
+	le, err := l.engines.Get(s.profile)
+	if err != nil {
+		return fmt.Errorf("moderation lab: engine for %s: %w", s.profile, err)
+	}
+	checker, err := mod.NewChecker(mod.Config{Clock: l.clock, Latency: s.latency})
+	if err != nil {
+		return fmt.Errorf("moderation lab: %w", err)
+	}
+	j := l.newJob(s, s.policy)
+	v := &view{s: s, answer: len(j.req.answer.Tokens), xmax: axisEstimate(le.Config(), j.req, s)}
+
+	var mu sync.Mutex
+	t0 := l.clock.Now()
+	emit(v.frame(j.meter, 0))
+	stopTick := l.ticker(&mu, func() {
+		if !j.meter.done {
+			emit(v.frame(j.meter, l.clock.Now().Sub(t0)))
+		}
+	})
+	err = l.stage(ctx, s, j, le, checker, t0, &mu, func() {
+		emit(v.frame(j.meter, l.clock.Now().Sub(t0)))
+	})
+	stopTick()
+	if err != nil {
+		return l.failed(ctx, err, emit)
+	}
+	emit(v.frame(j.meter, j.meter.genEnd))
+	return nil
+}
+
+// failed turns a run's error into its outcome: ctx's end is returned as
+// is, an engine refusal (the learner's settings) becomes a final frame,
+// anything else is the server's failure.
+func (l *Lab) failed(ctx context.Context, err error, emit func(labs.Frame)) error {
+	if ctx.Err() != nil {
+		return ctx.Err()
+	}
+	var cl *engine.ContextLengthError
+	if errors.As(err, &cl) {
+		emit(labs.Frame{Final: true, Status: "Not run.", Error: cl.Error()})
+		return nil
+	}
+	return err
+}
+
+// ticker calls f under mu every tick until the returned stop is called;
+// stop waits for the ticker to exit, so f never runs after it.
+func (l *Lab) ticker(mu *sync.Mutex, f func()) (stop func()) {
+	if l.tick <= 0 {
+		return func() {}
+	}
+	done := make(chan struct{})
+	var wg sync.WaitGroup
+	wg.Go(func() {
+		t := time.NewTicker(l.tick)
+		defer t.Stop()
+		for {
+			select {
+			case <-done:
+				return
+			case <-t.C:
+				mu.Lock()
+				f()
+				mu.Unlock()
+			}
+		}
+	})
+	return func() { close(done); wg.Wait() }
+}
+
+// axisEstimate is the chart's initial time axis, in ms: the request on an
+// idle engine of the same configuration on the virtual clock, plus the
+// moderation waits a blocking policy adds, with headroom. It only sizes
+// the axis; no figure comes from it.
+func axisEstimate(cfg engine.Config, req request, s settings) float64 {
+	r := engine.Request{ID: "axis", PromptTokens: req.prompt, OutputTokens: req.answer.Tokens, MaxTokens: len(req.answer.Tokens)}
+	res, err := engine.Simulate(cfg, []engine.Request{r}, engine.SimOptions{})
+	if err != nil || len(res.Requests) == 0 {
+		return 1000
+	}
+	return niceCeil((ms(res.Requests[0].E2E()) + 3*ms(s.latency)) * 1.2)
+}
