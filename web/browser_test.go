@@ -31,6 +31,8 @@ func TestBrowserJourney(t *testing.T) {
 	s := newTestServer(t, nil)
 	base, _ := serveReal(t, s)
 	ctx := e2e.NewBrowser(t, e2e.Options{})
+	console := e2e.WatchConsole(t, ctx)
+	defer console.Clean(t, "status of 422") // the bad-input step is answered with 422
 
 	e2e.Do(t, ctx, "open home", 15*time.Second, chromedp.Navigate(base+"/"), chromedp.WaitVisible(chromedp.CSS(".lesson-list")))
 	e2e.Screenshot(t, ctx, "home")
@@ -57,7 +59,7 @@ func TestBrowserJourney(t *testing.T) {
 		chromedp.WaitVisible(chromedp.CSS("h1#lab-ticker-title")))
 	e2e.Do(t, ctx, "set knobs", 5*time.Second,
 		e2e.SetInput("lab-ticker-k-steps", "10"),
-		e2e.SetInput("lab-ticker-k-gapMs", "150"),
+		e2e.SetInput("lab-ticker-k-gapMs", "250"),
 		e2e.SetInput("lab-ticker-guess", "120"))
 	e2e.WaitFor(t, ctx, "readout follows the slider", `document.querySelector("#lab-ticker-k-steps").closest(".knob").querySelector("output").textContent === "10"`, 5*time.Second)
 	e2e.Eval[bool](t, ctx, watchText("lab-ticker-text"))
@@ -71,10 +73,10 @@ func TestBrowserJourney(t *testing.T) {
 		t.Errorf("the text panel changed %d times, want at least 5: %q", len(seen), seen)
 	}
 	if took < time.Second {
-		t.Errorf("a 10×150 ms run finished in %v", took)
+		t.Errorf("a 10×250 ms run finished in %v", took)
 	}
 	guess := e2e.Eval[string](t, ctx, `document.querySelector("#lab-ticker-stats .stat.has-guess").textContent`)
-	if !strings.Contains(guess, "You predicted") || !strings.Contains(guess, "120 ms") || !strings.Contains(guess, "150 ms") {
+	if !strings.Contains(guess, "You predicted") || !strings.Contains(guess, "120 ms") || !strings.Contains(guess, "250 ms") {
 		t.Errorf("prediction card = %q", guess)
 	}
 	if n := e2e.Eval[int](t, ctx, `document.querySelectorAll("#lab-ticker-charts svg").length`); n != 1 {

@@ -56,6 +56,8 @@ func TestBrowserCoursePages(t *testing.T) {
 	e2e.Require(t)
 	base := startServe(t)
 	ctx := e2e.NewBrowser(t, e2e.Options{})
+	console := e2e.WatchConsole(t, ctx)
+	defer console.Clean(t)
 
 	e2e.Do(t, ctx, "home", 15*time.Second, chromedp.Navigate(base+"/"), chromedp.WaitVisible(chromedp.CSS(".hero")))
 	e2e.Screenshot(t, ctx, "app-home")
@@ -113,6 +115,8 @@ func TestBrowserStreamingLab(t *testing.T) {
 	e2e.Require(t)
 	base := startServe(t)
 	ctx := e2e.NewBrowser(t, e2e.Options{})
+	console := e2e.WatchConsole(t, ctx)
+	defer console.Clean(t)
 
 	e2e.Do(t, ctx, "home", 15*time.Second, chromedp.Navigate(base+"/"), chromedp.WaitVisible(chromedp.CSS(".hero")))
 	e2e.Do(t, ctx, "first lesson", 15*time.Second,
