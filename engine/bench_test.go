@@ -39,20 +39,28 @@ func BenchmarkStep256(b *testing.B) {
 		}
 	}
 	fresh()
-	steps := 0
+	steps, n := 0, 0
+	var cpu time.Duration
 	b.ReportAllocs()
 	b.ResetTimer()
+	cpu0 := cpuTime()
 	for b.Loop() {
 		if steps == 900 {
 			b.StopTimer()
+			cpu += cpuTime() - cpu0
 			fresh()
 			steps = 0
 			b.StartTimer()
+			cpu0 = cpuTime()
 		}
+		n++
 		if r := e.Step(); r.Trace.DecodeTokens != 256 {
 			b.Fatalf("step decoded %d sequences", r.Trace.DecodeTokens)
 		}
 		steps++
+	}
+	if cpu += cpuTime() - cpu0; cpu > 0 && n > 0 {
+		b.ReportMetric(float64(cpu.Nanoseconds())/float64(n), "cpu-ns/step")
 	}
 }
 
