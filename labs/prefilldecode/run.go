@@ -25,21 +25,13 @@ type job struct {
 // run builds the requests, measures the sweep and then the wall-clock
 // requests.
 func (l *Lab) run(ctx context.Context, s settings, emit func(labs.Frame)) error {
-	id := fmt.Sprintf("%s-%s-%d", Slug, l.tag, l.seq.Add(1))
-	session := "Session " + id
+	seq := l.seq.Add(1)
+	id := fmt.Sprintf("%s-%s-%d", Slug, l.tag, seq)
+	session, session2 := sessions(seq, l.tag, s.caching)
 	first, err := newJob(s, id, session, 0, s.output)
 	if err != nil {
 		emit(labs.Frame{Final: true, Status: "Not run.", Error: err.Error()})
 		return nil
-	}
-	// With caching the second customer's prompt opens exactly like the
-	// first (same session line, same system prompt) and can reuse its
-	// cached blocks; without, its own session line makes its very first
-	// block differ, so the engine computes every token, as an engine with
-	// prefix caching disabled would.
-	session2 := session
-	if !s.caching {
-		session2 = "Session " + id + "b"
 	}
 	second, err := newJob(s, id+"-second", session2, 1, min(s.output, secondAnswer))
 	if err != nil {
@@ -86,6 +78,21 @@ func (l *Lab) run(ctx context.Context, s settings, emit func(labs.Frame)) error 
 	f.Final = true
 	emit(f)
 	return nil
+}
+
+// sessions are the lines that open the two customers' system prompts. The
+// run's number and the lab's tag come first, within the prompt's first KV
+// block, so no two runs share even one cached block. With caching the
+// second customer's prompt opens exactly like the first (same line, same
+// system prompt) and can reuse its cached blocks; without, its line differs
+// in the first block, so the engine computes every token, as an engine
+// with prefix caching disabled would.
+func sessions(seq uint64, tag string, caching bool) (first, second string) {
+	first = fmt.Sprintf("Session %d-%s", seq, tag)
+	if caching {
+		return first, first
+	}
+	return first, fmt.Sprintf("Session %db-%s", seq, tag)
 }
 
 // refused ends a run whose request the engine would not take (msg) or
