@@ -42,6 +42,7 @@ type ContextLengthError struct {
 	MaxContext, Prompt, Completion int
 }
 
+// Error returns vLLM's message.
 func (e *ContextLengthError) Error() string {
 	return fmt.Sprintf("This model's maximum context length is %d tokens. However, you requested %d tokens (%d in the messages, %d in the completion). Please reduce the length of the messages or completion.",
 		e.MaxContext, e.Prompt+e.Completion, e.Prompt, e.Completion)
