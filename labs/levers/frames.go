@@ -1,0 +1,118 @@
+package levers
+
+import (
+	"fmt"
+	"math"
+	"time"
+
+	"github.com/latencylab/latencylab/labs"
+	"github.com/latencylab/latencylab/labs/pipelinelab"
+)
+
+// Chart id and segment names.
+const (
+	chartBars  = "levers"
+	segFirst   = "until the first word"
+	segRest    = "rest of the answer"
+	tableTitle = "Each lever alone, against the baseline"
+	leverShort = "Shorter answer"
+)
+
+// view builds frames from the rows measured so far.
+type view struct {
+	s        settings
+	rows     []result
+	virtual  bool
+	estimate time.Duration
+}
+
+func (v *view) frame(final bool) labs.Frame {
+	f := labs.Frame{Final: final, Status: v.status(final), Tables: []labs.Table{v.table()}, Charts: []labs.Chart{v.chart()}}
+	if final {
+		f.Stats = v.stats()
+	}
+	return f
+}
+
+func (v *view) status(final bool) string {
+	clock := "wall clock"
+	if v.virtual {
+		clock = fmt.Sprintf("virtual clock (live, the set would take about %s, over the %s limit)",
+			pipelinelab.FmtMS(pipelinelab.MS(v.estimate)), pipelinelab.FmtMS(pipelinelab.MS(DefaultWallLimit)))
+	}
+	if !final {
+		return fmt.Sprintf("Measured %d of %d rows on the %s…", len(v.rows), len(levers), clock)
+	}
+	return fmt.Sprintf("All %d rows measured on the %s. Each row is one request through the pipeline and the engine.", len(v.rows), clock)
+}
+
+// delta formats a change against the baseline: "−1.23 s (−45%)".
+func delta(val, base float64, format func(float64) string) string {
+	if base == 0 {
+		return "–"
+	}
+	d := val - base
+	if math.Abs(d) < 0.005*math.Abs(base) {
+		return "unchanged"
+	}
+	sign := "+"
+	if d < 0 {
+		sign = "−"
+	}
+	return fmt.Sprintf("%s%s (%s%.0f%%)", sign, format(math.Abs(d)), sign, math.Abs(100*d/base))
+}
+
+func (v *view) table() labs.Table {
+	t := labs.Table{Title: tableTitle, Columns: []string{"lever", "first word", "total", "cost",
+		"first word vs baseline", "total vs baseline", "cost vs baseline", "what changed"}}
+	if len(v.rows) == 0 {
+		return t
+	}
+	b := v.rows[0]
+	for i, r := range v.rows {
+		row := []string{r.lever.name, pipelinelab.FmtMS(r.firstWord), pipelinelab.FmtMS(r.total), pipelinelab.FmtUSD(r.cost)}
+		if i == 0 {
+			row = append(row, "", "", "")
+		} else {
+			row = append(row, delta(r.firstWord, b.firstWord, pipelinelab.FmtMS), delta(r.total, b.total, pipelinelab.FmtMS),
+				delta(r.cost, b.cost, pipelinelab.FmtUSD))
+		}
+		t.Rows = append(t.Rows, append(row, r.lever.how))
+	}
+	return t
+}
+
+func (v *view) chart() labs.Chart {
+	c := labs.Chart{ID: chartBars, Title: "First word and total time per lever", Kind: labs.ChartStackedBar,
+		YLabel: "time", YUnit: "ms"}
+	for _, r := range v.rows {
+		c.Bars = append(c.Bars, labs.BarGroup{Label: r.lever.name, Segments: []labs.Segment{
+			{Name: segFirst, Value: r.firstWord}, {Name: segRest, Value: max(r.total-r.firstWord, 0)}}})
+	}
+	return c
+}
+
+func (v *view) stats() []labs.Stat {
+	b := v.rows[0]
+	bestFirst, bestTotal := v.rows[0], v.rows[0]
+	var shorter result
+	for _, r := range v.rows {
+		if r.lever.single && r.firstWord < bestFirst.firstWord {
+			bestFirst = r
+		}
+		if r.lever.single && r.total < bestTotal.total {
+			bestTotal = r
+		}
+		if r.lever.name == leverShort {
+			shorter = r
+		}
+	}
+	return []labs.Stat{
+		{Key: statBaseFirst, Label: "Baseline: first word", Value: pipelinelab.Round1(b.firstWord), Unit: "ms"},
+		{Key: statBestFirst, Label: "Best single lever: first word", Value: pipelinelab.Round1(bestFirst.firstWord), Unit: "ms", Note: bestFirst.lever.name},
+		{Key: statBaseTotal, Label: "Baseline: total", Value: pipelinelab.Round1(b.total), Unit: "ms"},
+		{Key: statBestTotal, Label: "Best single lever: total", Value: pipelinelab.Round1(bestTotal.total), Unit: "ms", Note: bestTotal.lever.name},
+		{Key: statShorterSaves, Label: "Total time the shorter answer saves", Value: pipelinelab.Round1(b.total - shorter.total), Unit: "ms",
+			Note: fmt.Sprintf("%d instead of %d tokens", v.s.shortTokens, v.s.answerTokens)},
+	}
+}

@@ -1,0 +1,105 @@
+// Package levers is the levers lab: the same support question answered
+// once as a slow baseline and then with each latency lever applied alone —
+// streaming, a shorter answer, a smaller model, a cache hit, parallel
+// lookups, one model call fewer — and finally all of them at once. Every
+// row is a real run through the pipeline and the bundled engine, with the
+// first word, the total time and the cost measured, so the learner sees
+// which lever moves which number and by how much.
+package levers
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"sync/atomic"
+	"time"
+
+	"github.com/latencylab/latencylab/engine/pipeline"
+	"github.com/latencylab/latencylab/labs"
+)
+
+// Slug is the lab's URL segment.
+const Slug = "levers"
+
+// Stat keys.
+const (
+	statBaseFirst    = "baseline_first_word_ms"
+	statBestFirst    = "best_first_word_ms"
+	statBaseTotal    = "baseline_total_ms"
+	statBestTotal    = "best_total_ms"
+	statShorterSaves = "shorter_saves_ms"
+)
+
+// DefaultWallLimit is how long the whole set of runs may take on the wall
+// clock; beyond it the lab runs on the virtual clock instead.
+const DefaultWallLimit = 20 * time.Second
+
+// Config wires a Lab.
+type Config struct {
+	// Engines is the shared live-engine pool; required.
+	Engines *labs.Engines
+	// Retriever and Orders are the knowledge base and the order system
+	// (web/store in the app); nil switches that lookup off.
+	Retriever pipeline.Retriever
+	Orders    pipeline.Orders
+	// WallLimit overrides DefaultWallLimit (tests force either path).
+	WallLimit time.Duration
+}
+
+// Lab is the levers lab; safe for concurrent runs.
+type Lab struct {
+	cfg Config
+	tag string
+	seq atomic.Uint64
+}
+
+// New returns the lab.
+func New(cfg Config) *Lab {
+	if cfg.WallLimit == 0 {
+		cfg.WallLimit = DefaultWallLimit
+	}
+	var b [4]byte
+	_, _ = rand.Read(b[:])
+	return &Lab{cfg: cfg, tag: hex.EncodeToString(b[:])}
+}
+
+// Info describes the lab.
+func (l *Lab) Info() labs.Info {
+	return labs.Info{
+		Slug:  Slug,
+		Title: "The levers",
+		Summary: "One question, a slow baseline, then each latency lever on its own: stream, shorten, " +
+			"a smaller model, a cache hit, parallel lookups, one model call fewer. Measured, side by side.",
+		Lesson:         "levers",
+		Prediction:     "How much total time (ms) will the shorter answer save?",
+		PredictionUnit: "ms",
+		PredictionStat: statShorterSaves,
+	}
+}
+
+// Knobs lists the settings.
+func (l *Lab) Knobs() []labs.Knob { return append([]labs.Knob(nil), knobs...) }
+
+// Presets lists settings worth trying.
+func (l *Lab) Presets() []labs.Preset { return append([]labs.Preset(nil), presets...) }
+
+// Run measures the baseline and every lever, one table row per run. A
+// learner's mistake ends in a final frame with Error and a nil error; ctx
+// ending returns ctx's error without a final frame.
+func (l *Lab) Run(ctx context.Context, v labs.Values, emit func(labs.Frame)) error {
+	s, err := parse(v)
+	if err != nil {
+		msg := err.Error()
+		var fe labs.FieldError
+		if errors.As(err, &fe) {
+			msg = fe.Message
+		}
+		emit(labs.Frame{Final: true, Status: "Not run: the settings need a change.", Error: msg})
+		return nil
+	}
+	if l.cfg.Engines == nil {
+		return errors.New("levers: no engine pool configured")
+	}
+	return l.run(ctx, s, emit)
+}

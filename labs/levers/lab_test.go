@@ -1,0 +1,188 @@
+package levers
+
+import (
+	"context"
+	"math"
+	"testing"
+	"testing/synctest"
+	"time"
+
+	"github.com/latencylab/latencylab/labs"
+	"github.com/latencylab/latencylab/labs/pipelinelab"
+)
+
+// runLab runs the lab in a synctest bubble (virtual time for the live
+// path), with wallLimit choosing the live or the virtual path.
+func runLab(t *testing.T, vals labs.Values, wallLimit time.Duration) (frames []labs.Frame, rows []result) {
+	t.Helper()
+	synctest.Test(t, func(t *testing.T) {
+		pool := labs.NewEngines(labs.EnginesConfig{})
+		defer pool.Close()
+		st := pipelinelab.NewFakeStore()
+		l := New(Config{Engines: pool, Retriever: st, Orders: st, WallLimit: wallLimit})
+		v, errs := labs.Validate(l.Knobs(), vals)
+		if len(errs) > 0 {
+			t.Fatalf("validate: %v", errs)
+		}
+		s, err := parse(v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		vw := &view{s: s}
+		err = l.Run(t.Context(), v, func(f labs.Frame) { frames = append(frames, f) })
+		if err != nil {
+			t.Fatalf("run: %v", err)
+		}
+		_ = vw
+	})
+	last := frames[len(frames)-1]
+	if !last.Final || last.Error != "" {
+		t.Fatalf("last frame %+v", last)
+	}
+	return frames, parseRows(t, last)
+}
+
+// parseRows reads the measured rows back from the bar chart (exact values).
+func parseRows(t *testing.T, f labs.Frame) []result {
+	t.Helper()
+	var out []result
+	for _, b := range f.Charts[0].Bars {
+		first := b.Segments[0].Value
+		out = append(out, result{lever: lever{name: b.Label}, firstWord: first, total: first + b.Segments[1].Value})
+	}
+	if len(out) != len(levers) {
+		t.Fatalf("%d rows, want %d", len(out), len(levers))
+	}
+	return out
+}
+
+// Each lever moves the numbers the lesson says it moves, on both paths.
+func TestEachLeverImprovesItsMetric(t *testing.T) {
+	for _, path := range []struct {
+		name  string
+		limit time.Duration
+	}{{"wall clock", time.Hour}, {"virtual clock", time.Nanosecond}} {
+		t.Run(path.name, func(t *testing.T) {
+			frames, rows := runLab(t, labs.Values{}, path.limit)
+			b := rows[0]
+			get := func(name string) result {
+				for _, r := range rows {
+					if r.lever.name == name {
+						return r
+					}
+				}
+				t.Fatalf("no row %q", name)
+				return result{}
+			}
+			near := func(a, b float64) bool { return math.Abs(a-b) <= 0.05*b }
+			stream, shorter, smaller := get("Stream the answer"), get("Shorter answer"), get("Smaller model")
+			cache, par, fewer := get("Cache hit"), get("Parallel steps"), get("Fewer model calls")
+			checks := []struct {
+				what string
+				ok   bool
+			}{
+				{"stream: first word much lower", stream.firstWord < b.firstWord/3},
+				{"stream: total unchanged", near(stream.total, b.total)},
+				{"shorter: total much lower", shorter.total < 0.6*b.total},
+				{"smaller: first word lower", smaller.firstWord < b.firstWord},
+				{"smaller: total lower", smaller.total < 0.8*b.total},
+				{"cache: total far lower", cache.total < 0.3*b.total},
+				{"cache: first word lower", cache.firstWord < b.firstWord},
+				{"parallel: first word 90 ms lower", math.Abs(b.firstWord-par.firstWord-90) < 2},
+				{"fewer calls: first word lower", fewer.firstWord < b.firstWord},
+				{"fewer calls: total lower", fewer.total < b.total},
+			}
+			for _, c := range checks {
+				if !c.ok {
+					t.Errorf("%s: rows %+v", c.what, rows)
+				}
+			}
+			last := frames[len(frames)-1]
+			if len(last.Tables[0].Rows) != len(levers) {
+				t.Errorf("table has %d rows", len(last.Tables[0].Rows))
+			}
+			if got, want := stat(t, last, statShorterSaves), b.total-shorter.total; math.Abs(got-want) > 0.1 {
+				t.Errorf("shorter saves %v, rows say %v", got, want)
+			}
+			// Costs: the cache and the small tier are cheaper than the baseline.
+			if row := last.Tables[0].Rows; row[4][6] == "" || row[4][6][:3] != "−" {
+				t.Errorf("cache cost change %q", row[4][6])
+			}
+		})
+	}
+}
+
+// The virtual path times the same rows as the live pipeline (it is the
+// same engine model and the same stage times composed the same way).
+func TestVirtualMatchesLive(t *testing.T) {
+	_, live := runLab(t, labs.Values{}, time.Hour)
+	_, virt := runLab(t, labs.Values{}, time.Nanosecond)
+	for i := range live {
+		if math.Abs(live[i].firstWord-virt[i].firstWord) > 2 || math.Abs(live[i].total-virt[i].total) > 0.02*live[i].total+2 {
+			t.Errorf("%s: live %.1f/%.1f ms, virtual %.1f/%.1f ms", live[i].lever.name,
+				live[i].firstWord, live[i].total, virt[i].firstWord, virt[i].total)
+		}
+	}
+}
+
+// The table fills a row per frame on the wall clock.
+func TestFramePerRow(t *testing.T) {
+	frames, _ := runLab(t, labs.Values{knobAnswer: 100.0, knobShort: 50.0}, time.Hour)
+	seen := map[int]bool{}
+	for _, f := range frames {
+		seen[len(f.Tables[0].Rows)] = true
+	}
+	for n := 0; n <= len(levers); n++ {
+		if !seen[n] {
+			t.Errorf("no frame with %d rows", n)
+		}
+	}
+}
+
+func stat(t *testing.T, f labs.Frame, key string) float64 {
+	t.Helper()
+	for _, s := range f.Stats {
+		if s.Key == key {
+			return s.Value
+		}
+	}
+	t.Fatalf("no stat %q", key)
+	return 0
+}
+
+func TestValidation(t *testing.T) {
+	l := New(Config{})
+	for _, raw := range []labs.Values{{knobAnswer: 50.0}, {knobShort: 300.0}, {knobHelpers: 9.0}, {knobTier: "small"}, {knobQuestion: 3.0}} {
+		var frames []labs.Frame
+		if err := l.Run(context.Background(), raw, func(f labs.Frame) { frames = append(frames, f) }); err != nil {
+			t.Errorf("%v: error %v", raw, err)
+		}
+		if len(frames) != 1 || !frames[0].Final || frames[0].Error == "" {
+			t.Errorf("%v: frames %+v", raw, frames)
+		}
+	}
+	if errs := l.Check(labs.Values{knobShort: 300.0}); len(errs) != 1 || errs[0].Knob != knobShort {
+		t.Errorf("check: %v", errs)
+	}
+}
+
+func TestCancel(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		pool := labs.NewEngines(labs.EnginesConfig{})
+		defer pool.Close()
+		st := pipelinelab.NewFakeStore()
+		l := New(Config{Engines: pool, Retriever: st, Orders: st, WallLimit: time.Hour})
+		ctx, cancel := context.WithCancel(t.Context())
+		final := false
+		err := l.Run(ctx, labs.Values{knobQuestion: "order", knobTier: "medium", knobAnswer: 300.0, knobShort: 100.0, knobHelpers: 1.0},
+			func(f labs.Frame) {
+				final = final || f.Final
+				if len(f.Tables[0].Rows) == 2 {
+					cancel()
+				}
+			})
+		if err == nil || final {
+			t.Errorf("err %v, final %v", err, final)
+		}
+	})
+}
