@@ -45,6 +45,7 @@ const (
 const (
 	DefaultFallback = "Sorry, I can't share that answer. It was withdrawn by our safety check."
 	DefaultNotice   = "[The rest of this answer was withheld by our safety check.]"
+	DefaultRefusal  = "Sorry, I can't help with that request."
 )
 
 // FilterConfig shapes a Filter.

@@ -19,7 +19,7 @@ const (
 	EvDelivered     EventKind = "delivered"      // text reached the reader (Text appended; From, To)
 	EvCaught        EventKind = "caught"         // a check failed (Result, spans in answer offsets)
 	EvAborted       EventKind = "aborted"        // generation was cancelled
-	EvReplaced      EventKind = "replaced"       // the shown text was replaced (Text = fallback)
+	EvReplaced      EventKind = "replaced"       // the shown text was replaced (Text = fallback, or the refusal after a failed prompt check)
 	EvWithheld      EventKind = "withheld"       // the rest was withheld (Text = notice)
 	EvFinished      EventKind = "finished"       // delivery is over (Reason)
 )
@@ -61,6 +61,9 @@ type Stage struct {
 	// CheckPrompt runs Checker.CheckPrompt on the prompt before
 	// generation; a blocked prompt never reaches the model.
 	CheckPrompt bool
+	// Refusal is shown instead of an answer when the prompt check fails;
+	// empty means DefaultRefusal.
+	Refusal string
 }
 
 // Generate starts generation and returns its token pieces in order; the
@@ -101,7 +104,10 @@ func (s Stage) Run(ctx context.Context, prompt string, gen Generate, emit func(E
 		send(Event{Kind: EvPromptChecked, Result: &r})
 		if r.Blocked() {
 			sum.PromptBlocked = true
-			visible = f.Config().Fallback
+			visible = s.Refusal
+			if visible == "" {
+				visible = DefaultRefusal
+			}
 			send(Event{Kind: EvReplaced, Text: visible})
 			sum.Reason, sum.Visible = FinishContentFilter, visible
 			send(Event{Kind: EvFinished, Reason: FinishContentFilter})

@@ -185,7 +185,11 @@ func replay(m *meter) labs.Table {
 		add(m.caughtAt, markCaught+": "+cats(m.caught), "")
 	}
 	add(m.abortAt, "generation cancelled", "")
-	add(m.replacedAt, "message replaced by the fallback", snippet(mod.DefaultFallback))
+	if m.promptBlocked {
+		add(m.replacedAt, "refusal shown instead of an answer", snippet(m.visible))
+	} else {
+		add(m.replacedAt, "message replaced by the fallback", snippet(mod.DefaultFallback))
+	}
 	add(m.withheldAt, "rest of the answer withheld", "")
 	add(m.fin, "delivery finished ("+m.reason+")", fmt.Sprintf("%d tokens shown", m.delivered))
 	add(m.genEnd, "generation ended", fmt.Sprintf("%d tokens generated", len(m.pieces)))

@@ -167,8 +167,8 @@ func TestPromptInjection(t *testing.T) {
 		if st[statGenerated] != 0 || st[statLeaked] != 0 || st[statChecks] != 1 {
 			t.Errorf("stats %v: want nothing generated, one check", st)
 		}
-		if f.Text.Body != mod.DefaultFallback || st[statFirstWord] != 50 {
-			t.Errorf("body %q, first word %v ms; want the fallback after the 50 ms check", f.Text.Body, st[statFirstWord])
+		if f.Text.Body != mod.DefaultRefusal || st[statFirstWord] != 50 {
+			t.Errorf("body %q, first word %v ms; want the refusal after the 50 ms check", f.Text.Body, st[statFirstWord])
 		}
 	})
 	t.Run("output check catches it", func(t *testing.T) {
