@@ -1,0 +1,226 @@
+package timeouts
+
+import (
+	"fmt"
+	"strconv"
+	"time"
+
+	"github.com/latencylab/latencylab/labs"
+	"github.com/latencylab/latencylab/labs/pipelinelab"
+)
+
+// Chart id and span names. A span's name picks its colour, so each tier
+// has one colour for waiting and one for writing.
+const (
+	chartTimeline = "timeline"
+	spanBefore    = "guardrail, lookups, gateway"
+	spanStalled   = "stalled mid-answer"
+)
+
+func spanWaiting(tier string) string { return "waiting on " + tier }
+func spanWriting(tier string) string { return "answer from " + tier }
+
+// view turns batches into frames.
+type view struct {
+	s    settings
+	xmax float64 // ms; grows only when the batch outlasts it
+}
+
+// timeline draws one row per request: the stages before the model, then
+// each attempt as a wait for its first token and the answer it wrote, in
+// its tier's colours, with stalls marked. Open spans run to now.
+func (v *view) timeline(rs []record, now time.Duration, final bool) labs.Chart {
+	end := ms(now)
+	rows := make([]labs.SpanRow, len(rs))
+	for i, r := range rs {
+		label := "#" + strconv.Itoa(i+1)
+		if r.slowed {
+			label += " slowed"
+		}
+		rows[i].Label = label
+		if !r.started {
+			continue
+		}
+		at := func(d time.Duration) float64 { return ms(r.arrival + d) }
+		open := func() float64 { // the end of a span still running
+			if final || r.res != nil {
+				return at(r.lastDelta)
+			}
+			return end
+		}
+		var spans []labs.Span
+		before := open()
+		if len(r.attempts) > 0 {
+			before = at(r.attempts[0].start)
+		}
+		spans = append(spans, labs.Span{Name: spanBefore, Start: ms(r.arrival), End: before})
+		for _, a := range r.attempts {
+			stop := open()
+			if a.ended {
+				stop = at(a.end)
+			}
+			if !a.hasFirst {
+				spans = append(spans, labs.Span{Name: spanWaiting(a.tier), Start: at(a.start), End: stop})
+				continue
+			}
+			spans = append(spans,
+				labs.Span{Name: spanWaiting(a.tier), Start: at(a.start), End: at(a.first)},
+				labs.Span{Name: spanWriting(a.tier), Start: at(a.first), End: stop})
+		}
+		for _, st := range r.stalls {
+			spans = append(spans, labs.Span{Name: spanStalled, Start: at(st.start), End: at(st.end)})
+		}
+		rows[i].Spans = spans
+		end = max(end, spans[len(spans)-1].End)
+	}
+	if end > v.xmax {
+		v.xmax = pipelinelab.NiceCeil(end * 1.1)
+	}
+	return labs.Chart{ID: chartTimeline, Title: "Each request: waiting for the first token, then the answer, by tier",
+		Kind: labs.ChartTimeline, XLabel: "Time since the first request was sent", XUnit: "ms",
+		XMax: v.xmax, Rows: rows}
+}
+
+// liveStatus counts how far the learner's batch has got.
+func (v *view) liveStatus(rs []record, now time.Duration, comparisons int) string {
+	done, backup := 0, 0
+	for _, r := range rs {
+		if r.res != nil {
+			done++
+		}
+		for _, a := range r.attempts {
+			if a.tier != primary {
+				backup++
+				break
+			}
+		}
+	}
+	return fmt.Sprintf("Wall clock, %s in: %d of %d requests finished, %d sent to the backup. "+
+		"The same batch runs under %d comparison setting(s) at the same time.",
+		pipelinelab.FmtMS(ms(now)), done, len(rs), backup, comparisons)
+}
+
+// stats are the learner's batch in headline figures.
+func (v *view) stats(sm summary) []labs.Stat {
+	note := fmt.Sprintf("%d of %d requests showed text", len(sm.firstWords), sm.n)
+	return []labs.Stat{
+		{Key: statFirstWordP95, Label: "First word, p95", Value: pipelinelab.Round1(sm.firstWordP95()), Unit: "ms", Note: note},
+		{Key: statFallback, Label: "Answered by the backup", Value: pipelinelab.Round1(sm.backupShare()), Unit: "%",
+			Note: fmt.Sprintf("%d of %d requests", sm.backup, sm.n)},
+		{Key: statErrors, Label: "Errors", Value: float64(sm.errors), Unit: "requests", Note: "no tier answered, or the stream broke"},
+		{Key: statTimeouts, Label: "Timeouts", Value: float64(sm.timeouts), Unit: "requests", Note: "cut off by the overall timeout or the deadline"},
+		{Key: statCompleteP95, Label: "Complete answer, p95", Value: pipelinelab.Round1(sm.completeP95()), Unit: "ms",
+			Note: fmt.Sprintf("of %d complete answers", sm.complete)},
+		{Key: statCut, Label: "Healthy answers cut", Value: float64(sm.healthyCut), Unit: "requests",
+			Note: fmt.Sprintf("of %d calls the fault did not touch", sm.healthy)},
+	}
+}
+
+// comparison is one row per setting, all on the same injected fault. A
+// comparison setting that equals the learner's shows the learner's batch.
+func (v *view) comparison(all []*batch) labs.Table {
+	t := labs.Table{
+		Title: "The same batch and fault under three timeout settings (run at the same time)",
+		Columns: []string{"Setting", "First-token timeout", "Overall timeout", "First word p95", "Answered by backup",
+			"Complete", "Errors", "Timeouts", "Healthy answers cut"},
+	}
+	row := func(name string, vr variant, sm summary) []string {
+		p95 := "none shown"
+		if len(sm.firstWords) > 0 {
+			p95 = pipelinelab.FmtMS(sm.firstWordP95())
+			if sm.noWords > 0 {
+				p95 += fmt.Sprintf(" (%d showed nothing)", sm.noWords)
+			}
+		}
+		return []string{name, limit(vr.ftt), limit(vr.overall), p95,
+			fmt.Sprintf("%d (%s%%)", sm.backup, strconv.FormatFloat(pipelinelab.Round1(sm.backupShare()), 'f', -1, 64)),
+			fmt.Sprintf("%d of %d", sm.complete, sm.n), strconv.Itoa(sm.errors), strconv.Itoa(sm.timeouts),
+			fmt.Sprintf("%d of %d", sm.healthyCut, sm.healthy)}
+	}
+	mine := all[0]
+	rs, _ := mine.snapshot()
+	t.Rows = append(t.Rows, row(mine.v.name, mine.v, summarize(rs)))
+	for _, c := range comparisons() {
+		for _, b := range all {
+			if b.v.ftt != c.ftt || b.v.overall != c.overall {
+				continue
+			}
+			name := c.name
+			if b == mine {
+				name += " (= your setting)"
+			}
+			rs, _ := b.snapshot()
+			t.Rows = append(t.Rows, row(name, b.v, summarize(rs)))
+			break
+		}
+	}
+	return t
+}
+
+// retries lists the requests that moved to another tier: when the first
+// call gave up, and how much of the deadline the retry had left.
+func (v *view) retries(rs []record) (labs.Table, bool) {
+	t := labs.Table{Columns: []string{"Request", "First call ended", "Why", "Retry on", "Time left for the retry",
+		"Retry outcome", "Retry tokens", "Answer"}}
+	total := 0
+	for i, r := range rs {
+		if r.res == nil || len(r.res.Attempts) < 2 {
+			continue
+		}
+		total++
+		if len(t.Rows) >= 8 {
+			continue
+		}
+		first, retry := r.res.Attempts[0], r.res.Attempts[1]
+		left := "no deadline"
+		if retry.Budget > 0 || v.s.deadline > 0 {
+			left = pipelinelab.FmtMS(ms(retry.Budget))
+		}
+		t.Rows = append(t.Rows, []string{"#" + strconv.Itoa(i+1), pipelinelab.FmtMS(ms(first.End)), first.Outcome,
+			retry.Tier, left, retry.Outcome, strconv.Itoa(retry.Tokens), r.res.Status})
+	}
+	t.Title = fmt.Sprintf("Requests that moved to the backup (%d)", total)
+	if total > len(t.Rows) {
+		t.Title = fmt.Sprintf("Requests that moved to the backup (first %d of %d)", len(t.Rows), total)
+	}
+	return t, total > 0
+}
+
+// finalStatus sums the run up in one line, saying how it was timed.
+func (v *view) finalStatus(sm summary) string {
+	s := fmt.Sprintf("Wall clock: %d requests ran at once on the shared engines", sm.n)
+	if v.s.fault != faultNone && v.s.sharePct > 0 {
+		s += fmt.Sprintf(", %d%% of them %s", v.s.sharePct, faultPhrase(v.s))
+	}
+	s += "."
+	if len(sm.firstWords) > 0 {
+		s += fmt.Sprintf(" p95 first word %s;", pipelinelab.FmtMS(sm.firstWordP95()))
+	}
+	s += fmt.Sprintf(" %d of %d complete, %d answered by the backup, %d errors, %d timeouts.",
+		sm.complete, sm.n, sm.backup, sm.errors, sm.timeouts)
+	return s
+}
+
+func faultPhrase(s settings) string {
+	switch s.fault {
+	case faultSlow:
+		return "silent for " + secs(s.slowBy) + " before the first token on " + primary
+	case faultStall:
+		return fmt.Sprintf("stalling for %s after %d tokens on %s", secs(s.slowBy), stallAfter, primary)
+	case faultRefuse:
+		return "refused by " + primary
+	}
+	return ""
+}
+
+// limit formats a timeout; 0 is none.
+func limit(d time.Duration) string {
+	if d == 0 {
+		return "none"
+	}
+	return secs(d)
+}
+
+func secs(d time.Duration) string {
+	return strconv.FormatFloat(d.Seconds(), 'f', -1, 64) + " s"
+}

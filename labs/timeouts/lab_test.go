@@ -1,0 +1,137 @@
+package timeouts
+
+import (
+	"strings"
+	"testing"
+	"testing/synctest"
+
+	"github.com/latencylab/latencylab/labs"
+	"github.com/latencylab/latencylab/labs/pipelinelab"
+)
+
+// runLab runs the lab inside a synctest bubble: the pipeline's waits, the
+// injected faults and the live engines' pacing are all on virtual time, so
+// every figure is exact and a 25-second batch takes no real time.
+func runLab(t *testing.T, vals labs.Values) []labs.Frame {
+	t.Helper()
+	var frames []labs.Frame
+	synctest.Test(t, func(t *testing.T) {
+		pool := labs.NewEngines(labs.EnginesConfig{})
+		defer pool.Close()
+		l := New(Config{Engines: pool, Retriever: pipelinelab.NewFakeStore(), Tick: -1})
+		v, errs := labs.Validate(l.Knobs(), vals)
+		if len(errs) > 0 {
+			t.Fatalf("validate: %v", errs)
+		}
+		if err := l.Run(t.Context(), v, func(f labs.Frame) { frames = append(frames, f) }); err != nil {
+			t.Fatalf("run: %v", err)
+		}
+	})
+	if len(frames) == 0 || !frames[len(frames)-1].Final {
+		t.Fatalf("no final frame in %d frames", len(frames))
+	}
+	return frames
+}
+
+func stat(t *testing.T, f labs.Frame, key string) float64 {
+	t.Helper()
+	for _, s := range f.Stats {
+		if s.Key == key {
+			return s.Value
+		}
+	}
+	t.Fatalf("no stat %q in %+v", key, f.Stats)
+	return 0
+}
+
+func TestKnobsAndPresetsValidate(t *testing.T) {
+	l := New(Config{})
+	if _, errs := labs.Validate(l.Knobs(), labs.Defaults(l.Knobs())); len(errs) > 0 {
+		t.Errorf("defaults: %v", errs)
+	}
+	for _, p := range l.Presets() {
+		if _, errs := labs.Validate(l.Knobs(), p.Values); len(errs) > 0 {
+			t.Errorf("preset %q: %v", p.Name, errs)
+		}
+		for _, k := range l.Knobs() {
+			if _, ok := p.Values[k.Name]; !ok {
+				t.Errorf("preset %q does not set %s", p.Name, k.Name)
+			}
+		}
+	}
+	if info := l.Info(); info.Slug != Slug || info.Lesson != "timeouts-and-deadlines" || info.PredictionStat != statFirstWordP95 {
+		t.Errorf("info %+v", info)
+	}
+}
+
+func TestBadSettingsEndInAMessage(t *testing.T) {
+	tests := []struct {
+		name string
+		vals labs.Values
+		want string
+	}{
+		{"unknown fault", labs.Values{knobFault: "meteor"}, "Slowdown"},
+		{"too many requests", labs.Values{knobRequests: 5000.0}, "between 10 and 50"},
+		{"negative timeout", labs.Values{knobFTT: -1.0}, "between 0 and 30"},
+		{"not a number", labs.Values{knobDeadline: "soon"}, "must be a number"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			l := New(Config{}) // no engines: a bad setting must not get that far
+			var frames []labs.Frame
+			if err := l.Run(t.Context(), tc.vals, func(f labs.Frame) { frames = append(frames, f) }); err != nil {
+				t.Fatalf("Run = %v, want nil with a message", err)
+			}
+			if len(frames) != 1 || !frames[0].Final || !strings.Contains(frames[0].Error, tc.want) {
+				t.Fatalf("frames %+v, want one final frame whose error mentions %q", frames, tc.want)
+			}
+		})
+	}
+}
+
+// The fallback preset end to end: stats, timeline and comparison agree
+// with what the pipeline did.
+func TestFallbackPresetFrames(t *testing.T) {
+	l := New(Config{})
+	frames := runLab(t, l.Presets()[1].Values)
+	last := frames[len(frames)-1]
+	if got := stat(t, last, statFallback); got != 30 {
+		t.Errorf("fallback share %v%%, want 30%% (the slowed share)", got)
+	}
+	if p95 := stat(t, last, statFirstWordP95); p95 < 5000 || p95 > 6000 {
+		t.Errorf("p95 first word %v ms, want just above the 5 s timeout", p95)
+	}
+	for _, key := range []string{statErrors, statTimeouts, statCut} {
+		if got := stat(t, last, key); got != 0 {
+			t.Errorf("%s = %v, want 0", key, got)
+		}
+	}
+	if len(last.Charts) != 1 || len(last.Charts[0].Rows) != 20 {
+		t.Fatalf("charts %+v, want one timeline with 20 rows", last.Charts)
+	}
+	backupRows := 0
+	for _, row := range last.Charts[0].Rows {
+		for _, sp := range row.Spans {
+			if sp.Name == spanWriting(pipelinelab.TierSmall) {
+				backupRows++
+				if !strings.HasSuffix(row.Label, "slowed") {
+					t.Errorf("row %s has a backup answer but was not slowed", row.Label)
+				}
+			}
+		}
+	}
+	if backupRows != 6 {
+		t.Errorf("%d rows answered by small, want 6", backupRows)
+	}
+	if len(last.Tables) != 2 || len(last.Tables[0].Rows) != 3 || len(last.Tables[1].Rows) != 6 {
+		t.Fatalf("tables %+v, want a 3-row comparison and 6 retries", last.Tables)
+	}
+	noTimeout := last.Tables[0].Rows[1]
+	if noTimeout[0] != "No timeout" || !strings.HasPrefix(noTimeout[3], "8.") {
+		t.Errorf("no-timeout row %v, want a p95 first word past the 8 s slowdown", noTimeout)
+	}
+	web := last.Tables[0].Rows[2]
+	if web[8] != "14 of 14" {
+		t.Errorf("web-service row %v, want every healthy 200-token answer cut", web)
+	}
+}
