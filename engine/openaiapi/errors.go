@@ -3,22 +3,10 @@ package openaiapi
 import (
 	"encoding/json"
 	"errors"
-	"fmt"
 	"net/http"
+
+	"github.com/latencylab/latencylab/engine/openaiapi/wire"
 )
-
-// APIError is an error the client sees, in OpenAI's shape. Anything else a
-// handler fails with becomes a generic 500 so internals do not leak.
-type APIError struct {
-	Status  int
-	Message string
-	Type    string
-	Param   string // empty is sent as null
-	Code    string // empty is sent as null
-}
-
-// Error implements error.
-func (e *APIError) Error() string { return fmt.Sprintf("%d %s: %s", e.Status, e.Type, e.Message) }
 
 // errorBody is the JSON envelope {"error": {...}}.
 type errorBody struct {
@@ -39,8 +27,12 @@ func nullable(s string) *string {
 	return &s
 }
 
+// APIError is the wire package's client-visible error, re-exported where
+// handlers build one.
+type APIError = wire.APIError
+
 func badRequest(param, format string, args ...any) *APIError {
-	return &APIError{Status: http.StatusBadRequest, Type: "invalid_request_error", Param: param, Message: fmt.Sprintf(format, args...)}
+	return wire.BadRequest(param, format, args...)
 }
 
 // writeError maps err to a status and OpenAI error body.

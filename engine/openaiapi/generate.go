@@ -10,6 +10,7 @@ import (
 
 	"github.com/latencylab/latencylab/engine"
 	"github.com/latencylab/latencylab/engine/live"
+	"github.com/latencylab/latencylab/engine/openaiapi/wire"
 	"github.com/latencylab/latencylab/engine/textmodel"
 )
 
@@ -27,7 +28,7 @@ type generation struct {
 // compose checks the context length, then writes the answer the engine
 // will stream. The check comes first so an absurd max_tokens is refused
 // before anything is composed.
-func (s *Server) compose(g *generation, msgs []textmodel.Message, p Params) error {
+func (s *Server) compose(g *generation, msgs []textmodel.Message, p wire.Params) error {
 	maxCtx := s.cfg.Engine.Config().Model.MaxContextLen
 	if len(g.prompt)+p.MaxTokens > maxCtx || len(g.prompt) >= maxCtx {
 		return contextError(&engine.ContextLengthError{MaxContext: maxCtx, Prompt: len(g.prompt), Completion: p.MaxTokens}, g.param)

@@ -3,11 +3,12 @@ package openaiapi
 import (
 	"net/http"
 
+	"github.com/latencylab/latencylab/engine/openaiapi/wire"
 	"github.com/latencylab/latencylab/engine/textmodel"
 )
 
 func (s *Server) chat(w http.ResponseWriter, r *http.Request) error {
-	req, err := DecodeChatRequest(r.Body)
+	req, err := wire.DecodeChatRequest(r.Body)
 	if err != nil {
 		return err
 	}
@@ -30,7 +31,7 @@ func (s *Server) chat(w http.ResponseWriter, r *http.Request) error {
 }
 
 func (s *Server) completion(w http.ResponseWriter, r *http.Request) error {
-	req, err := DecodeCompletionRequest(r.Body)
+	req, err := wire.DecodeCompletionRequest(r.Body)
 	if err != nil {
 		return err
 	}

@@ -1,4 +1,7 @@
-package openaiapi
+// Package wire decodes and validates OpenAI-style request bodies into the
+// settings the engine honours. It depends on the standard library only, so
+// its fuzz test builds and runs quickly.
+package wire
 
 import (
 	"bytes"
@@ -99,14 +102,14 @@ func decodeJSON(body io.Reader, v any) error {
 			return &APIError{Status: http.StatusRequestEntityTooLarge, Type: "invalid_request_error", Code: "request_too_large",
 				Message: fmt.Sprintf("request body is larger than %d bytes", mbe.Limit)}
 		}
-		return badRequest("", "reading request body: %v", err)
+		return BadRequest("", "reading request body: %v", err)
 	}
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	if err := dec.Decode(v); err != nil {
-		return badRequest("", "request body is not valid JSON for this endpoint: %v", err)
+		return BadRequest("", "request body is not valid JSON for this endpoint: %v", err)
 	}
 	if dec.More() {
-		return badRequest("", "request body has data after the JSON object")
+		return BadRequest("", "request body has data after the JSON object")
 	}
 	return nil
 }
@@ -119,21 +122,21 @@ func DecodeChatRequest(body io.Reader) (*ChatRequest, error) {
 		return nil, err
 	}
 	if len(raw.Messages) == 0 {
-		return nil, badRequest("messages", "messages must be a non-empty array")
+		return nil, BadRequest("messages", "messages must be a non-empty array")
 	}
 	if len(raw.Messages) > maxMessages {
-		return nil, badRequest("messages", "%d messages is too many: want at most %d", len(raw.Messages), maxMessages)
+		return nil, BadRequest("messages", "%d messages is too many: want at most %d", len(raw.Messages), maxMessages)
 	}
 	req := &ChatRequest{Model: raw.Model}
 	for i, m := range raw.Messages {
 		switch m.Role {
 		case "system", "developer", "user", "assistant", "tool":
 		default:
-			return nil, badRequest(fmt.Sprintf("messages[%d].role", i), "unknown role %q: want system, developer, user, assistant or tool", m.Role)
+			return nil, BadRequest(fmt.Sprintf("messages[%d].role", i), "unknown role %q: want system, developer, user, assistant or tool", m.Role)
 		}
 		text, err := contentText(m.Content)
 		if err != nil {
-			return nil, badRequest(fmt.Sprintf("messages[%d].content", i), "%v", err)
+			return nil, BadRequest(fmt.Sprintf("messages[%d].content", i), "%v", err)
 		}
 		req.Messages = append(req.Messages, Message{Role: m.Role, Content: text})
 	}
@@ -167,7 +170,7 @@ func DecodeCompletionRequest(body io.Reader) (*CompletionRequest, error) {
 func (r *CompletionRequest) setPrompt(raw json.RawMessage) error {
 	const want = "prompt must be a string, an array of one string, or an array of token ids"
 	if len(raw) == 0 || string(raw) == "null" {
-		return badRequest("prompt", "prompt is required")
+		return BadRequest("prompt", "prompt is required")
 	}
 	var s string
 	if json.Unmarshal(raw, &s) == nil {
@@ -177,7 +180,7 @@ func (r *CompletionRequest) setPrompt(raw json.RawMessage) error {
 	var ss []string
 	if json.Unmarshal(raw, &ss) == nil {
 		if len(ss) != 1 {
-			return badRequest("prompt", "%d prompts given: this server takes one prompt per request", len(ss))
+			return BadRequest("prompt", "%d prompts given: this server takes one prompt per request", len(ss))
 		}
 		r.Prompt = ss[0]
 		return nonEmpty(ss[0])
@@ -186,19 +189,19 @@ func (r *CompletionRequest) setPrompt(raw json.RawMessage) error {
 	if json.Unmarshal(raw, &ids) != nil {
 		var nested [][]int
 		if json.Unmarshal(raw, &nested) != nil {
-			return badRequest("prompt", want)
+			return BadRequest("prompt", want)
 		}
 		if len(nested) != 1 {
-			return badRequest("prompt", "%d prompts given: this server takes one prompt per request", len(nested))
+			return BadRequest("prompt", "%d prompts given: this server takes one prompt per request", len(nested))
 		}
 		ids = nested[0]
 	}
 	if len(ids) == 0 || len(ids) > maxPromptIDs {
-		return badRequest("prompt", "prompt has %d token ids: want 1..%d", len(ids), maxPromptIDs)
+		return BadRequest("prompt", "prompt has %d token ids: want 1..%d", len(ids), maxPromptIDs)
 	}
 	for _, id := range ids {
 		if id < 0 {
-			return badRequest("prompt", "token id %d is negative", id)
+			return BadRequest("prompt", "token id %d is negative", id)
 		}
 	}
 	r.PromptIDs = ids
@@ -207,7 +210,7 @@ func (r *CompletionRequest) setPrompt(raw json.RawMessage) error {
 
 func nonEmpty(s string) error {
 	if s == "" {
-		return badRequest("prompt", "prompt is empty")
+		return BadRequest("prompt", "prompt is empty")
 	}
 	return nil
 }
@@ -250,12 +253,12 @@ func (c *rawCommon) params(chat bool) (Params, bool, bool, error) {
 	withUsage := false
 	if c.StreamOptions != nil {
 		if !stream {
-			return p, false, false, badRequest("stream_options", "stream_options can only be set when stream is true")
+			return p, false, false, BadRequest("stream_options", "stream_options can only be set when stream is true")
 		}
 		withUsage = c.StreamOptions.IncludeUsage != nil && *c.StreamOptions.IncludeUsage
 	}
 	if c.N != nil && *c.N != 1 {
-		return p, false, false, badRequest("n", "n is %d: this server generates exactly one choice (n=1)", *c.N)
+		return p, false, false, BadRequest("n", "n is %d: this server generates exactly one choice (n=1)", *c.N)
 	}
 	mt := c.MaxTokens
 	param := "max_tokens"
@@ -264,7 +267,7 @@ func (c *rawCommon) params(chat bool) (Params, bool, bool, error) {
 	}
 	if mt != nil {
 		if *mt < 1 || *mt > maxTokensLimit {
-			return p, false, false, badRequest(param, "%s is %d: want at least 1", param, *mt)
+			return p, false, false, BadRequest(param, "%s is %d: want at least 1", param, *mt)
 		}
 		p.MaxTokens = int(*mt)
 	} else if !chat {
@@ -273,7 +276,7 @@ func (c *rawCommon) params(chat bool) (Params, bool, bool, error) {
 	if c.Temperature != nil {
 		t := *c.Temperature
 		if math.IsNaN(t) || t < 0 || t > 2 {
-			return p, false, false, badRequest("temperature", "temperature is %g: want 0..2", t)
+			return p, false, false, BadRequest("temperature", "temperature is %g: want 0..2", t)
 		}
 		p.Temperature = t
 	} else {
@@ -282,7 +285,7 @@ func (c *rawCommon) params(chat bool) (Params, bool, bool, error) {
 	if c.Seed != nil {
 		s := *c.Seed
 		if s != math.Trunc(s) || s < math.MinInt64 || s >= math.MaxInt64 {
-			return p, false, false, badRequest("seed", "seed must be an integer")
+			return p, false, false, BadRequest("seed", "seed must be an integer")
 		}
 		v := int64(s)
 		p.Seed = &v
@@ -290,7 +293,7 @@ func (c *rawCommon) params(chat bool) (Params, bool, bool, error) {
 	p.IgnoreEOS = c.IgnoreEOS != nil && *c.IgnoreEOS
 	if c.MinTokens != nil {
 		if *c.MinTokens < 0 || (p.MaxTokens > 0 && *c.MinTokens > int64(p.MaxTokens)) {
-			return p, false, false, badRequest("min_tokens", "min_tokens is %d: want 0..max_tokens", *c.MinTokens)
+			return p, false, false, BadRequest("min_tokens", "min_tokens is %d: want 0..max_tokens", *c.MinTokens)
 		}
 		p.MinTokens = int(*c.MinTokens)
 	}
@@ -312,15 +315,15 @@ func decodeStop(raw json.RawMessage) ([]string, error) {
 	if json.Unmarshal(raw, &one) == nil {
 		many = []string{one}
 	} else if json.Unmarshal(raw, &many) != nil {
-		return nil, badRequest("stop", "stop must be a string or an array of strings")
+		return nil, BadRequest("stop", "stop must be a string or an array of strings")
 	}
 	if len(many) > maxStops {
-		return nil, badRequest("stop", "%d stop sequences: want at most %d", len(many), maxStops)
+		return nil, BadRequest("stop", "%d stop sequences: want at most %d", len(many), maxStops)
 	}
 	var out []string
 	for _, s := range many {
 		if len(s) > maxStopLen {
-			return nil, badRequest("stop", "a stop sequence is %d bytes: want at most %d", len(s), maxStopLen)
+			return nil, BadRequest("stop", "a stop sequence is %d bytes: want at most %d", len(s), maxStopLen)
 		}
 		if s != "" {
 			out = append(out, s)

@@ -1,4 +1,4 @@
-package openaiapi
+package wire
 
 import (
 	"errors"
