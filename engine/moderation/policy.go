@@ -2,6 +2,7 @@ package moderation
 
 import (
 	"regexp"
+	"strings"
 	"unicode"
 )
 
@@ -9,39 +10,77 @@ import (
 // matches, the sentence is off-policy whatever the classifier says. The
 // classifier covers the wording the rules do not anticipate.
 var policyRules = []struct {
-	cat Category
-	re  *regexp.Regexp
+	cat   Category
+	hints []string // lower-case words one of which must appear before the pattern is tried
+	re    *regexp.Regexp
 }{
-	{PolicyCredTheft, regexp.MustCompile(`(?i)\b(steal|harvest|phish|capture|collect|intercept)\w*\b[^.!?\n]{0,40}\b(passwords?|logins?|credentials|one-time codes?|pins?|session cookies?)\b`)},
-	{PolicyCredTheft, regexp.MustCompile(`(?i)\bfake (login|sign-in|bank) (page|portal|screen)\b`)},
-	{PolicyCredTheft, regexp.MustCompile(`(?i)\b(take over|break into|get into)\b[^.!?\n]{0,30}\baccounts?\b`)},
-	{PolicyFraud, regexp.MustCompile(`(?i)\b(stolen|skimmed) (card|cards|card numbers|identity|funds|money)\b`)},
-	{PolicyFraud, regexp.MustCompile(`(?i)\b(launder|forge|counterfeit)\w*\b`)},
-	{PolicyFraud, regexp.MustCompile(`(?i)\bfake (invoice|receipt|identity|names?)\b`)},
-	{PolicyAbuse, regexp.MustCompile(`(?i)\b(you are|you're) (a |an )?(worthless|pathetic|stupid|disgusting) ?\w*`)},
-	{PolicyAbuse, regexp.MustCompile(`(?i)\b(i|we) (will|'ll) (hurt|find) you\b`)},
+	{PolicyCredTheft, []string{"steal", "harvest", "phish", "capture", "collect", "intercept"},
+		regexp.MustCompile(`(?i)\b(steal|harvest|phish|capture|collect|intercept)\w*\b[^.!?\n]{0,40}\b(passwords?|logins?|credentials|one-time codes?|pins?|session cookies?)\b`)},
+	{PolicyCredTheft, []string{"fake"}, regexp.MustCompile(`(?i)\bfake (login|sign-in|bank) (page|portal|screen)\b`)},
+	{PolicyCredTheft, []string{"take over", "break into", "get into"}, regexp.MustCompile(`(?i)\b(take over|break into|get into)\b[^.!?\n]{0,30}\baccounts?\b`)},
+	{PolicyFraud, []string{"stolen", "skimmed"}, regexp.MustCompile(`(?i)\b(stolen|skimmed) (card|cards|card numbers|identity|funds|money)\b`)},
+	{PolicyFraud, []string{"launder", "forge", "counterfeit"}, regexp.MustCompile(`(?i)\b(launder|forge|counterfeit)\w*\b`)},
+	{PolicyFraud, []string{"fake"}, regexp.MustCompile(`(?i)\bfake (invoice|receipt|identity|names?)\b`)},
+	{PolicyAbuse, []string{"worthless", "pathetic", "stupid", "disgusting"}, regexp.MustCompile(`(?i)\b(you are|you're) (a |an )?(worthless|pathetic|stupid|disgusting) ?\w*`)},
+	{PolicyAbuse, []string{"hurt", "find"}, regexp.MustCompile(`(?i)\b(i|we) (will|'ll) (hurt|find) you\b`)},
 }
 
-// detectPolicy appends one span per off-policy sentence of text.
+// detectPolicy appends one span per off-policy sentence of text. The rules
+// run once over the whole text (their patterns stay inside a sentence);
+// the classifier then reads each sentence no rule caught.
 func detectPolicy(c *Classifier, text string, spans []Span) []Span {
-	for _, s := range sentences(text) {
-		sent := text[s[0]:s[1]]
-		found := false
-		for _, r := range policyRules {
-			if r.re.MatchString(sent) {
-				spans = append(spans, Span{Start: s[0], End: s[1], Category: r.cat, Detector: "rules"})
-				found = true
-				break
-			}
-		}
-		if found || c == nil {
+	sents := sentences(text)
+	ruled := make([]Category, len(sents))
+	low := strings.ToLower(text)
+	for _, r := range policyRules {
+		if !containsAny(low, r.hints) {
 			continue
 		}
-		if l := c.Predict(sent); l != labelSafe {
+		for _, m := range r.re.FindAllStringIndex(text, -1) {
+			if i := sentenceAt(sents, m[0]); i >= 0 && ruled[i] == "" {
+				ruled[i] = r.cat
+			}
+		}
+	}
+	for i, s := range sents {
+		if ruled[i] != "" {
+			spans = append(spans, Span{Start: s[0], End: s[1], Category: ruled[i], Detector: "rules"})
+			continue
+		}
+		if c == nil {
+			continue
+		}
+		if l := c.Predict(text[s[0]:s[1]]); l != labelSafe {
 			spans = append(spans, Span{Start: s[0], End: s[1], Category: labelCategory[l], Detector: "bayes"})
 		}
 	}
 	return spans
+}
+
+func containsAny(s string, subs []string) bool {
+	for _, sub := range subs {
+		if strings.Contains(s, sub) {
+			return true
+		}
+	}
+	return false
+}
+
+// sentenceAt is the index of the sentence holding byte b, or -1.
+func sentenceAt(sents [][2]int, b int) int {
+	lo, hi := 0, len(sents)
+	for lo < hi {
+		mid := (lo + hi) / 2
+		if sents[mid][1] <= b {
+			lo = mid + 1
+		} else {
+			hi = mid
+		}
+	}
+	if lo < len(sents) && sents[lo][0] <= b {
+		return lo
+	}
+	return -1
 }
 
 // sentences splits text into sentences: [start, end) byte ranges without
