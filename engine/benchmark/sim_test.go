@@ -96,3 +96,26 @@ func maxOverlap(outs []Output) int {
 	}
 	return peak
 }
+
+// BenchmarkSimDefaultWorkload times what `latencylab sim` does for vLLM's
+// default random workload (1000 × 1024 in / 128 out, rate inf) after
+// sampling: the virtual-clock run and the metric maths.
+func BenchmarkSimDefaultWorkload(b *testing.B) {
+	w := DefaultWorkload()
+	corpus := textmodel.Compose(textmodel.ComposeRequest{
+		Messages: []textmodel.Message{{Role: textmodel.RoleUser, Content: "serving latency"}}, ForcedTokens: 8192}).Text
+	reqs, err := Sample(w, textmodel.Default(), corpus)
+	if err != nil {
+		b.Fatal(err)
+	}
+	cfg := engine.DefaultConfig()
+	b.ResetTimer()
+	for b.Loop() {
+		outs, dur, err := RunSim(cfg, reqs, 0)
+		if err != nil {
+			b.Fatal(err)
+		}
+		_ = Compute(outs, dur, w.Percentiles)
+	}
+	b.ReportMetric(float64(w.NumRequests*b.N)/b.Elapsed().Seconds(), "sim-req/s")
+}
