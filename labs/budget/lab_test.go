@@ -134,7 +134,7 @@ func sortFloats(xs []float64) {
 	}
 }
 
-func simulate(t *testing.T, s settings) batch {
+func simulate(t testing.TB, s settings) batch {
 	t.Helper()
 	spec, err := pipelinelab.LookupTier(s.tier)
 	if err != nil {
