@@ -151,11 +151,12 @@ func (v *view) promptChart() labs.Chart {
 	c := labs.Chart{ID: chartPrompt, Title: "What the prompt is made of", Kind: labs.ChartStackedBar,
 		YLabel: "Prompt tokens", YUnit: "tokens", Bars: []labs.BarGroup{g}}
 	if m := v.second; m != nil && m.done {
-		n := len(v.secondPrompt.ids)
-		c.Bars = append(c.Bars, labs.BarGroup{Label: "second customer", Segments: []labs.Segment{
-			{Name: segCached, Value: float64(m.usage.CachedTokens)},
-			{Name: segComputed, Value: float64(n - m.usage.CachedTokens)},
-		}})
+		g := labs.BarGroup{Label: "second customer"}
+		if m.usage.CachedTokens > 0 {
+			g.Segments = append(g.Segments, labs.Segment{Name: segCached, Value: float64(m.usage.CachedTokens)})
+		}
+		g.Segments = append(g.Segments, labs.Segment{Name: segComputed, Value: float64(len(v.secondPrompt.ids) - m.usage.CachedTokens)})
+		c.Bars = append(c.Bars, g)
 	}
 	return c
 }
@@ -227,15 +228,18 @@ func (v *view) rooflineChart() labs.Chart {
 	if dec.steps > 0 {
 		c.Series = append(c.Series, labs.Series{Name: seriesDecode,
 			Points: []labs.Point{{X: dec.intensity(), Y: dec.achieved() / 1e12}}})
+		// Decode sits near zero on the linear FLOP/s axis; a line at its
+		// intensity makes its place on the roof's slope easy to find.
+		c.Marks = append(c.Marks, labs.Mark{Label: seriesDecode, At: dec.intensity()})
 	}
 	return c
 }
 
 // cachingChart compares the two customers' time to first token.
 func (v *view) cachingChart() labs.Chart {
-	title := "Second customer, same system prompt, prefix caching on"
+	title := "Prefix caching on: first token"
 	if !v.s.caching {
-		title = "Second customer, prefix caching off"
+		title = "Prefix caching off: first token"
 	}
 	return labs.Chart{ID: chartCaching, Title: title, Kind: labs.ChartStackedBar,
 		YLabel: "Time to first token", YUnit: "ms",
@@ -267,6 +271,11 @@ func fitSeries(l line, ss []sample) labs.Series {
 	x0, x1 := float64(ss[0].tokens), float64(ss[0].tokens)
 	for _, s := range ss {
 		x0, x1 = math.Min(x0, float64(s.tokens)), math.Max(x1, float64(s.tokens))
+	}
+	// A time cannot be negative: where the line dips below zero at the
+	// short end (a small negative intercept), it starts at its zero.
+	if l.at(x0) < 0 && l.slope > 0 {
+		x0 = math.Min(-l.intercept/l.slope, x1)
 	}
 	return labs.Series{Name: seriesFit, Dashed: true, Points: []labs.Point{{X: x0, Y: l.at(x0)}, {X: x1, Y: l.at(x1)}}}
 }
