@@ -31,6 +31,9 @@ type Workload struct {
 const (
 	maxLen      = 1 << 20
 	maxRequests = 1_000_000
+	// maxTotalPrompt bounds the dataset's memory (token ids plus text,
+	// roughly 12 bytes a token) to well under a gigabyte.
+	maxTotalPrompt = 64 << 20
 )
 
 // DefaultWorkload returns vLLM's random-dataset defaults.
@@ -60,6 +63,10 @@ func (w Workload) Validate() error {
 		return fmt.Errorf("burstiness %g out of range: want a finite number > 0 (1 is Poisson)", w.Burstiness)
 	case w.MaxConcurrency < 0:
 		return fmt.Errorf("max concurrency %d out of range: want 0 (unlimited) or more", w.MaxConcurrency)
+	}
+	longest := int64(math.Ceil(float64(w.InputLen)*(1+w.RangeRatio))) + int64(w.SharedPrefixLen)
+	if total := longest * int64(w.NumRequests); total > maxTotalPrompt {
+		return fmt.Errorf("workload holds up to %d prompt tokens: want at most %d (fewer requests or shorter prompts)", total, maxTotalPrompt)
 	}
 	for _, p := range w.Percentiles {
 		if math.IsNaN(p) || p < 0 || p > 100 {

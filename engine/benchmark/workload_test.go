@@ -89,6 +89,7 @@ func TestWorkloadValidate(t *testing.T) {
 		func(w *Workload) { w.SharedPrefixLen = -1 },
 		func(w *Workload) { w.Percentiles = []float64{101} },
 		func(w *Workload) { w.InputLen = 1 << 30 },
+		func(w *Workload) { w.InputLen, w.NumRequests = 100_000, 1000 },
 	}
 	for i, f := range bad {
 		w := DefaultWorkload()
