@@ -28,6 +28,7 @@ type Config struct {
 	// /metrics; each is mounted only when non-nil.
 	API     http.Handler
 	Metrics http.Handler
+	Chat    *ChatBackend // the support-desk chat's model tiers; nil: /chat says it cannot answer
 
 	// Hardware and Model name the default engine profile the labs use; the
 	// footer shows them so learners know what their numbers model.
