@@ -1,0 +1,289 @@
+package web
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/latencylab/latencylab/engine/pipeline"
+	"github.com/latencylab/latencylab/web/store"
+	"github.com/latencylab/latencylab/web/views"
+)
+
+// ChatBackend is what the support-desk chat needs from outside the web
+// package: the model tiers (bundled engines or an upstream server) and the
+// pipeline's settings. The server supplies its own store as the pipeline's
+// history, retrieval, order and message ports.
+type ChatBackend struct {
+	Tiers []pipeline.Tier
+	// Pipeline is the pipeline configuration; the zero value means
+	// pipeline.DefaultConfig with the question limit set to MaxChars.
+	Pipeline *pipeline.Config
+	// Label says what answers, shown on the page, e.g. "the bundled engine".
+	Label string
+	// MaxChars is the longest message accepted; default 2,000 characters.
+	MaxChars int
+}
+
+// chatMaxChars is the default message limit: a support question, not a
+// document.
+const chatMaxChars = 2000
+
+// chatConvListSize is how many previous conversations the page lists.
+const chatConvListSize = 12
+
+// chatExamples are knowledge-base questions whose article ranks first.
+var chatExamples = []string{
+	"How long do refunds take?",
+	"Where is my order NW-10452?",
+	"Do you ship to Germany? Will I pay customs duties?",
+	"The zipper broke on my jacket, is that covered?",
+}
+
+// chat is the support-desk chat: its pipeline, and which answers are
+// streaming so Stop can cancel them and a second send waits its turn.
+type chat struct {
+	srv         *Server
+	pipe        *pipeline.Pipeline
+	maxChars    int
+	label       string
+	unavailable string // why the chat cannot answer, if it cannot
+
+	mu      sync.Mutex
+	running map[string]context.CancelCauseFunc // learner/conversation → cancel
+}
+
+// registerChat seeds the support desk and adds the chat routes. With no
+// ChatBackend configured, or a failed seed, the page still opens and says
+// why it cannot answer.
+func (s *Server) registerChat(site []echo.MiddlewareFunc) {
+	h := &chat{srv: s, maxChars: chatMaxChars, running: map[string]context.CancelCauseFunc{}}
+	if err := h.setUp(s.cfg.Chat); err != nil {
+		s.cfg.Logger.Error("chat unavailable", "err", err)
+		h.unavailable = "The support desk is not available on this server right now."
+		if s.cfg.Chat == nil {
+			h.unavailable = "The support desk has no model on this server (start it with latencylab serve)."
+		}
+	}
+	e := s.echo
+	e.GET("/chat", h.handlePage, site...)
+	e.GET("/chat/:id", h.handlePage, site...)
+	e.POST("/chat/new", h.handleNew, site...)
+	// Stream routes answer every refusal inside the page, so their error
+	// handler wraps the whole chain, rate limit and body limit included.
+	streamed := append([]echo.MiddlewareFunc{h.errorsInPage}, site...)
+	e.POST("/chat/send", h.handleSend, streamed...)
+	// Stop is not rate-limited: a learner must always be able to stop.
+	e.POST("/chat/stop", h.handleStop, h.errorsInPage, s.limitBody, s.withLearner, sameOrigin)
+}
+
+var errNoChatBackend = errors.New("no chat backend configured")
+
+// setUp seeds the knowledge base and builds the pipeline over the store.
+func (h *chat) setUp(b *ChatBackend) error {
+	if b == nil {
+		return errNoChatBackend
+	}
+	if b.MaxChars > 0 {
+		h.maxChars = b.MaxChars
+	}
+	h.label = b.Label
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	if err := h.srv.store.SeedSupportDesk(ctx); err != nil {
+		return fmt.Errorf("chat: %w", err)
+	}
+	cfg := pipeline.DefaultConfig()
+	if b.Pipeline != nil {
+		cfg = *b.Pipeline
+	}
+	cfg.MaxQuestionChars = h.maxChars
+	st := h.srv.store
+	p, err := pipeline.New(cfg, pipeline.Deps{Tiers: b.Tiers, History: st, Retriever: st, Orders: st,
+		Messages: st, Cache: pipeline.NewCache(256)})
+	if err != nil {
+		return fmt.Errorf("chat: %w", err)
+	}
+	h.pipe = p
+	return nil
+}
+
+// chatSignals are the Datastar signals the chat page posts.
+type chatSignals struct {
+	Input string `json:"chatInput"`
+	Conv  string `json:"chatConv"`
+}
+
+// handlePage serves /chat (the newest conversation) and /chat/{id}.
+func (h *chat) handlePage(c echo.Context) error {
+	ctx := c.Request().Context()
+	learner := learnerID(c)
+	convs, err := h.srv.store.ListConversations(ctx, learner, chatConvListSize)
+	if err != nil {
+		return fmt.Errorf("chat page: %w", err)
+	}
+	conv := c.Param("id")
+	if conv == "" && len(convs) > 0 {
+		conv = convs[0].ID
+	}
+	var msgs []views.ChatMessage
+	if conv != "" {
+		if msgs, err = h.messages(ctx, learner, conv); err != nil {
+			if errors.Is(err, store.ErrConversationNotFound) {
+				return notFound("conversation with that address")
+			}
+			return err
+		}
+	}
+	sig, _ := json.Marshal(map[string]any{"chatInput": "", "chatConv": conv, "chatBusy": false})
+	page := views.ChatPage{ConvID: conv, Signals: string(sig), Messages: msgs,
+		Conversations: convItems(convs, conv), Unavailable: h.unavailable, MaxChars: h.maxChars}
+	if h.pipe != nil {
+		page.Backend = h.label
+		if page.Backend == "" {
+			page.Backend = "the model tiers configured on this server"
+		}
+	}
+	if cust, ok := demoCustomer(learner); ok {
+		page.Customer, page.CustomerNote = cust.Name, cust.Note
+	}
+	for _, q := range chatExamples {
+		page.Examples = append(page.Examples, views.ChatExample{Text: q, OnClick: "$chatInput = " + strconv.Quote(q)})
+	}
+	p := h.srv.pageWithJS(c, "Support desk chat", "chat")
+	p.Description = "A support-desk chat that answers from a knowledge base through a real serving pipeline, with the latency of every stage under each answer."
+	return render(c, http.StatusOK, views.ChatView(p, page))
+}
+
+// handleNew starts an empty conversation and opens it.
+func (h *chat) handleNew(c echo.Context) error {
+	id, err := h.srv.store.CreateConversation(c.Request().Context(), learnerID(c))
+	if err != nil {
+		return fmt.Errorf("new conversation: %w", err)
+	}
+	return c.Redirect(http.StatusSeeOther, "/chat/"+id)
+}
+
+// messages loads a conversation as bubbles, with the figures and sources
+// saved beside each answer.
+func (h *chat) messages(ctx context.Context, learner, conv string) ([]views.ChatMessage, error) {
+	stored, err := h.srv.store.ListMessages(ctx, learner, conv)
+	if err != nil {
+		return nil, fmt.Errorf("chat messages: %w", err)
+	}
+	figs, err := h.srv.store.ChatFigures(ctx, learner, conv)
+	if err != nil {
+		return nil, fmt.Errorf("chat messages: %w", err)
+	}
+	out := make([]views.ChatMessage, 0, len(stored))
+	for _, m := range stored {
+		vm := views.ChatMessage{DOMID: "msg-" + strconv.FormatInt(m.ID, 10), Role: m.Role, Text: m.Content, Status: m.Status}
+		if m.Role == "assistant" {
+			var f chatFigures
+			if raw, ok := figs[m.ID]; ok {
+				if err := json.Unmarshal(raw, &f); err != nil {
+					h.srv.cfg.Logger.Warn("chat figures unreadable", "message", m.ID, "err", err)
+				}
+			} else {
+				// Saved without figures (the figures failed to save):
+				// the message row still has its tokens and tier.
+				f = chatFigures{PromptTokens: m.PromptTokens, OutputTokens: m.OutputTokens, Tier: m.Tier}
+			}
+			vm.Note = noteFor(m.Status, m.Content != "", f.Message)
+			vm.Figures, vm.Sources = f.view(), f.Sources
+		}
+		out = append(out, vm)
+	}
+	return out, nil
+}
+
+// convItems formats the conversation list.
+func convItems(convs []store.Conversation, current string) []views.ChatConv {
+	out := make([]views.ChatConv, 0, len(convs))
+	for _, cv := range convs {
+		title := strings.TrimSpace(cv.Title)
+		if title == "" {
+			title = "New conversation"
+		}
+		out = append(out, views.ChatConv{URL: "/chat/" + cv.ID, Title: title,
+			When: cv.CreatedAt.UTC().Format("Jan 2, 15:04"), Messages: cv.Messages, Current: cv.ID == current})
+	}
+	return out
+}
+
+// demoCustomer is the demo customer a learner plays in the chat.
+func demoCustomer(learner string) (store.DemoCustomer, bool) {
+	id := store.DemoCustomerFor(learner)
+	for _, d := range store.DemoCustomers() {
+		if d.ID == id {
+			return d, true
+		}
+	}
+	return store.DemoCustomer{}, false
+}
+
+// noteFor explains how an answer ended, under its text. msg is the
+// reason recorded with the answer's figures.
+func noteFor(status string, hasText bool, msg string) string {
+	switch status {
+	case pipeline.StatusCancelled:
+		if !hasText {
+			return "Stopped before the first word."
+		}
+		return "Stopped — the partial answer was saved and counts as history."
+	case pipeline.StatusError, pipeline.StatusTimeout:
+		if msg == "" && status == pipeline.StatusTimeout {
+			msg = "it took longer than this desk allows."
+		} else if msg == "" {
+			msg = "the model failed part-way."
+		}
+		if !hasText {
+			return "No answer: " + msg
+		}
+		return "The answer was cut off: " + msg
+	case pipeline.StatusBlocked:
+		if msg != "" {
+			return "Why: " + msg
+		}
+	}
+	return ""
+}
+
+// errorsInPage answers a failed chat stream request with a message in the
+// page's error box, under the right status, instead of an error page the
+// Datastar client would drop. The conversation on the page stays as it was.
+func (h *chat) errorsInPage(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		err := next(c)
+		if err == nil || c.Response().Committed {
+			return err
+		}
+		pe := publicError(err)
+		rid := requestID(c)
+		h.srv.cfg.Logger.Info("chat request refused", "id", rid, "status", pe.Status, "path", c.Request().URL.Path, "err", err)
+		if pe.RetryAfter > 0 {
+			c.Response().Header().Set("Retry-After", strconv.Itoa(pe.RetryAfter))
+		}
+		msg := pe.Message
+		if pe.Status >= 500 && rid != "" {
+			msg += " (Reference: " + rid + ".)"
+		}
+		st := openStream(c, pe.Status)
+		_ = st.patch(c.Request().Context(), "chat-error", views.ChatError(msg))
+		return nil
+	}
+}
+
+// chatRefusal is a send refused before anything ran, with a status and the
+// message the learner sees.
+func chatRefusal(status int, msg string) error {
+	return &httpError{Status: status, Title: "Message not sent", Message: msg}
+}

@@ -1,0 +1,297 @@
+package web
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"net/http"
+	"strings"
+	"sync"
+	"unicode/utf8"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/latencylab/latencylab/engine/pipeline"
+	"github.com/latencylab/latencylab/web/store"
+	"github.com/latencylab/latencylab/web/views"
+)
+
+// errStopped is the cancel cause of an answer the learner stopped.
+var errStopped = errors.New("stopped by the learner")
+
+// handleSend serves POST /chat/send: it checks the message, then streams
+// the answer through the whole pipeline into the page — the question at
+// once, then the stages as they finish, the text as it arrives, and the
+// figures, sources and ending once the answer is saved. Refusals before
+// the stream starts are answered in the page by errorsInPage.
+func (h *chat) handleSend(c echo.Context) error {
+	if h.pipe == nil {
+		return chatRefusal(http.StatusServiceUnavailable, h.unavailable)
+	}
+	var sig chatSignals
+	if err := readSignals(c.Request(), &sig); err != nil {
+		var mbe *http.MaxBytesError
+		if errors.As(err, &mbe) {
+			return echo.ErrStatusRequestEntityTooLarge
+		}
+		return badRequest("The message could not be read. Reload the page and try again.", err)
+	}
+	q := strings.TrimSpace(sig.Input)
+	switch n := utf8.RuneCountInString(q); {
+	case q == "":
+		return chatRefusal(http.StatusUnprocessableEntity, "Type a question first: an empty message cannot be sent.")
+	case !utf8.ValidString(q):
+		return chatRefusal(http.StatusBadRequest, "The message contains characters that could not be read. Retype it and send again.")
+	case n > h.maxChars:
+		return chatRefusal(http.StatusUnprocessableEntity,
+			fmt.Sprintf("Your message has %d characters; the limit is %d. Shorten it and send again.", n, h.maxChars))
+	}
+
+	ctx := c.Request().Context()
+	learner := learnerID(c)
+	conv := sig.Conv
+	if conv != "" {
+		if err := h.srv.store.CheckConversation(ctx, learner, conv); err != nil {
+			if errors.Is(err, store.ErrConversationNotFound) {
+				return &httpError{Status: http.StatusNotFound, Title: "Conversation not found",
+					Message: "This conversation does not exist or is not yours. Start a new conversation.", Err: err}
+			}
+			return err
+		}
+	} else {
+		id, err := h.srv.store.CreateConversation(ctx, learner)
+		if err != nil {
+			return fmt.Errorf("chat send: %w", err)
+		}
+		conv = id
+	}
+
+	release, ok := h.srv.slots.acquire(learner)
+	if !ok {
+		return chatRefusal(http.StatusTooManyRequests,
+			fmt.Sprintf("You already have %d answers or lab runs going. Wait for one to finish, then send again.", h.srv.cfg.MaxRuns))
+	}
+	defer release()
+	runCtx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	key := learner + "/" + conv
+	if !h.begin(key, cancel) {
+		return chatRefusal(http.StatusConflict, "An answer is still streaming in this conversation. Wait for it, or press Stop.")
+	}
+	defer h.end(key)
+	stopWatch := context.AfterFunc(h.srv.stopCtx, func() { cancel(errShuttingDown) })
+	defer stopWatch()
+	runCtx, cancelTimeout := context.WithTimeoutCause(runCtx, h.srv.cfg.RunTimeout, errors.New("answer took too long"))
+	defer cancelTimeout()
+
+	st := openStream(c, http.StatusOK)
+	sigs, _ := json.Marshal(map[string]string{"chatInput": "", "chatConv": conv})
+	turn := &liveTurn{question: q, changed: make(chan struct{}, 1)}
+	if st.mergeSignals(string(sigs)) != nil || st.patch(ctx, "chat-error", views.ChatError("")) != nil ||
+		st.patch(ctx, "chat-live", views.ChatLive(turn.view())) != nil {
+		return nil // the learner left before anything ran
+	}
+
+	log := h.srv.cfg.Logger.With("id", requestID(c), "conversation", conv)
+	type outcome struct {
+		res *pipeline.Result
+		err error
+	}
+	done := make(chan outcome, 1)
+	req := pipeline.Request{ID: "chat-" + requestID(c), ConversationID: conv,
+		Customer: store.DemoCustomerFor(learner), Question: q, Seed: rand.Int64()}
+	go func() {
+		res, err := h.pipe.Run(runCtx, req, turn.observe)
+		done <- outcome{res, err}
+	}()
+
+	// Patch at most once per PatchInterval: events can come every few
+	// milliseconds, and each patch carries the whole turn.
+	var out outcome
+	for waiting := true; waiting; {
+		select {
+		case out = <-done:
+			waiting = false
+		case <-turn.changed:
+			_ = st.patch(ctx, "chat-live", views.ChatLive(turn.view()))
+			select {
+			case out = <-done:
+				waiting = false
+			case <-h.srv.cfg.Clock.After(h.srv.cfg.PatchInterval):
+			}
+		}
+	}
+	if out.err != nil {
+		// Only input the checks above already refuse gets here.
+		log.Warn("chat question refused by the pipeline", "err", out.err)
+		_ = st.patch(ctx, "chat-live", views.ChatLive(nil))
+		_ = st.patch(ctx, "chat-error", views.ChatError("That message could not be answered: "+shortErr(out.err)))
+		return nil
+	}
+	res := out.res
+	var fig chatFigures
+	fig.fromResult(res)
+	if errors.Is(context.Cause(runCtx), errShuttingDown) {
+		fig.Message = "the server is shutting down."
+	}
+	log.Info("chat answered", "status", res.Status, "tier", res.Tier, "first_word", res.Summary.FirstWord,
+		"total", res.Summary.Total, "tokens", res.Summary.OutputTokens, "save_err", res.SaveErr)
+
+	saved := res.SaveErr == nil
+	if saved {
+		b, err := json.Marshal(fig)
+		if err == nil {
+			_, err = h.srv.store.SaveChatFigures(context.WithoutCancel(ctx), conv, b)
+		}
+		if err != nil {
+			log.Error("save chat figures", "err", err)
+		}
+	} else {
+		log.Error("chat answer not saved", "err", res.SaveErr)
+	}
+	if ctx.Err() != nil {
+		return nil // the learner left; the partial answer is saved
+	}
+	if saved {
+		msgs, err := h.messages(ctx, learner, conv)
+		if err == nil {
+			_ = st.patch(ctx, "chat-log", views.ChatLog(msgs))
+			if convs, err := h.srv.store.ListConversations(ctx, learner, chatConvListSize); err == nil {
+				_ = st.patch(ctx, "chat-convs", views.ChatConvList(convItems(convs, conv)))
+			}
+			return nil
+		}
+		log.Error("reload chat", "err", err)
+	}
+	final := turn.final(res, fig)
+	if !saved {
+		final[1].Note += " This answer could not be saved, so it will be missing after a reload."
+	}
+	_ = st.patch(ctx, "chat-live", views.ChatLive(final))
+	return nil
+}
+
+// handleStop serves POST /chat/stop: it cancels the answer streaming in
+// the learner's conversation. That answer's own stream then shows it
+// stopped, and the pipeline saves the partial text as "cancelled".
+func (h *chat) handleStop(c echo.Context) error {
+	var sig chatSignals
+	if err := readSignals(c.Request(), &sig); err != nil {
+		return badRequest("The stop request could not be read. Reload the page.", err)
+	}
+	h.mu.Lock()
+	cancel := h.running[learnerID(c)+"/"+sig.Conv]
+	h.mu.Unlock()
+	if cancel != nil {
+		cancel(errStopped)
+	}
+	openStream(c, http.StatusOK) // an empty stream: the client expects SSE
+	return nil
+}
+
+// begin registers a streaming answer; false if one is already streaming in
+// that conversation.
+func (h *chat) begin(key string, cancel context.CancelCauseFunc) bool {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if _, busy := h.running[key]; busy {
+		return false
+	}
+	h.running[key] = cancel
+	return true
+}
+
+func (h *chat) end(key string) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	delete(h.running, key)
+}
+
+// liveTurn is the turn being answered, updated by the pipeline's callback
+// and drawn by the handler.
+type liveTurn struct {
+	question string
+	changed  chan struct{} // signalled (without blocking) on every event
+
+	mu     sync.Mutex
+	text   strings.Builder
+	fig    chatFigures
+	stage  string // what runs now
+	failed string // the pipeline's message when the answer went wrong
+	status string
+}
+
+// observe is the pipeline's event callback.
+func (t *liveTurn) observe(ev pipeline.Event) {
+	t.mu.Lock()
+	t.fig.observe(ev)
+	switch ev.Kind {
+	case pipeline.EventStageStart:
+		if s := stageLabel(ev.Span); s != "" {
+			t.stage = s
+		}
+	case pipeline.EventDelta:
+		t.text.WriteString(ev.Text)
+	case pipeline.EventError:
+		t.failed, t.status = ev.Err, ev.Status
+	}
+	t.mu.Unlock()
+	select {
+	case t.changed <- struct{}{}:
+	default:
+	}
+}
+
+// stageLabel says what the learner is waiting for.
+func stageLabel(sp pipeline.Span) string {
+	switch sp.Stage {
+	case pipeline.StageGuardrail:
+		return "Checking the message…"
+	case pipeline.StageContext:
+		return "Looking up history, articles and your order…"
+	case pipeline.StagePrompt:
+		return "Assembling the prompt…"
+	case pipeline.StageCache:
+		return "Checking the response cache…"
+	case pipeline.StageAttempt, pipeline.StageFirstToken:
+		if sp.Tier != "" {
+			return "Waiting for the first token from the " + sp.Tier + " model…"
+		}
+		return "Waiting for the first token…"
+	case pipeline.StageSave:
+		return "Saving…"
+	}
+	return ""
+}
+
+// view draws the turn so far: the question and the answer streaming in.
+func (t *liveTurn) view() []views.ChatMessage {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	a := views.ChatMessage{DOMID: "chat-live-a", Role: "assistant", Text: t.text.String(), Status: "streaming",
+		Stages: t.stage, Figures: t.fig.view()}
+	if a.Stages == "" {
+		a.Stages = "Sending…"
+	}
+	if t.status != "" {
+		a.Status = t.status
+		a.Note = noteFor(t.status, a.Text != "", "")
+		if t.status == pipeline.StatusBlocked {
+			a.Text = t.failed
+		}
+	}
+	return []views.ChatMessage{{DOMID: "chat-live-q", Role: "user", Text: t.question, Status: pipeline.StatusComplete}, a}
+}
+
+// final draws the finished turn from the result, for when the saved
+// conversation cannot be shown instead.
+func (t *liveTurn) final(res *pipeline.Result, fig chatFigures) []views.ChatMessage {
+	a := views.ChatMessage{DOMID: "chat-live-a", Role: "assistant", Text: res.Text, Status: res.Status,
+		Figures: fig.view(), Sources: fig.Sources, Note: noteFor(res.Status, res.Text != "", fig.Message)}
+	if res.Status == pipeline.StatusBlocked {
+		a.Text = res.Message
+	}
+	return []views.ChatMessage{{DOMID: "chat-live-q", Role: "user", Text: t.question, Status: pipeline.StatusComplete}, a}
+}
