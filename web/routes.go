@@ -27,6 +27,7 @@ func (s *Server) routes() {
 	e.GET("/labs/:slug", s.handleLab, site...)
 	e.POST("/labs/:slug/run", s.handleLabRun, site...)
 	e.GET("/labs/:slug/runs", s.handleLabRuns, site...)
+	s.registerChat(site)
 	e.GET("/healthz", s.handleHealthz)
 	e.GET("/static/:name", s.assets.serve, gz)
 
