@@ -2,6 +2,7 @@ package moderation
 
 import (
 	"fmt"
+	"sort"
 	"strings"
 )
 
@@ -30,6 +31,15 @@ const (
 	AbortMidStream Policy = "abort-mid-stream"
 )
 
+// Unit is what a window is measured in.
+type Unit string
+
+// Window units.
+const (
+	Tokens    Unit = "tokens"
+	Sentences Unit = "sentences"
+)
+
 // Policies lists every policy, from the naive to the most careful.
 func Policies() []Policy {
 	return []Policy{NoModeration, StreamThenModerate, ModerateThenSend, BufferedWindow, AbortMidStream}
@@ -51,8 +61,13 @@ const (
 // FilterConfig shapes a Filter.
 type FilterConfig struct {
 	Policy Policy
-	// Window is how many new tokens each check covers (buffered window,
-	// abort and stream-then-moderate), like NeMo Guardrails' chunk_size.
+	// Unit is what Window and Overlap count: Tokens (the default) or
+	// Sentences. In sentences a window ends at a sentence boundary, so
+	// half a sentence is never released.
+	Unit Unit
+	// Window is how many new tokens (or sentences) each check covers
+	// (buffered window, abort and stream-then-moderate), like NeMo
+	// Guardrails' chunk_size.
 	Window int
 	// Overlap is how many tokens at the end of each window are held back
 	// and checked again at the start of the next, like NeMo's
@@ -68,6 +83,9 @@ type FilterConfig struct {
 
 // Validate reports a configuration that cannot work.
 func (c FilterConfig) Validate() error {
+	if c.Unit != "" && c.Unit != Tokens && c.Unit != Sentences {
+		return fmt.Errorf("moderation: unknown window unit %q (want tokens or sentences)", c.Unit)
+	}
 	switch c.Policy {
 	case NoModeration, ModerateThenSend:
 	case StreamThenModerate, BufferedWindow, AbortMidStream:
@@ -122,15 +140,18 @@ type Filter struct {
 	offs   []int // offs[i] is the byte offset of token i; offs[len] is the length
 	text   strings.Builder
 
-	released int  // tokens delivered
-	checked  int  // tokens covered by passing checks (stream-then-moderate)
-	inFlight int  // id of the running check, 0 when none
-	checkTo  int  // end token of the running check
-	checkOff int  // byte offset of the running check's text
-	nextID   int  // last check id handed out
-	ended    bool // generation is over
-	blocked  bool // a check failed
-	finished bool // Finish was returned
+	released int   // tokens delivered
+	checked  int   // tokens covered by passing checks (stream-then-moderate)
+	inFlight int   // id of the running check, 0 when none
+	checkTo  int   // end token of the running check
+	relTo    int   // where a pass of the running check releases up to
+	bounds   []int // token counts at which a sentence ends, increasing
+	maybeEnd bool  // the last token ends in . ! or ? (confirmed by a space next)
+	checkOff int   // byte offset of the running check's text
+	nextID   int   // last check id handed out
+	ended    bool  // generation is over
+	blocked  bool  // a check failed
+	finished bool  // Finish was returned
 }
 
 // NewFilter returns a filter for cfg.
@@ -169,6 +190,7 @@ func (f *Filter) Token(piece string) []Action {
 	f.text.WriteString(piece)
 	f.offs = append(f.offs, f.text.Len())
 	n := len(f.pieces)
+	f.sentence(piece, n)
 	if f.blocked {
 		return nil
 	}
@@ -204,10 +226,7 @@ func (f *Filter) Checked(id int, r Result) []Action {
 	case ModerateThenSend:
 		return append([]Action{f.deliver(f.checkTo)}, f.next()...)
 	case BufferedWindow, AbortMidStream:
-		to := f.checkTo
-		if !f.ended || to < len(f.pieces) {
-			to = max(f.released, to-f.cfg.Overlap)
-		}
+		to := f.relTo
 		var acts []Action
 		if to > f.released {
 			acts = append(acts, f.deliver(to))
@@ -241,6 +260,35 @@ func (f *Filter) block(r Result) []Action {
 	return append(acts, Action{Kind: ActFinish, Reason: FinishContentFilter})
 }
 
+// sentence records sentence boundaries as token n (with text piece)
+// arrives: a line break ends a sentence at once; '.', '!' or '?' ends one
+// when the next token starts with a space (so 4.50 and example.com do not).
+func (f *Filter) sentence(piece string, n int) {
+	if f.maybeEnd && piece != "" && (piece[0] == ' ' || piece[0] == '\n' || piece[0] == '\t') {
+		f.bounds = append(f.bounds, n-1)
+	}
+	f.maybeEnd = false
+	if strings.ContainsRune(piece, '\n') {
+		if len(f.bounds) == 0 || f.bounds[len(f.bounds)-1] != n {
+			f.bounds = append(f.bounds, n)
+		}
+		return
+	}
+	t := strings.TrimRight(piece, " \t")
+	if t != "" {
+		switch t[len(t)-1] {
+		case '.', '!', '?':
+			f.maybeEnd = true
+		}
+	}
+}
+
+// boundsAfter returns the sentence boundaries after token count from.
+func (f *Filter) boundsAfter(from int) []int {
+	i := sort.SearchInts(f.bounds, from+1)
+	return f.bounds[i:]
+}
+
 // deliver releases tokens up to to.
 func (f *Filter) deliver(to int) Action {
 	a := Action{Kind: ActDeliver, From: f.released, To: to, Offset: f.offs[f.released],
@@ -257,20 +305,45 @@ func (f *Filter) next() []Action {
 	}
 	n := len(f.pieces)
 	if f.inFlight == 0 {
-		from, due := 0, false
+		from, due, relTo := 0, false, n
 		switch f.cfg.Policy {
 		case ModerateThenSend:
 			due = f.ended && f.released < n
 		case StreamThenModerate:
-			from = max(0, f.checked-f.cfg.Overlap)
-			due = n-f.checked >= f.cfg.Window || f.ended && n > f.checked
+			if f.cfg.Unit == Sentences {
+				after := f.boundsAfter(f.checked)
+				due = len(after) >= f.cfg.Window || f.ended && n > f.checked
+				before := f.bounds[:len(f.bounds)-len(after)]
+				if k := len(before) - f.cfg.Overlap; k > 0 {
+					from = before[k-1]
+				}
+			} else {
+				from = max(0, f.checked-f.cfg.Overlap)
+				due = n-f.checked >= f.cfg.Window || f.ended && n > f.checked
+			}
 		case BufferedWindow, AbortMidStream:
 			from = f.released
-			due = n-f.released >= f.cfg.Window+f.cfg.Overlap || f.ended && n > f.released
+			if f.cfg.Unit == Sentences {
+				// Complete sentences not yet released; the last Overlap of
+				// them are held back, and so is any unfinished sentence.
+				after := f.boundsAfter(f.released)
+				due = len(after) >= f.cfg.Window+f.cfg.Overlap || f.ended && n > f.released
+				if !f.ended {
+					relTo = f.released
+					if k := len(after) - f.cfg.Overlap; k > 0 {
+						relTo = after[k-1]
+					}
+				}
+			} else {
+				due = n-f.released >= f.cfg.Window+f.cfg.Overlap || f.ended && n > f.released
+				if !f.ended {
+					relTo = max(f.released, n-f.cfg.Overlap)
+				}
+			}
 		}
 		if due {
 			f.nextID++
-			f.inFlight, f.checkTo, f.checkOff = f.nextID, n, f.offs[from]
+			f.inFlight, f.checkTo, f.relTo, f.checkOff = f.nextID, n, relTo, f.offs[from]
 			return []Action{{Kind: ActCheck, ID: f.nextID, From: from, To: n, Offset: f.offs[from],
 				Text: f.text.String()[f.offs[from]:f.offs[n]]}}
 		}

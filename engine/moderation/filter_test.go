@@ -159,6 +159,11 @@ func TestWindowNeverReleasesFailedText(t *testing.T) {
 		pieces := split(text)
 		policy := []Policy{BufferedWindow, AbortMidStream}[i%2]
 		cfg := FilterConfig{Policy: policy, Window: 1 + rng.IntN(30), Overlap: longest + rng.IntN(8)}
+		if i%4 >= 2 {
+			// Sentence windows never cut a sentence, and no item here
+			// spans two, so no overlap is needed.
+			cfg = FilterConfig{Policy: policy, Unit: Sentences, Window: 1 + rng.IntN(3), Overlap: rng.IntN(2)}
+		}
 		r, _ := drive(t, cfg, pieces, piiOnly)
 		truth := piiOnly(text)
 		streams++
@@ -296,6 +301,38 @@ func TestOverlapCatchesSplitPhone(t *testing.T) {
 	}
 }
 
+// TestSentenceWindows checks that sentence windows release whole
+// sentences only, hold back the overlap, and are not fooled by the dots
+// in numbers and addresses.
+func TestSentenceWindows(t *testing.T) {
+	text := "The fee is 4.50 euros. Write to help@example.com today! Is that clear? It is."
+	pieces := split(text)
+	var releases []string
+	f, err := NewFilter(FilterConfig{Policy: BufferedWindow, Unit: Sentences, Window: 1, Overlap: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var do func([]Action)
+	do = func(acts []Action) {
+		for _, a := range acts {
+			switch a.Kind {
+			case ActDeliver:
+				releases = append(releases, a.Text)
+			case ActCheck:
+				do(f.Checked(a.ID, Result{Verdict: Allow}))
+			}
+		}
+	}
+	for _, p := range pieces {
+		do(f.Token(p))
+	}
+	do(f.End())
+	want := []string{"The fee is 4.50 euros.", " Write to help@example.com today!", " Is that clear? It is."}
+	if strings.Join(releases, "|") != strings.Join(want, "|") {
+		t.Errorf("releases %q, want %q", releases, want)
+	}
+}
+
 func TestFilterConfigValidate(t *testing.T) {
 	for _, tc := range []struct {
 		cfg FilterConfig
@@ -307,6 +344,8 @@ func TestFilterConfigValidate(t *testing.T) {
 		{FilterConfig{Policy: BufferedWindow, Window: 0}, false},
 		{FilterConfig{Policy: AbortMidStream, Window: 10, Overlap: -1}, false},
 		{FilterConfig{Policy: "later"}, false},
+		{FilterConfig{Policy: BufferedWindow, Unit: Sentences, Window: 2}, true},
+		{FilterConfig{Policy: BufferedWindow, Unit: "paragraphs", Window: 2}, false},
 	} {
 		if err := tc.cfg.Validate(); (err == nil) != tc.ok {
 			t.Errorf("%+v: Validate = %v, want ok %v", tc.cfg, err, tc.ok)
@@ -317,9 +356,11 @@ func TestFilterConfigValidate(t *testing.T) {
 func TestCleanStreamDeliveredWhole(t *testing.T) {
 	text := strings.Join(safeSentences, " ")
 	for _, p := range Policies() {
-		r, _ := drive(t, FilterConfig{Policy: p, Window: 7, Overlap: 3}, split(text), piiOnly)
-		if r.visible != text || r.reason != FinishStop {
-			t.Errorf("%s: finish %s, visible %q", p, r.reason, r.visible)
+		for _, unit := range []Unit{Tokens, Sentences} {
+			r, _ := drive(t, FilterConfig{Policy: p, Unit: unit, Window: 2, Overlap: 1}, split(text), piiOnly)
+			if r.visible != text || r.reason != FinishStop {
+				t.Errorf("%s in %s: finish %s, visible %q", p, unit, r.reason, r.visible)
+			}
 		}
 	}
 }

@@ -16,6 +16,7 @@ const (
 	knobPolicy      = "policy"
 	knobPromptCheck = "promptCheck"
 	knobWindow      = "windowTokens"
+	knobUnit        = "windowUnit"
 	knobOverlap     = "overlapTokens"
 	knobLatency     = "latencyMs"
 	knobScenario    = "scenario"
@@ -66,10 +67,13 @@ func knobs() []labs.Knob {
 			Help: "Where the safety check sits between the model and the reader."},
 		{Name: knobPromptCheck, Label: "Check the prompt first", Kind: labs.KnobBool, Default: false,
 			Help: "Run the injection and policy checks on the customer's message before the model starts."},
-		{Name: knobWindow, Label: "Window", Kind: labs.KnobRange, Unit: "tokens", Min: 4, Max: 100, Step: 1, Default: 20.0,
-			Help: "New tokens per check (a sentence is about 20); stream-then-moderate checks behind in windows this size too."},
-		{Name: knobOverlap, Label: "Overlap", Kind: labs.KnobRange, Unit: "tokens", Min: 0, Max: 40, Step: 1, Default: 10.0,
-			Help: "Tokens held back at the end of each window and checked again with the next, so text split across two windows is seen whole."},
+		{Name: knobWindow, Label: "Window", Kind: labs.KnobRange, Min: 1, Max: 100, Step: 1, Default: 20.0,
+			Help: "New tokens (or sentences) per check; a sentence is about 20 tokens. Stream-then-moderate checks behind in windows this size too."},
+		{Name: knobOverlap, Label: "Overlap", Kind: labs.KnobRange, Min: 0, Max: 40, Step: 1, Default: 10.0,
+			Help: "Tokens (or sentences) held back at the end of each window and checked again with the next, so text split across two windows is seen whole."},
+		{Name: knobUnit, Label: "Window unit", Kind: labs.KnobEnum, Default: string(mod.Tokens),
+			Options: []labs.Option{{Value: string(mod.Tokens), Label: "tokens"}, {Value: string(mod.Sentences), Label: "sentences"}},
+			Help:    "Count the window and overlap in tokens, or in whole sentences (a window then never ends mid-sentence)."},
 		{Name: knobLatency, Label: "Moderation latency", Kind: labs.KnobRange, Unit: "ms", Min: 0, Max: 500, Step: 10, Default: 50.0,
 			Help: "What each call to the moderation model costs on top of the detectors' own time."},
 		{Name: knobScenario, Label: "Scenario", Kind: labs.KnobEnum, Options: sc, Default: scenarioLeak,
@@ -93,7 +97,7 @@ func options(names []string) []labs.Option {
 func (l *Lab) Presets() []labs.Preset {
 	preset := func(name, note, policy, scenario string, promptCheck bool) labs.Preset {
 		return labs.Preset{Name: name, Note: note, Values: labs.Values{
-			knobPolicy: policy, knobPromptCheck: promptCheck, knobWindow: 20.0, knobOverlap: 10.0,
+			knobPolicy: policy, knobPromptCheck: promptCheck, knobWindow: 20.0, knobOverlap: 10.0, knobUnit: string(mod.Tokens),
 			knobLatency: 50.0, knobScenario: scenario, knobModel: defaultModel, knobGPU: defaultGPU,
 		}}
 	}
@@ -126,6 +130,7 @@ type settings struct {
 	promptCheck bool
 	window      int
 	overlap     int
+	unit        mod.Unit
 	latency     time.Duration
 	scenario    string
 	profile     labs.Profile
@@ -163,6 +168,7 @@ func parse(v labs.Values) (settings, error) {
 		promptCheck: vals.Bool(knobPromptCheck),
 		window:      vals.Int(knobWindow),
 		overlap:     vals.Int(knobOverlap),
+		unit:        mod.Unit(vals.String(knobUnit)),
 		latency:     time.Duration(vals.Int(knobLatency)) * time.Millisecond,
 		scenario:    vals.String(knobScenario),
 		profile:     labs.Profile{Hardware: vals.String(knobGPU), Model: vals.String(knobModel)},
@@ -178,7 +184,7 @@ func parse(v labs.Values) (settings, error) {
 
 // filter is the moderation filter for policy p with these settings.
 func (s settings) filter(p mod.Policy) mod.FilterConfig {
-	return mod.FilterConfig{Policy: p, Window: s.window, Overlap: s.overlap}
+	return mod.FilterConfig{Policy: p, Unit: s.unit, Window: s.window, Overlap: s.overlap}
 }
 
 // fitMessage explains a model that does not fit on a GPU and names the

@@ -195,6 +195,19 @@ func TestCleanScenario(t *testing.T) {
 	}
 }
 
+// TestSentenceWindow runs the buffered window in whole sentences: the
+// sentence with the e-mail and card never reaches the reader, and every
+// delivery before it ends a sentence.
+func TestSentenceWindow(t *testing.T) {
+	frames, _ := runLab(t, labs.Values{knobPolicy: string(mod.BufferedWindow), knobUnit: string(mod.Sentences), knobWindow: 1.0, knobOverlap: 0.0})
+	f := frames[len(frames)-1]
+	st := statMap(t, f)
+	body := strings.TrimSuffix(f.Text.Body, "\n\n"+mod.DefaultNotice)
+	if st[statLeaked] != 0 || body == f.Text.Body || !strings.HasSuffix(body, ".") {
+		t.Errorf("leaked %v, body %q: want whole sentences then the notice", st[statLeaked], f.Text.Body)
+	}
+}
+
 func TestCompare(t *testing.T) {
 	frames, _ := runLab(t, labs.Values{knobPolicy: policyCompare})
 	f := frames[len(frames)-1]
