@@ -1,10 +1,6 @@
 package budget
 
-import (
-	"testing"
-
-	"github.com/latencylab/latencylab/labs"
-)
+import "testing"
 
 // TestFigures logs each preset's headline figures (go test -v -run
 // Figures ./labs/budget/) for the lesson and the report.
@@ -20,5 +16,4 @@ func TestFigures(t *testing.T) {
 			t.Logf("  %v", r)
 		}
 	}
-	_ = labs.Values{}
 }

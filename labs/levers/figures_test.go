@@ -1,9 +1,6 @@
 package levers
 
-import (
-	"testing"
-	"time"
-)
+import "testing"
 
 // TestFigures logs the table for each preset (go test -v -run Figures ./labs/levers/).
 func TestFigures(t *testing.T) {
@@ -18,5 +15,4 @@ func TestFigures(t *testing.T) {
 			t.Logf("  %s = %v %s (%s)", s.Key, s.Value, s.Unit, s.Note)
 		}
 	}
-	_ = time.Second
 }

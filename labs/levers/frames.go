@@ -24,6 +24,7 @@ type view struct {
 	rows     []result
 	virtual  bool
 	estimate time.Duration
+	limit    time.Duration // the wall-clock limit that chose the clock
 }
 
 func (v *view) frame(final bool) labs.Frame {
@@ -38,7 +39,7 @@ func (v *view) status(final bool) string {
 	clock := "wall clock"
 	if v.virtual {
 		clock = fmt.Sprintf("virtual clock (live, the set would take about %s, over the %s limit)",
-			pipelinelab.FmtMS(pipelinelab.MS(v.estimate)), pipelinelab.FmtMS(pipelinelab.MS(DefaultWallLimit)))
+			pipelinelab.FmtMS(pipelinelab.MS(v.estimate)), pipelinelab.FmtMS(pipelinelab.MS(v.limit)))
 	}
 	if !final {
 		return fmt.Sprintf("Measured %d of %d rows on the %s…", len(v.rows), len(levers), clock)

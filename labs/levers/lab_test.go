@@ -24,16 +24,10 @@ func runLab(t *testing.T, vals labs.Values, wallLimit time.Duration) (frames []l
 		if len(errs) > 0 {
 			t.Fatalf("validate: %v", errs)
 		}
-		s, err := parse(v)
-		if err != nil {
-			t.Fatal(err)
-		}
-		vw := &view{s: s}
-		err = l.Run(t.Context(), v, func(f labs.Frame) { frames = append(frames, f) })
+		err := l.Run(t.Context(), v, func(f labs.Frame) { frames = append(frames, f) })
 		if err != nil {
 			t.Fatalf("run: %v", err)
 		}
-		_ = vw
 	})
 	last := frames[len(frames)-1]
 	if !last.Final || last.Error != "" {

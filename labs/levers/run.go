@@ -20,7 +20,7 @@ func (l *Lab) run(ctx context.Context, s settings, emit func(labs.Frame)) error 
 	}
 	n := l.seq.Add(1)
 	base := fmt.Sprintf("%s-%s-%d", Slug, l.tag, n)
-	v := &view{s: s}
+	v := &view{s: s, limit: l.cfg.WallLimit}
 
 	// The virtual set is cheap and tells how long the live one would
 	// take; a cache row runs its request twice.
