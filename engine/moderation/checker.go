@@ -2,7 +2,6 @@ package moderation
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"time"
 )
@@ -118,6 +117,3 @@ func (c *Checker) run(ctx context.Context, text string, kinds Kinds) (Result, er
 	}
 	return r, nil
 }
-
-// ErrBlocked is the error a caller may wrap when a check stopped a stream.
-var ErrBlocked = errors.New("blocked by moderation")
