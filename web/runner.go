@@ -119,30 +119,29 @@ func forwardRun(ctx context.Context, lab labs.Lab, v labs.Values, clock Clock, g
 			res.Final = &ff
 		}
 	}
+	// finish runs once the lab has returned: whatever is in the mailbox is
+	// its last word (the final frame), sent without waiting for the gap.
+	finish := func(err error) runResult {
+		if f, ok := mail.take(); ok {
+			sendOne(f)
+		}
+		res.Err = err
+		mu.Lock()
+		res.Frames = emitted
+		mu.Unlock()
+		res.Canceled = ctx.Err() != nil
+		return res
+	}
 	for {
 		select {
 		case err := <-done:
-			// The lab has returned: whatever is in the mailbox is its last
-			// word (the final frame), sent without waiting for the gap.
-			if f, ok := mail.take(); ok {
-				sendOne(f)
-			}
-			res.Err = err
-			res.Frames = emitted
-			res.Canceled = ctx.Err() != nil
-			return res
+			return finish(err)
 		case <-mail.ready:
 			if wait := gap - clock.Now().Sub(last); !last.IsZero() && wait > 0 {
 				select {
 				case <-clock.After(wait):
 				case err := <-done:
-					if f, ok := mail.take(); ok {
-						sendOne(f)
-					}
-					res.Err = err
-					res.Frames = emitted
-					res.Canceled = ctx.Err() != nil
-					return res
+					return finish(err)
 				}
 			}
 			if f, ok := mail.take(); ok {
