@@ -21,6 +21,10 @@ type serveFlags struct {
 	DB       string
 	Hardware string
 	Model    string
+	// UpstreamURL, when set, has the chat answered by that OpenAI-compatible
+	// server instead of the bundled engine.
+	UpstreamURL   string
+	UpstreamModel string
 }
 
 // parseServeFlags reads flags with env fallbacks (flags win). Bad input is
@@ -31,6 +35,9 @@ func parseServeFlags(args []string, getenv func(string) string, stderr io.Writer
 		DB:       envOr(getenv, "LATENCYLAB_DB", "latencylab.db"),
 		Hardware: envOr(getenv, "LATENCYLAB_HARDWARE", "h100-sxm"),
 		Model:    envOr(getenv, "LATENCYLAB_MODEL", "llama-3.1-8b"),
+
+		UpstreamURL:   getenv("LATENCYLAB_UPSTREAM_URL"),
+		UpstreamModel: getenv("LATENCYLAB_UPSTREAM_MODEL"),
 	}
 	fs := flag.NewFlagSet("latencylab serve", flag.ContinueOnError)
 	fs.SetOutput(stderr)
@@ -38,6 +45,8 @@ func parseServeFlags(args []string, getenv func(string) string, stderr io.Writer
 	fs.StringVar(&f.DB, "db", f.DB, "SQLite database file for progress and runs (env LATENCYLAB_DB)")
 	fs.StringVar(&f.Hardware, "hardware", f.Hardware, "default GPU profile for labs: "+strings.Join(engine.HardwareNames(), ", ")+" (env LATENCYLAB_HARDWARE)")
 	fs.StringVar(&f.Model, "model", f.Model, "default model profile for labs: "+strings.Join(engine.ModelNames(), ", ")+" (env LATENCYLAB_MODEL)")
+	fs.StringVar(&f.UpstreamURL, "upstream-url", f.UpstreamURL, "answer the chat with this OpenAI-compatible server, e.g. http://127.0.0.1:8000/v1 (env LATENCYLAB_UPSTREAM_URL); default the bundled engine")
+	fs.StringVar(&f.UpstreamModel, "upstream-model", f.UpstreamModel, "model name on the upstream server (env LATENCYLAB_UPSTREAM_MODEL); default the first it lists")
 	if err := fs.Parse(args); err != nil {
 		return f, err
 	}
@@ -49,6 +58,11 @@ func parseServeFlags(args []string, getenv func(string) string, stderr io.Writer
 	}
 	if _, err := engine.LookupModel(f.Model); err != nil {
 		return f, fmt.Errorf("--model: %w", err)
+	}
+	if f.UpstreamURL != "" {
+		if err := checkBaseURL(f.UpstreamURL); err != nil {
+			return f, fmt.Errorf("--upstream-url: %w", err)
+		}
 	}
 	if _, err := (labs.Profile{Hardware: f.Hardware, Model: f.Model}).Config(); err != nil {
 		return f, fmt.Errorf("--hardware/--model: %w", err)
@@ -82,7 +96,14 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		fmt.Fprintf(stderr, "latencylab serve: %v\n", err)
 		return 1
 	}
+	chat, closeChat, err := newChatBackend(ctx, f.UpstreamURL, f.UpstreamModel, stderr)
+	if err != nil {
+		fmt.Fprintf(stderr, "latencylab serve: %v\n", err)
+		return 1
+	}
+	defer closeChat()
 	cfg := web.Config{
+		Chat:     chat,
 		Addr:     f.Addr,
 		DBPath:   f.DB,
 		Catalog:  catalog,
