@@ -48,6 +48,8 @@ type liveView struct {
 	xmax   float64       // ms
 	ymax   float64       // requests, for the batch chart
 	static bool
+	// estimate is the run's length on an idle engine (virtual clock).
+	estimate time.Duration
 }
 
 // frame is every panel's state; final frames carry the run's summary.

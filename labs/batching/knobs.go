@@ -267,10 +267,12 @@ func parse(v labs.Values) (settings, error) {
 }
 
 // tooBigForBudget mirrors the engine's rule for continuous batching
-// without chunked prefill: a request must fit one step's budget.
+// without chunked prefill: a request must fit one step's budget. A sweep
+// always runs continuous batching, whatever policy is picked.
 func (s settings) tooBigForBudget(tokens int) bool {
 	c := s.engine
-	return c.Policy == engine.Continuous && !c.ChunkedPrefill && tokens > c.MaxNumBatchedTokens
+	continuous := c.Policy == engine.Continuous || !s.live
+	return continuous && !c.ChunkedPrefill && tokens > c.MaxNumBatchedTokens
 }
 
 // fitMessage explains a model that does not fit on a GPU and names the

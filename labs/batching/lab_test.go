@@ -64,6 +64,7 @@ func TestValidationErrors(t *testing.T) {
 		{"unknown policy", labs.Values{knobPolicy: "fifo"}, knobPolicy, "not one of"},
 		{"rate not a number", labs.Values{knobRate: "fast"}, knobRate, "number"},
 		{"zero batch", labs.Values{knobMaxBatch: 0.0}, knobMaxBatch, "between 1 and 256"},
+		{"sweep needs the budget too", labs.Values{knobMode: modeSweep, knobPolicy: "static", knobChunked: false, knobBudget: 512.0}, knobBudget, "chunked prefill"},
 	}
 	l := New(Config{})
 	for _, tc := range tests {
@@ -87,6 +88,21 @@ func TestValidationErrors(t *testing.T) {
 				t.Errorf("field errors %v, want one on %q", errs, tc.knob)
 			}
 		})
+	}
+}
+
+// A live run that would outlast the web runner's limit is refused up
+// front with a way out, instead of being cut off after minutes.
+func TestLiveTooLong(t *testing.T) {
+	l := New(Config{})
+	v := labs.Defaults(l.Knobs())
+	v[knobPolicy], v[knobMaxBatch], v[knobRequests], v[knobOutputMean], v[knobSpread] = "sequential", 1.0, 64.0, 1024.0, 1.0
+	var frames []labs.Frame
+	if err := l.Run(context.Background(), v, func(f labs.Frame) { frames = append(frames, f) }); err != nil {
+		t.Fatal(err)
+	}
+	if len(frames) != 1 || !frames[0].Final || !strings.Contains(frames[0].Error, "sweep") {
+		t.Fatalf("frames %+v, want one final frame pointing to the sweep", frames)
 	}
 }
 

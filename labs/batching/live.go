@@ -22,6 +22,11 @@ const liveSeed = 1
 // clock from rebuilding charts for every step.
 const frameEvery = 20 * time.Millisecond
 
+// maxLiveDuration caps a live run's modelled length, below the web
+// runner's five-minute limit, so a learner is told up front rather than cut
+// off.
+const maxLiveDuration = 4 * time.Minute
+
 // traceBuffer is how many steps the trace subscription may fall behind
 // before the engine drops it.
 const traceBuffer = 4096
@@ -65,6 +70,13 @@ func (l *Lab) runLive(ctx context.Context, s settings, emit func(labs.Frame)) er
 	v, err := newLiveView(s, cfg, w)
 	if err != nil {
 		emit(labs.Frame{Final: true, Status: "Not run.", Error: err.Error()})
+		return nil
+	}
+	if v.estimate > maxLiveDuration {
+		emit(labs.Frame{Final: true, Status: "Not run: too long to watch.", Error: fmt.Sprintf(
+			"On an idle GPU this run would take about %s of real time; a live run is kept under %s. "+
+				"Send fewer requests, shorter answers or a higher request rate, or use the sweep, which runs on a virtual clock.",
+			fmtMS(ms(v.estimate)), fmtMS(ms(maxLiveDuration)))})
 		return nil
 	}
 
@@ -260,7 +272,7 @@ func newLiveView(s settings, cfg engine.Config, w workload) (*liveView, error) {
 	for _, r := range res.Requests {
 		last = max(last, r.End)
 	}
-	return &liveView{s: s, cfg: cfg, static: cfg.Policy == engine.Static,
+	return &liveView{s: s, cfg: cfg, static: cfg.Policy == engine.Static, estimate: last,
 		xmax: niceCeil(ms(last) * 1.1), ymax: niceCeil(float64(max(peak, 1)) * 1.1)}, nil
 }
 
