@@ -46,7 +46,7 @@ func TestBadInputExitsTwoWithOneLine(t *testing.T) {
 		{[]string{"sim", "--max-concurrency", "-1"}, "0 (unlimited)"},
 		{[]string{"sim", "--percentiles", "50,abc"}, "0..100"},
 		{[]string{"sim", "--batch-wait", "soon"}, "50ms"},
-		{[]string{"sim", "--input-len", "130000", "--output-len", "2000"}, "over the model's context of 131072"},
+		{[]string{"sim", "--input-len", "130000", "--output-len", "2000", "--num-requests", "10"}, "over the model's context of 131072"},
 		{[]string{"sim", "--model-config", filepath.Join(dir, "missing.json")}, "missing.json"},
 		{[]string{"sim", "--hardware-config", badJSON}, "bad.json"},
 		{[]string{"sim", "--nope"}, "-h"},
