@@ -28,6 +28,7 @@ func (l *Lab) run(ctx context.Context, s settings, emit func(labs.Frame)) error 
 	seq := l.seq.Add(1)
 	id := fmt.Sprintf("%s-%s-%d", Slug, l.tag, seq)
 	session, session2 := sessions(seq, l.tag, s.caching)
+	emit(labs.Frame{Status: "Building the prompt…"})
 	first, err := newJob(s, id, session, 0, s.output)
 	if err != nil {
 		emit(labs.Frame{Final: true, Status: "Not run.", Error: err.Error()})

@@ -380,8 +380,8 @@ func TestCancel(t *testing.T) {
 				st := statMap(t, f)
 				_, first := st[statTTFT]
 				switch {
-				case at == "sweep" && len(frames) == 1,
-					at == "prefill" && len(frames) == 2,
+				case at == "sweep" && len(frames) == 2,
+					at == "prefill" && len(frames) == 3,
 					at == "decode" && first:
 					cancel()
 				}
