@@ -27,8 +27,8 @@ var rows = []struct {
 	{"retrieval", pipeline.StageRetrieval},
 	{"order lookup", pipeline.StageOrder},
 	{"prompt + gateway", pipeline.StagePrompt},
-	{"model: first token", pipeline.StageFirstToken},
-	{"model: writing", pipeline.StageDecode},
+	{"first token", pipeline.StageFirstToken},
+	{"writing", pipeline.StageDecode},
 }
 
 // view holds what the live request has shown so far.
@@ -146,7 +146,7 @@ func (v *view) finalFrame(res *pipeline.Result, b batch) labs.Frame {
 	)
 	hist := labs.Chart{ID: chartHist, Title: fmt.Sprintf("Time to first word, %d requests (virtual clock)", n),
 		Kind: labs.ChartHistogram, XLabel: "time to first word", XUnit: "ms", YLabel: "requests",
-		Hist: pipelinelab.Histogram(fw, 40, []labs.Mark{
+		Hist: pipelinelab.Histogram(fw, 80, []labs.Mark{
 			{Label: "mean", At: mean}, {Label: "p50", At: p50}, {Label: "p95", At: p95}, {Label: "p99", At: p99},
 			{Label: "budget", At: v.s.budgetMS}})}
 	status := fmt.Sprintf("Budget %s: %s first word is %s against a budget of %s (%.1f%% within). One request: first word %s, complete %s.",

@@ -69,8 +69,8 @@ func TestEachLeverImprovesItsMetric(t *testing.T) {
 				return result{}
 			}
 			near := func(a, b float64) bool { return math.Abs(a-b) <= 0.05*b }
-			stream, shorter, smaller := get("Stream the answer"), get("Shorter answer"), get("Smaller model")
-			cache, par, fewer := get("Cache hit"), get("Parallel steps"), get("Fewer model calls")
+			stream, shorter, smaller := get("Stream"), get("Shorter answer"), get("Smaller model")
+			cache, par, fewer := get("Cache hit"), get("Parallel steps"), get("Fewer calls")
 			checks := []struct {
 				what string
 				ok   bool

@@ -28,7 +28,7 @@ type lever struct {
 var levers = []lever{
 	{name: "Baseline", how: "blocking, long answer, lookups in a row, no cache, extra model call",
 		apply: func(*rowConfig, settings) {}},
-	{name: "Stream the answer", how: "show tokens as they are written", single: true,
+	{name: "Stream", how: "show tokens as they are written", single: true,
 		apply: func(c *rowConfig, _ settings) { c.buffered = false }},
 	{name: "Shorter answer", how: "ask for fewer tokens", single: true,
 		apply: func(c *rowConfig, s settings) { c.tokens = s.shortTokens }},
@@ -38,9 +38,9 @@ var levers = []lever{
 		apply: func(c *rowConfig, _ settings) { c.cache = true }},
 	{name: "Parallel steps", how: "three lookups together", single: true,
 		apply: func(c *rowConfig, _ settings) { c.parallel = true }},
-	{name: "Fewer model calls", how: "no call before the answer", single: true,
+	{name: "Fewer calls", how: "no call before the answer", single: true,
 		apply: func(c *rowConfig, _ settings) { c.helpers = 0 }},
-	{name: "All but the cache", how: "stream, shorter, small tier, parallel, no extra call",
+	{name: "All but cache", how: "stream, shorter, small tier, parallel, no extra call",
 		apply: func(c *rowConfig, s settings) {
 			c.buffered, c.tokens, c.tier, c.parallel, c.helpers = false, s.shortTokens, pipelinelab.TierSmall, true, 0
 		}},
