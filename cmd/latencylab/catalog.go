@@ -2,6 +2,7 @@ package main
 
 import (
 	"github.com/latencylab/latencylab/labs"
+	"github.com/latencylab/latencylab/labs/batching"
 	"github.com/latencylab/latencylab/labs/streaming"
 )
 
@@ -17,5 +18,6 @@ type catalogDeps struct {
 func newCatalog(deps catalogDeps) (*labs.Catalog, error) {
 	return labs.NewCatalog(
 		streaming.New(streaming.Config{Engines: deps.Engines}),
+		batching.New(batching.Config{Engines: deps.Engines}),
 	)
 }
