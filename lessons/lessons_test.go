@@ -9,7 +9,7 @@ import (
 // knownLabs are the lab slugs the labs package serves; a lesson naming any
 // other slug has a typo the web page would render as a broken embed.
 var knownLabs = map[string]bool{
-	"streaming": true, "prefill-decode": true, "batching": true, "moderation": true,
+	"streaming": true, "prefill-decode": true, "rag": true, "batching": true, "moderation": true,
 	"latency-budget": true, "cancellation": true, "levers": true, "timeouts": true,
 }
 
