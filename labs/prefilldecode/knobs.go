@@ -192,23 +192,31 @@ func parse(v labs.Values) (settings, error) {
 		return settings{}, labs.FieldError{Knob: knobGPU, Message: fitMessage(s.profile)}
 	}
 	s.engine = cfg
-	fp, err := cfg.Footprint()
-	if err != nil {
-		return settings{}, labs.FieldError{Knob: knobGPU, Message: fitMessage(s.profile)}
-	}
-	need := s.promptTokens() + s.output
-	if ctx := cfg.Model.MaxContextLen; need > ctx {
-		return settings{}, labs.FieldError{Knob: promptKnob(s), Message: fmt.Sprintf(
-			"The prompt and the answer come to about %s tokens, more than %s's context of %s tokens.",
-			thousands(need), cfg.Model.Name, thousands(ctx))}
-	}
-	if need > fp.KVTokens {
-		return settings{}, labs.FieldError{Knob: promptKnob(s), Message: fmt.Sprintf(
-			"The prompt and the answer come to about %s tokens, but %s leaves room in the KV cache for only %s tokens. "+
-				"Shorten the prompt, or pick a lower precision or a bigger GPU.",
-			thousands(need), s.profile, thousands(fp.KVTokens))}
+	if msg := roomMessage(s, s.promptTokens()); msg != "" {
+		return settings{}, labs.FieldError{Knob: promptKnob(s), Message: msg}
 	}
 	return s, nil
+}
+
+// roomMessage explains a prompt of n tokens that, with the answer, does
+// not fit the model's context or the KV cache; "" when it fits. parse
+// checks the nominal length, and the run checks the built prompt again.
+func roomMessage(s settings, n int) string {
+	need := n + s.output
+	if ctx := s.engine.Model.MaxContextLen; need > ctx {
+		return fmt.Sprintf("The prompt and the answer come to about %s tokens, more than %s's context of %s tokens.",
+			thousands(need), s.engine.Model.Name, thousands(ctx))
+	}
+	fp, err := s.engine.Footprint()
+	if err != nil {
+		return fitMessage(s.profile)
+	}
+	if need > fp.KVTokens {
+		return fmt.Sprintf("The prompt and the answer come to about %s tokens, but %s leaves room in the KV cache for only %s tokens. "+
+			"Shorten the prompt, or pick a lower precision or a bigger GPU.",
+			thousands(need), s.profile, thousands(fp.KVTokens))
+	}
+	return ""
 }
 
 // promptKnob is the knob to blame for a prompt that is too long.

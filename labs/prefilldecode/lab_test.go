@@ -2,6 +2,7 @@ package prefilldecode
 
 import (
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/latencylab/latencylab/engine"
@@ -146,5 +147,25 @@ func TestEveryFittingProfileRuns(t *testing.T) {
 	}
 	if ran < 40 {
 		t.Errorf("only %d profiles accepted", ran)
+	}
+}
+
+func TestRoomMessage(t *testing.T) {
+	tests := []struct {
+		name    string
+		changes labs.Values
+		prompt  int
+		want    string
+	}{
+		{"fits", labs.Values{}, 3200, ""},
+		{"beyond the context", labs.Values{knobModel: "mistral-7b", knobMode: modePlain, knobPrompt: 2000.0}, 32700, "context of 32,768"},
+		{"beyond the KV cache", labs.Values{knobModel: "llama-3.1-70b", knobPrecision: "fp8", knobChunks: 1.0, knobTurns: 1.0}, 3300, "KV cache"},
+	}
+	for _, tc := range tests {
+		s := mustParse(t, values(tc.changes))
+		got := roomMessage(s, tc.prompt)
+		if (tc.want == "") != (got == "") || !strings.Contains(got, tc.want) {
+			t.Errorf("%s: %q, want %q", tc.name, got, tc.want)
+		}
 	}
 }

@@ -39,6 +39,14 @@ func (l *Lab) run(ctx context.Context, s settings, emit func(labs.Frame)) error 
 		emit(labs.Frame{Final: true, Status: "Not run.", Error: err.Error()})
 		return nil
 	}
+	// The settings were checked with the prompt's nominal size; the
+	// built prompt is a few tokens off it, so check again.
+	for _, j := range []job{first, second} {
+		if msg := roomMessage(s, len(j.req.PromptTokens)); msg != "" {
+			emit(labs.Frame{Final: true, Status: "Not run: the settings need a change.", Error: msg})
+			return nil
+		}
+	}
 
 	v := &view{s: s, prompt: first.prompt}
 	emit(v.frame("Measuring single requests on the virtual clock: prompt lengths, then answer lengths…"))
