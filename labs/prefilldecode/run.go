@@ -48,7 +48,7 @@ func (l *Lab) run(ctx context.Context, s settings, emit func(labs.Frame)) error 
 		}
 	}
 
-	v := &view{s: s, prompt: first.prompt}
+	v := &view{s: s, prompt: first.prompt, secondPrompt: second.prompt}
 	emit(v.frame("Measuring single requests on the virtual clock: prompt lengths, then answer lengths…"))
 	sw, err := runSweep(ctx, s, first.req, s.spec.system)
 	if err != nil {
@@ -82,7 +82,6 @@ func (l *Lab) run(ctx context.Context, s settings, emit func(labs.Frame)) error 
 	if msg, err := l.measure(ctx, le, second.req, t1, v.second, func() { emit(v.frame(v.secondStatus())) }); err != nil || msg != "" {
 		return l.refused(emit, msg, err)
 	}
-	v.secondPrompt = second.prompt
 	f := v.frame(v.finalStatus())
 	f.Final = true
 	emit(f)

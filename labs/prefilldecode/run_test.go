@@ -395,3 +395,28 @@ func TestCancel(t *testing.T) {
 		})
 	}
 }
+
+// TestEveryFrameIsConsistent: no frame of a run shows a figure that the
+// run has not measured yet or a prompt bar that does not add up.
+func TestEveryFrameIsConsistent(t *testing.T) {
+	l, _ := newTestLab(t)
+	frames := runLab(t, l, values(labs.Values{knobCaching: true}))
+	for i, f := range frames {
+		for _, c := range f.Charts {
+			for _, g := range c.Bars {
+				for _, s := range g.Segments {
+					if !(s.Value > 0) {
+						t.Errorf("frame %d, chart %s, %s: segment %s = %v", i, c.ID, g.Label, s.Name, s.Value)
+					}
+				}
+			}
+		}
+		for _, tb := range f.Tables {
+			for _, r := range tb.Rows {
+				if r[1] == "0" {
+					t.Errorf("frame %d: table row %v has an empty prompt", i, r)
+				}
+			}
+		}
+	}
+}
