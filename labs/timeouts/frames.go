@@ -30,7 +30,7 @@ type view struct {
 // each attempt as a wait for its first token and the answer it wrote, in
 // its tier's colours, with stalls marked. Open spans run to now.
 func (v *view) timeline(rs []record, now time.Duration, final bool) labs.Chart {
-	end := ms(now)
+	end := 0.0 // the data's end: the axis follows the requests, not the clock
 	rows := make([]labs.SpanRow, len(rs))
 	for i, r := range rs {
 		label := "#" + strconv.Itoa(i+1)
@@ -46,7 +46,7 @@ func (v *view) timeline(rs []record, now time.Duration, final bool) labs.Chart {
 			if final || r.res != nil {
 				return at(r.lastDelta)
 			}
-			return end
+			return ms(now)
 		}
 		var spans []labs.Span
 		before := open()
@@ -71,12 +71,17 @@ func (v *view) timeline(rs []record, now time.Duration, final bool) labs.Chart {
 			spans = append(spans, labs.Span{Name: spanStalled, Start: at(st.start), End: at(st.end)})
 		}
 		rows[i].Spans = spans
-		end = max(end, spans[len(spans)-1].End)
+		for _, sp := range spans {
+			end = max(end, sp.End)
+		}
 	}
-	if end > v.xmax {
+	switch {
+	case final:
+		v.xmax = pipelinelab.NiceCeil(end * 1.05) // fit the finished batch
+	case end > v.xmax:
 		v.xmax = pipelinelab.NiceCeil(end * 1.1)
 	}
-	return labs.Chart{ID: chartTimeline, Title: "Each request: waiting for the first token, then the answer, by tier",
+	return labs.Chart{ID: chartTimeline, Title: "Requests by tier: waiting, then answering",
 		Kind: labs.ChartTimeline, XLabel: "Time since the first request was sent", XUnit: "ms",
 		XMax: v.xmax, Rows: rows}
 }
@@ -100,20 +105,25 @@ func (v *view) liveStatus(rs []record, now time.Duration, comparisons int) strin
 		pipelinelab.FmtMS(ms(now)), done, len(rs), backup, comparisons)
 }
 
-// stats are the learner's batch in headline figures.
+// stats are the learner's batch in headline figures. A percentile of
+// nothing is left out rather than shown as 0.
 func (v *view) stats(sm summary) []labs.Stat {
-	note := fmt.Sprintf("%d of %d requests showed text", len(sm.firstWords), sm.n)
-	return []labs.Stat{
-		{Key: statFirstWordP95, Label: "First word, p95", Value: pipelinelab.Round1(sm.firstWordP95()), Unit: "ms", Note: note},
-		{Key: statFallback, Label: "Answered by the backup", Value: pipelinelab.Round1(sm.backupShare()), Unit: "%",
-			Note: fmt.Sprintf("%d of %d requests", sm.backup, sm.n)},
-		{Key: statErrors, Label: "Errors", Value: float64(sm.errors), Unit: "requests", Note: "no tier answered, or the stream broke"},
-		{Key: statTimeouts, Label: "Timeouts", Value: float64(sm.timeouts), Unit: "requests", Note: "cut off by the overall timeout or the deadline"},
-		{Key: statCompleteP95, Label: "Complete answer, p95", Value: pipelinelab.Round1(sm.completeP95()), Unit: "ms",
-			Note: fmt.Sprintf("of %d complete answers", sm.complete)},
-		{Key: statCut, Label: "Healthy answers cut", Value: float64(sm.healthyCut), Unit: "requests",
-			Note: fmt.Sprintf("of %d calls the fault did not touch", sm.healthy)},
+	var out []labs.Stat
+	if len(sm.firstWords) > 0 {
+		out = append(out, labs.Stat{Key: statFirstWordP95, Label: "First word, p95", Value: pipelinelab.Round1(sm.firstWordP95()),
+			Unit: "ms", Note: fmt.Sprintf("of the %d of %d requests that showed text", len(sm.firstWords), sm.n)})
 	}
+	out = append(out,
+		labs.Stat{Key: statFallback, Label: "Answered by the backup", Value: pipelinelab.Round1(sm.backupShare()), Unit: "%",
+			Note: fmt.Sprintf("%d of %d requests", sm.backup, sm.n)},
+		labs.Stat{Key: statErrors, Label: "Errors", Value: float64(sm.errors), Unit: "requests", Note: "no tier answered, or the stream broke"},
+		labs.Stat{Key: statTimeouts, Label: "Timeouts", Value: float64(sm.timeouts), Unit: "requests", Note: "cut off by the overall timeout or the deadline"})
+	if sm.complete > 0 {
+		out = append(out, labs.Stat{Key: statCompleteP95, Label: "Complete answer, p95", Value: pipelinelab.Round1(sm.completeP95()),
+			Unit: "ms", Note: fmt.Sprintf("of %d complete answers", sm.complete)})
+	}
+	return append(out, labs.Stat{Key: statCut, Label: "Healthy answers cut", Value: float64(sm.healthyCut), Unit: "requests",
+		Note: fmt.Sprintf("of %d calls the fault did not touch", sm.healthy)})
 }
 
 // comparison is one row per setting, all on the same injected fault. A
@@ -121,8 +131,8 @@ func (v *view) stats(sm summary) []labs.Stat {
 func (v *view) comparison(all []*batch) labs.Table {
 	t := labs.Table{
 		Title: "The same batch and fault under three timeout settings (run at the same time)",
-		Columns: []string{"Setting", "First-token timeout", "Overall timeout", "First word p95", "Answered by backup",
-			"Complete", "Errors", "Timeouts", "Healthy answers cut"},
+		Columns: []string{"Setting", "First word p95", "Backup answered", "Complete", "Errors", "Timeouts",
+			"Healthy answers cut"},
 	}
 	row := func(name string, vr variant, sm summary) []string {
 		p95 := "none shown"
@@ -132,7 +142,8 @@ func (v *view) comparison(all []*batch) labs.Table {
 				p95 += fmt.Sprintf(" (%d showed nothing)", sm.noWords)
 			}
 		}
-		return []string{name, limit(vr.ftt), limit(vr.overall), p95,
+		name += fmt.Sprintf(" (first token: %s, overall: %s)", limit(vr.ftt), limit(vr.overall))
+		return []string{name, p95,
 			fmt.Sprintf("%d (%s%%)", sm.backup, strconv.FormatFloat(pipelinelab.Round1(sm.backupShare()), 'f', -1, 64)),
 			fmt.Sprintf("%d of %d", sm.complete, sm.n), strconv.Itoa(sm.errors), strconv.Itoa(sm.timeouts),
 			fmt.Sprintf("%d of %d", sm.healthyCut, sm.healthy)}
@@ -160,8 +171,8 @@ func (v *view) comparison(all []*batch) labs.Table {
 // retries lists the requests that moved to another tier: when the first
 // call gave up, and how much of the deadline the retry had left.
 func (v *view) retries(rs []record) (labs.Table, bool) {
-	t := labs.Table{Columns: []string{"Request", "First call ended", "Why", "Retry on", "Time left for the retry",
-		"Retry outcome", "Retry tokens", "Answer"}}
+	t := labs.Table{Columns: []string{"Request", "First call gave up", "Retry on", "Time left for it",
+		"Retry ended", "Tokens", "Answer"}}
 	total := 0
 	for i, r := range rs {
 		if r.res == nil || len(r.res.Attempts) < 2 {
@@ -176,7 +187,7 @@ func (v *view) retries(rs []record) (labs.Table, bool) {
 		if retry.Budget > 0 || v.s.deadline > 0 {
 			left = pipelinelab.FmtMS(ms(retry.Budget))
 		}
-		t.Rows = append(t.Rows, []string{"#" + strconv.Itoa(i+1), pipelinelab.FmtMS(ms(first.End)), first.Outcome,
+		t.Rows = append(t.Rows, []string{"#" + strconv.Itoa(i+1), pipelinelab.FmtMS(ms(first.End)) + ": " + first.Outcome,
 			retry.Tier, left, retry.Outcome, strconv.Itoa(retry.Tokens), r.res.Status})
 	}
 	t.Title = fmt.Sprintf("Requests that moved to the backup (%d)", total)

@@ -127,11 +127,34 @@ func TestFallbackPresetFrames(t *testing.T) {
 		t.Fatalf("tables %+v, want a 3-row comparison and 6 retries", last.Tables)
 	}
 	noTimeout := last.Tables[0].Rows[1]
-	if noTimeout[0] != "No timeout" || !strings.HasPrefix(noTimeout[3], "8.") {
+	if !strings.HasPrefix(noTimeout[0], "No timeout") || !strings.HasPrefix(noTimeout[1], "8.") {
 		t.Errorf("no-timeout row %v, want a p95 first word past the 8 s slowdown", noTimeout)
 	}
 	web := last.Tables[0].Rows[2]
-	if web[8] != "14 of 14" {
+	if web[6] != "14 of 14" {
 		t.Errorf("web-service row %v, want every healthy 200-token answer cut", web)
+	}
+}
+
+// With a one-second limit on the whole call no 200-token answer
+// completes: the healthy ones are cut, and no completion percentile is
+// made up from nothing.
+func TestWebServicePresetCutsHealthyAnswers(t *testing.T) {
+	l := New(Config{})
+	frames := runLab(t, l.Presets()[2].Values)
+	last := frames[len(frames)-1]
+	if got := stat(t, last, statCut); got != 14 {
+		t.Errorf("healthy answers cut = %v, want all 14", got)
+	}
+	if got := stat(t, last, statTimeouts); got != 20 {
+		t.Errorf("timeouts = %v, want 20", got)
+	}
+	for _, s := range last.Stats {
+		if s.Key == statCompleteP95 {
+			t.Errorf("a completion p95 of %v ms with no complete answer", s.Value)
+		}
+	}
+	if c := last.Charts[0]; c.XMax > 5000 {
+		t.Errorf("final timeline axis ends at %v ms, want it fitted to a batch that is over within 5 s", c.XMax)
 	}
 }

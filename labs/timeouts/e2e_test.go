@@ -1,0 +1,89 @@
+package timeouts
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+
+	"github.com/latencylab/latencylab/labs"
+	"github.com/latencylab/latencylab/labs/pipelinelab"
+	"github.com/latencylab/latencylab/web"
+	"github.com/latencylab/latencylab/web/e2e"
+)
+
+// TestBrowserTimeoutsLab runs two presets in headless Chromium on the wall
+// clock: the timeline fills in while the batch runs (one row per request,
+// the backup tier's colour appearing on the slowed rows), and the run ends
+// with the stats, the prediction on the p95 card and both tables.
+func TestBrowserTimeoutsLab(t *testing.T) {
+	e2e.Require(t)
+	pool := labs.NewEngines(labs.EnginesConfig{})
+	defer pool.Close()
+	lab := New(Config{Engines: pool, Retriever: pipelinelab.NewFakeStore()})
+	cat, err := labs.NewCatalog(lab)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := web.New(web.Config{Addr: "127.0.0.1:0", DBPath: filepath.Join(t.TempDir(), "e2e.db"), Catalog: cat,
+		Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go s.Serve(ctx, ln)
+	base := "http://" + ln.Addr().String()
+
+	b := e2e.NewBrowser(t, e2e.Options{})
+	console := e2e.WatchConsole(t, b)
+	defer console.Clean(t)
+	e2e.Do(t, b, "open the lab", 20*time.Second, chromedp.Navigate(base+"/labs/"+Slug), chromedp.WaitVisible(chromedp.ID("lab-timeouts-run")))
+	for _, i := range []int{1, 2} {
+		p := lab.Presets()[i]
+		t.Run(p.Name, func(t *testing.T) {
+			e2e.Do(t, b, "preset", 10*time.Second, chromedp.Click(chromedp.ID(fmt.Sprintf("lab-timeouts-preset-%d", i))))
+			e2e.WaitFor(t, b, "preset applied", fmt.Sprintf(`document.querySelector("#lab-timeouts-k-overallTimeout").value == %q`,
+				fmt.Sprint(p.Values.Float(knobOverall))), 5*time.Second)
+			e2e.Do(t, b, "guess", 5*time.Second, e2e.SetInput("lab-timeouts-guess", "5000"))
+			e2e.Eval[bool](t, b, `(() => { window.__changes = 0; const el = document.getElementById("lab-timeouts-charts");
+				new MutationObserver(() => { window.__changes++ }).observe(el, {subtree: true, childList: true, attributes: true}); return true })()`)
+			e2e.Eval[bool](t, b, `(() => { document.querySelector("#lab-timeouts-status").classList.remove("status-done"); return true })()`)
+			e2e.Do(t, b, "run", 5*time.Second, chromedp.Click(chromedp.ID("lab-timeouts-run")))
+			e2e.WaitFor(t, b, "run done", `document.querySelector("#lab-timeouts-status").classList.contains("status-done")`, 90*time.Second)
+			if msg := e2e.Eval[string](t, b, `document.querySelector("#lab-timeouts-error").textContent`); strings.TrimSpace(msg) != "" {
+				t.Fatalf("run failed: %s", msg)
+			}
+			if n := e2e.Eval[int](t, b, `window.__changes`); n < 5 {
+				t.Errorf("the timeline changed %d times during the run, want it to fill in", n)
+			}
+			if n := e2e.Eval[int](t, b, `document.querySelectorAll("#lab-timeouts-timeline .ch-data rect").length`); n < 40 {
+				t.Errorf("timeline draws %d spans for 20 requests", n)
+			}
+			card := e2e.Eval[string](t, b, `document.querySelector("#lab-timeouts-stats .stat.has-guess").textContent`)
+			if !strings.Contains(card, "First word, p95") || !strings.Contains(card, "You predicted") {
+				t.Errorf("prediction card = %q", card)
+			}
+			if n := e2e.Eval[int](t, b, `document.querySelectorAll("#lab-timeouts-tables table").length`); n < 1 {
+				t.Errorf("%d tables, want the comparison", n)
+			}
+			status := e2e.Eval[string](t, b, `document.querySelector("#lab-timeouts-status").textContent`)
+			if !strings.Contains(status, "Wall clock") {
+				t.Errorf("status %q does not say how the batch was timed", status)
+			}
+			e2e.Screenshot(t, b, fmt.Sprintf("timeouts-preset-%d", i))
+		})
+	}
+}
