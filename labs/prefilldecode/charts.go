@@ -1,0 +1,147 @@
+package prefilldecode
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/latencylab/latencylab/labs"
+)
+
+// promptChart stacks the prompt's tokens by part (and, once it has run,
+// the second customer's: cached against computed).
+func (v *view) promptChart() labs.Chart {
+	g := labs.BarGroup{Label: "your prompt"}
+	for _, p := range v.prompt.parts {
+		g.Segments = append(g.Segments, labs.Segment{Name: p.name, Value: float64(p.tokens)})
+	}
+	c := labs.Chart{ID: chartPrompt, Title: "What the prompt is made of", Kind: labs.ChartStackedBar,
+		YLabel: "Prompt tokens", YUnit: "tokens", Bars: []labs.BarGroup{g}}
+	if m := v.second; m != nil && m.done {
+		g := labs.BarGroup{Label: "second customer"}
+		if m.usage.CachedTokens > 0 {
+			g.Segments = append(g.Segments, labs.Segment{Name: segCached, Value: float64(m.usage.CachedTokens)})
+		}
+		g.Segments = append(g.Segments, labs.Segment{Name: segComputed, Value: float64(len(v.secondPrompt.ids) - m.usage.CachedTokens)})
+		c.Bars = append(c.Bars, g)
+	}
+	return c
+}
+
+// ttftChart is TTFT against prompt length: the sweep, its fit and the
+// learner's request.
+func (v *view) ttftChart() labs.Chart {
+	sw := v.sweep
+	c := labs.Chart{ID: chartTTFT, Title: "Time to first token grows with the prompt", Kind: labs.ChartScatter,
+		XLabel: "Prompt length", XUnit: "tokens", YLabel: "Time to first token", YUnit: "ms",
+		Series: []labs.Series{{Name: seriesSweep, Points: points(sw.ttft)}}}
+	if sw.ttftFit.ok {
+		c.Series = append(c.Series, fitSeries(sw.ttftFit, sw.ttft))
+	}
+	if m := v.first; m != nil && m.tokens > 0 {
+		c.Series = append(c.Series, labs.Series{Name: seriesYours,
+			Points: []labs.Point{{X: float64(len(v.prompt.ids)), Y: ms(m.ttft)}}})
+	}
+	return c
+}
+
+// decodeChart is decode time against answer length: the sweep, its fit
+// (whose slope is the time per output token) and the learner's request.
+func (v *view) decodeChart() labs.Chart {
+	sw := v.sweep
+	c := labs.Chart{ID: chartDecode, Title: "Decode time grows with the answer", Kind: labs.ChartScatter,
+		XLabel: "Answer length", XUnit: "tokens", YLabel: "First to last token", YUnit: "ms",
+		Series: []labs.Series{{Name: seriesSweep, Points: points(sw.decode)}}}
+	if sw.decodeFit.ok {
+		c.Series = append(c.Series, fitSeries(sw.decodeFit, sw.decode))
+	}
+	if m := v.first; m != nil && m.done {
+		c.Series = append(c.Series, labs.Series{Name: seriesYours,
+			Points: []labs.Point{{X: float64(m.tokens), Y: ms(m.decode())}}})
+	}
+	return c
+}
+
+// rooflineChart draws the GPU's roof and places the learner's prefill and
+// decode by intensity and by the FLOP/s they reached in the engine's model.
+func (v *view) rooflineChart() labs.Chart {
+	sw := v.sweep
+	w := sw.work
+	pre, dec := sw.prefill, sw.decodeWork
+	low := w.ridge()
+	if dec.steps > 0 {
+		low = math.Min(low, dec.intensity())
+	}
+	lo := math.Pow(10, math.Floor(math.Log10(math.Max(0.1, low/3))))
+	hi := math.Pow(10, math.Ceil(math.Log10(math.Max(pre.intensity(), w.ridge())*3)))
+	var roof []labs.Point
+	const perDecade = 8
+	n := int(math.Round(math.Log10(hi/lo))) * perDecade
+	for i := 0; i <= n; i++ {
+		x := lo * math.Pow(10, float64(i)/perDecade)
+		if prev := lo * math.Pow(10, float64(i-1)/perDecade); i > 0 && prev < w.ridge() && x > w.ridge() {
+			roof = append(roof, labs.Point{X: w.ridge(), Y: w.roof(w.ridge()) / 1e12})
+		}
+		roof = append(roof, labs.Point{X: x, Y: w.roof(x) / 1e12})
+	}
+	c := labs.Chart{ID: chartRoofline, Title: fmt.Sprintf("Roofline of %s", v.s.profile), Kind: labs.ChartLine,
+		XLabel: "Arithmetic intensity", XUnit: "FLOPs/byte", YLabel: "Attainable", YUnit: "TFLOP/s", LogX: true,
+		Series: []labs.Series{{Name: seriesRoof, Points: roof}},
+		Marks:  []labs.Mark{{Label: "ridge", At: w.ridge()}}}
+	if pre.steps > 0 {
+		c.Series = append(c.Series, labs.Series{Name: seriesPrefill,
+			Points: []labs.Point{{X: pre.intensity(), Y: pre.achieved() / 1e12}}})
+	}
+	if dec.steps > 0 {
+		c.Series = append(c.Series, labs.Series{Name: seriesDecode,
+			Points: []labs.Point{{X: dec.intensity(), Y: dec.achieved() / 1e12}}})
+		// Decode sits near zero on the linear FLOP/s axis; a line at its
+		// intensity makes its place on the roof's slope easy to find.
+		c.Marks = append(c.Marks, labs.Mark{Label: seriesDecode, At: dec.intensity()})
+	}
+	return c
+}
+
+// cachingChart compares the two customers' time to first token.
+func (v *view) cachingChart() labs.Chart {
+	title := "Prefix caching on: first token"
+	if !v.s.caching {
+		title = "Prefix caching off: first token"
+	}
+	return labs.Chart{ID: chartCaching, Title: title, Kind: labs.ChartStackedBar,
+		YLabel: "Time to first token", YUnit: "ms",
+		Bars: []labs.BarGroup{
+			{Label: "your request", Segments: []labs.Segment{{Name: segTTFT, Value: ms(v.first.ttft)}}},
+			{Label: "second customer", Segments: []labs.Segment{{Name: segTTFT, Value: ms(v.second.ttft)}}},
+		}}
+}
+
+// cachingTable lists both customers' prompts, cached tokens and TTFT.
+func (v *view) cachingTable() labs.Table {
+	row := func(name string, p prompt, m *measurement) []string {
+		return []string{name, thousands(len(p.ids)), thousands(m.usage.CachedTokens), fmtMS(ms(m.ttft))}
+	}
+	return labs.Table{Title: "Prefix caching", Columns: []string{"Request", "Prompt tokens", "Cached tokens", "Time to first token"},
+		Rows: [][]string{row("your request", v.prompt, v.first), row("second customer", v.secondPrompt, v.second)}}
+}
+
+func points(ss []sample) []labs.Point {
+	out := make([]labs.Point, len(ss))
+	for i, s := range ss {
+		out[i] = labs.Point{X: float64(s.tokens), Y: s.ms}
+	}
+	return out
+}
+
+// fitSeries draws a fitted line across the samples' range.
+func fitSeries(l line, ss []sample) labs.Series {
+	x0, x1 := float64(ss[0].tokens), float64(ss[0].tokens)
+	for _, s := range ss {
+		x0, x1 = math.Min(x0, float64(s.tokens)), math.Max(x1, float64(s.tokens))
+	}
+	// A time cannot be negative: where the line dips below zero at the
+	// short end (a small negative intercept), it starts at its zero.
+	if l.at(x0) < 0 && l.slope > 0 {
+		x0 = math.Min(-l.intercept/l.slope, x1)
+	}
+	return labs.Series{Name: seriesFit, Dashed: true, Points: []labs.Point{{X: x0, Y: l.at(x0)}, {X: x1, Y: l.at(x1)}}}
+}
