@@ -102,11 +102,26 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		return 1
 	}
 	defer closeChat()
+	// The OpenAI-compatible API serves the default profile's engine, the
+	// same shared engine the labs use, so outside load (latencylab bench)
+	// shows up in learners' runs as it would on a real server.
+	eng, err := engines.Get(profile)
+	if err != nil {
+		fmt.Fprintf(stderr, "latencylab serve: %v\n", err)
+		return 1
+	}
+	api, err := newAPI(eng)
+	if err != nil {
+		fmt.Fprintf(stderr, "latencylab serve: %v\n", err)
+		return 1
+	}
 	cfg := web.Config{
 		Chat:     chat,
 		Addr:     f.Addr,
 		DBPath:   f.DB,
 		Catalog:  catalog,
+		API:      api,
+		Metrics:  api,
 		Hardware: f.Hardware,
 		Model:    f.Model,
 		Logger:   logger,

@@ -71,7 +71,7 @@ func TestServeStartsAndStops(t *testing.T) {
 		t.Fatalf("startup line %q has no URL", line)
 	}
 	base := strings.Fields(line[i:])[0]
-	for _, p := range []string{"/healthz", "/", "/lessons", "/labs"} {
+	for _, p := range []string{"/healthz", "/", "/lessons", "/labs", "/v1/models", "/metrics"} {
 		resp, err := http.Get(base + p)
 		if err != nil {
 			t.Fatalf("GET %s: %v", p, err)
