@@ -25,6 +25,9 @@ var policyRules = []struct {
 	{PolicyAbuse, []string{"hurt", "find"}, regexp.MustCompile(`(?i)\b(i|we) (will|'ll) (hurt|find) you\b`)},
 }
 
+// minModelWords is the shortest text the classifier is asked about.
+const minModelWords = 6
+
 // detectPolicy appends one span per off-policy sentence of text. The rules
 // run once over the whole text (their patterns stay inside a sentence);
 // the classifier then reads each sentence no rule caught.
@@ -47,7 +50,10 @@ func detectPolicy(c *Classifier, text string, spans []Span) []Span {
 			spans = append(spans, Span{Start: s[0], End: s[1], Category: ruled[i], Detector: "rules"})
 			continue
 		}
-		if c == nil {
+		// A few words (the tail of a sentence cut by a window edge) are
+		// too little for the model to judge; measured false alarms on
+		// such fragments, not on whole sentences, set this floor.
+		if c == nil || len(words(text[s[0]:s[1]])) < minModelWords {
 			continue
 		}
 		if l := c.Predict(text[s[0]:s[1]]); l != labelSafe {
