@@ -1,0 +1,94 @@
+package cancellation
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+
+	"github.com/latencylab/latencylab/labs"
+	"github.com/latencylab/latencylab/labs/pipelinelab"
+	"github.com/latencylab/latencylab/web"
+	"github.com/latencylab/latencylab/web/e2e"
+)
+
+// TestBrowserCancellationLab runs every preset in headless Chromium on the
+// wall clock: the token chart fills in, the reader's text shows the stop or
+// the error, the prediction sits on the tokens-after card when a
+// disconnect happened, and both conversation tables arrive.
+func TestBrowserCancellationLab(t *testing.T) {
+	e2e.Require(t)
+	pool := labs.NewEngines(labs.EnginesConfig{})
+	defer pool.Close()
+	lab := New(Config{Engines: pool, Retriever: pipelinelab.NewFakeStore()})
+	cat, err := labs.NewCatalog(lab)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := web.New(web.Config{Addr: "127.0.0.1:0", DBPath: filepath.Join(t.TempDir(), "e2e.db"), Catalog: cat,
+		Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go s.Serve(ctx, ln)
+	base := "http://" + ln.Addr().String()
+
+	b := e2e.NewBrowser(t, e2e.Options{})
+	console := e2e.WatchConsole(t, b)
+	defer console.Clean(t)
+	e2e.Do(t, b, "open the lab", 20*time.Second, chromedp.Navigate(base+"/labs/"+Slug), chromedp.WaitVisible(chromedp.ID("lab-cancellation-run")))
+	for i, p := range lab.Presets() {
+		t.Run(p.Name, func(t *testing.T) {
+			e2e.Do(t, b, "preset", 10*time.Second, chromedp.Click(chromedp.ID(fmt.Sprintf("lab-cancellation-preset-%d", i))))
+			e2e.WaitFor(t, b, "preset applied", fmt.Sprintf(`document.querySelector("#lab-cancellation-k-failAfter").value == %q`,
+				fmt.Sprint(p.Values.Float(knobFailAfter))), 5*time.Second)
+			e2e.Do(t, b, "guess", 5*time.Second, e2e.SetInput("lab-cancellation-guess", "5"))
+			e2e.Eval[bool](t, b, `(() => { window.__changes = 0; const el = document.getElementById("lab-cancellation-charts");
+				new MutationObserver(() => { window.__changes++ }).observe(el, {subtree: true, childList: true, attributes: true}); return true })()`)
+			e2e.Eval[bool](t, b, `(() => { document.querySelector("#lab-cancellation-status").classList.remove("status-done"); return true })()`)
+			e2e.Do(t, b, "run", 5*time.Second, chromedp.Click(chromedp.ID("lab-cancellation-run")))
+			e2e.WaitFor(t, b, "run done", `document.querySelector("#lab-cancellation-status").classList.contains("status-done")`, 60*time.Second)
+			if msg := e2e.Eval[string](t, b, `document.querySelector("#lab-cancellation-error").textContent`); strings.TrimSpace(msg) != "" {
+				t.Fatalf("run failed: %s", msg)
+			}
+			if n := e2e.Eval[int](t, b, `window.__changes`); n < 3 {
+				t.Errorf("the chart changed %d times during the run, want it to fill in", n)
+			}
+			if n := e2e.Eval[int](t, b, `document.querySelectorAll("#lab-cancellation-tokens path").length`); n < 2 {
+				t.Errorf("token chart draws %d paths, want both lines", n)
+			}
+			text := e2e.Eval[string](t, b, `document.querySelector("#lab-cancellation-text").textContent`)
+			stop, fail := p.Values.Int(knobStopAfter), p.Values.Int(knobFailAfter)
+			if stop > 0 && !strings.Contains(text, "stopped reading") {
+				t.Errorf("reader's text %q does not show where they stopped", text)
+			}
+			if fail > 0 && !strings.Contains(text, "broke off") {
+				t.Errorf("reader's text %q does not show the error", text)
+			}
+			if stop > 0 || fail > 0 {
+				card := e2e.Eval[string](t, b, `document.querySelector("#lab-cancellation-stats .stat.has-guess").textContent`)
+				if !strings.Contains(card, "You predicted") {
+					t.Errorf("prediction card = %q", card)
+				}
+			}
+			if n := e2e.Eval[int](t, b, `document.querySelectorAll("#lab-cancellation-tables table").length`); n != 2 {
+				t.Errorf("%d tables, want the conversation and turn 2's prompt", n)
+			}
+			e2e.Screenshot(t, b, fmt.Sprintf("cancellation-preset-%d", i))
+		})
+	}
+}
