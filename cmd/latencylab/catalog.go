@@ -3,6 +3,7 @@ package main
 import (
 	"github.com/latencylab/latencylab/labs"
 	"github.com/latencylab/latencylab/labs/batching"
+	"github.com/latencylab/latencylab/labs/prefilldecode"
 	"github.com/latencylab/latencylab/labs/streaming"
 )
 
@@ -18,6 +19,7 @@ type catalogDeps struct {
 func newCatalog(deps catalogDeps) (*labs.Catalog, error) {
 	return labs.NewCatalog(
 		streaming.New(streaming.Config{Engines: deps.Engines}),
+		prefilldecode.New(prefilldecode.Config{Engines: deps.Engines}),
 		batching.New(batching.Config{Engines: deps.Engines}),
 	)
 }
