@@ -3,6 +3,7 @@ package main
 import (
 	"github.com/latencylab/latencylab/labs"
 	"github.com/latencylab/latencylab/labs/batching"
+	"github.com/latencylab/latencylab/labs/moderation"
 	"github.com/latencylab/latencylab/labs/prefilldecode"
 	"github.com/latencylab/latencylab/labs/streaming"
 )
@@ -21,5 +22,6 @@ func newCatalog(deps catalogDeps) (*labs.Catalog, error) {
 		streaming.New(streaming.Config{Engines: deps.Engines}),
 		prefilldecode.New(prefilldecode.Config{Engines: deps.Engines}),
 		batching.New(batching.Config{Engines: deps.Engines}),
+		moderation.New(moderation.Config{Engines: deps.Engines}),
 	)
 }
