@@ -3,8 +3,6 @@ package timeouts
 import (
 	"fmt"
 	"testing"
-
-	"github.com/latencylab/latencylab/labs"
 )
 
 // TestPrintFigures prints every preset's final frame on the virtual clock
@@ -28,5 +26,4 @@ func TestPrintFigures(t *testing.T) {
 			}
 		}
 	}
-	_ = labs.Frame{}
 }
