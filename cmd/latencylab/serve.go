@@ -13,6 +13,7 @@ import (
 	"github.com/latencylab/latencylab/engine"
 	"github.com/latencylab/latencylab/labs"
 	"github.com/latencylab/latencylab/web"
+	"github.com/latencylab/latencylab/web/store"
 )
 
 // serveFlags are the serve command's settings.
@@ -91,7 +92,15 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	engines := labs.NewEngines(labs.EnginesConfig{})
 	defer engines.Close()
 	profile := labs.Profile{Hardware: f.Hardware, Model: f.Model}
-	catalog, err := newCatalog(catalogDeps{Profile: profile, Engines: engines})
+	// The pipeline labs read the support desk through their own connection
+	// to the same WAL database the web server opens.
+	desk, err := openSupportDesk(ctx, f.DB)
+	if err != nil {
+		fmt.Fprintf(stderr, "latencylab serve: %v\n", err)
+		return 1
+	}
+	defer desk.Close()
+	catalog, err := newCatalog(catalogDeps{Profile: profile, Engines: engines, Store: desk})
 	if err != nil {
 		fmt.Fprintf(stderr, "latencylab serve: %v\n", err)
 		return 1
@@ -143,4 +152,18 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		return 1
 	}
 	return 0
+}
+
+// openSupportDesk opens the database and seeds the knowledge base and demo
+// orders (a no-op when they are current).
+func openSupportDesk(ctx context.Context, path string) (*store.Store, error) {
+	st, err := store.Open(ctx, path)
+	if err != nil {
+		return nil, fmt.Errorf("open database: %w", err)
+	}
+	if err := st.SeedSupportDesk(ctx); err != nil {
+		st.Close()
+		return nil, fmt.Errorf("seed support desk: %w", err)
+	}
+	return st, nil
 }
