@@ -156,12 +156,12 @@ func (v *view) comparison(all []*batch) labs.Table {
 			if b.v.ftt != c.ftt || b.v.overall != c.overall {
 				continue
 			}
-			name := c.name
-			if b == mine {
-				name += " (= your setting)"
-			}
 			rs, _ := b.snapshot()
-			t.Rows = append(t.Rows, row(name, b.v, summarize(rs)))
+			r := row(c.name, b.v, summarize(rs))
+			if b == mine {
+				r[0] += ", the same as yours"
+			}
+			t.Rows = append(t.Rows, r)
 			break
 		}
 	}
