@@ -1,0 +1,104 @@
+package web
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+
+	"github.com/latencylab/latencylab/web/e2e"
+)
+
+// TestBrowserChat asks the support desk a knowledge-base question in
+// headless Chromium: the answer streams in (the live turn changes many
+// times), its text comes from the retrieved chunks, the latency breakdown
+// and sources show, a reload keeps them, an empty message is refused in
+// the page, and Stop leaves a partial answer marked as stopped. It then
+// looks at the page on a phone.
+func TestBrowserChat(t *testing.T) {
+	e2e.Require(t)
+	s, _ := newChatServer(t, nil, nil)
+	base, _ := serveReal(t, s)
+	ctx := e2e.NewBrowser(t, e2e.Options{})
+	console := e2e.WatchConsole(t, ctx)
+	defer console.Clean(t, "status of 422")
+
+	e2e.Do(t, ctx, "open the chat", 15*time.Second, chromedp.Navigate(base+"/chat"), chromedp.WaitVisible(chromedp.ID("chat-input")))
+	e2e.Screenshot(t, ctx, "chat-empty")
+
+	const q = "How long do refunds take?"
+	e2e.Eval[bool](t, ctx, watchText("chat-live"))
+	e2e.Do(t, ctx, "ask", 5*time.Second, e2e.SetInput("chat-input", q), chromedp.Click(chromedp.ID("chat-send")))
+	e2e.WaitFor(t, ctx, "input cleared", `document.querySelector("#chat-input").value === ""`, 5*time.Second)
+	e2e.WaitFor(t, ctx, "answer complete", `!!document.querySelector('#chat-log > ol > li.msg-assistant[data-status="complete"] [data-fig="total"]')`, 30*time.Second)
+	if seen := e2e.Eval[[]string](t, ctx, `window.__seen["chat-live"]`); len(seen) < 4 {
+		t.Errorf("the live answer changed %d times, want it to stream", len(seen))
+	}
+	answer := e2e.Eval[string](t, ctx, `document.querySelector("#chat-log .msg-assistant .msg-text").textContent`)
+	chunks, err := s.store.Retrieve(context.Background(), q, 5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	best := 0
+	for _, ch := range chunks {
+		best = max(best, sharedRun(answer, ch.Text))
+	}
+	if best < 8 {
+		t.Errorf("the answer shares at most %d consecutive words with the retrieved chunks: %q", best, answer)
+	}
+	figs := e2e.Eval[string](t, ctx, `document.querySelector("#chat-log .msg-assistant .msg-figures").innerText`)
+	for _, want := range []string{"guardrail", "lookups", "first token", "first word", "total", "tokens", "tier", "cost"} {
+		if !strings.Contains(figs, want) {
+			t.Errorf("breakdown %q lacks %q", figs, want)
+		}
+	}
+	if src := e2e.Eval[string](t, ctx, `document.querySelector("#chat-log .msg-sources").textContent`); !strings.Contains(src, chunks[0].Article) {
+		t.Errorf("sources %q lack %q", src, chunks[0].Article)
+	}
+	if title := e2e.Eval[string](t, ctx, `document.querySelector("#chat-convs a.current .conv-title").textContent`); title != q {
+		t.Errorf("conversation list shows %q", title)
+	}
+	e2e.Screenshot(t, ctx, "chat-answered")
+	e2e.ScreenshotViewport(t, ctx, "chat-answered-viewport")
+
+	// An empty message is refused in the page; the conversation stays.
+	e2e.Do(t, ctx, "send nothing", 5*time.Second, e2e.SetInput("chat-input", "   "), chromedp.Click(chromedp.ID("chat-send")))
+	e2e.WaitFor(t, ctx, "refusal shown", `!document.querySelector("#chat-error").classList.contains("hidden") && document.querySelector("#chat-error").textContent.includes("empty message")`, 5*time.Second)
+	if n := e2e.Eval[int](t, ctx, `document.querySelectorAll("#chat-log .msg").length`); n != 2 {
+		t.Errorf("%d messages after a refused send, want 2", n)
+	}
+
+	// Stop: a question, then Stop as soon as words appear.
+	e2e.Do(t, ctx, "ask again", 5*time.Second, e2e.SetInput("chat-input", "Do you ship to Germany? Will I pay customs duties?"), chromedp.Click(chromedp.ID("chat-send")))
+	e2e.WaitFor(t, ctx, "refusal cleared", `document.querySelector("#chat-error").classList.contains("hidden")`, 5*time.Second)
+	e2e.WaitFor(t, ctx, "words streaming", `(document.querySelector("#chat-live-a .msg-text:not(.msg-wait)") || {}).textContent?.length > 20`, 15*time.Second)
+	e2e.Do(t, ctx, "stop", 5*time.Second, chromedp.Click(chromedp.ID("chat-stop")))
+	e2e.WaitFor(t, ctx, "answer stopped", `!!document.querySelector('#chat-log li.msg-assistant[data-status="cancelled"] .msg-note')`, 15*time.Second)
+	e2e.WaitFor(t, ctx, "send enabled again", `!document.querySelector("#chat-send").disabled`, 5*time.Second)
+
+	e2e.Do(t, ctx, "reload", 15*time.Second, chromedp.Reload(), chromedp.WaitVisible(chromedp.ID("chat-input")))
+	if n := e2e.Eval[int](t, ctx, `document.querySelectorAll('#chat-log li.msg-assistant [data-fig="first-word"]').length`); n != 2 {
+		t.Errorf("%d answers keep their breakdown after a reload, want 2", n)
+	}
+	if note := e2e.Eval[string](t, ctx, `document.querySelector('#chat-log li.msg-assistant[data-status="cancelled"] .msg-note').textContent`); !strings.Contains(note, "Stopped") {
+		t.Errorf("stopped answer note after reload: %q", note)
+	}
+	e2e.Screenshot(t, ctx, "chat-stopped")
+
+	// A phone, in dark mode, asking about an order.
+	phone := e2e.NewBrowser(t, e2e.Options{Width: 390, Height: 844, Dark: true})
+	pconsole := e2e.WatchConsole(t, phone)
+	defer pconsole.Clean(t)
+	e2e.Do(t, phone, "open the chat on a phone", 15*time.Second, chromedp.Navigate(base+"/chat"), chromedp.WaitVisible(chromedp.ID("chat-input")))
+	e2e.Do(t, phone, "pick an example", 5*time.Second, chromedp.Click(chromedp.ID("chat-example-0")))
+	e2e.WaitFor(t, phone, "example in the box", `document.querySelector("#chat-input").value === "How long do refunds take?"`, 5*time.Second)
+	e2e.Do(t, phone, "send", 5*time.Second, chromedp.Click(chromedp.ID("chat-send")))
+	e2e.WaitFor(t, phone, "phone answer complete", `!!document.querySelector('#chat-log li.msg-assistant[data-status="complete"] [data-fig="total"]')`, 30*time.Second)
+	if w := e2e.Eval[int](t, phone, `document.documentElement.scrollWidth`); w > 390 {
+		t.Errorf("the phone page scrolls sideways: %d px wide", w)
+	}
+	e2e.ScreenshotViewport(t, phone, "chat-phone")
+	e2e.Screenshot(t, phone, "chat-phone-full")
+}
