@@ -1,0 +1,125 @@
+package moderation
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+
+	"github.com/latencylab/latencylab/labs"
+	"github.com/latencylab/latencylab/web"
+	"github.com/latencylab/latencylab/web/e2e"
+)
+
+// serveLab starts the web app with lab alone in its catalogue, on port 0
+// with a temp database, and returns its base URL.
+func serveLab(t *testing.T, lab labs.Lab) string {
+	t.Helper()
+	cat, err := labs.NewCatalog(lab)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := web.New(web.Config{Addr: "127.0.0.1:0", DBPath: filepath.Join(t.TempDir(), "e2e.db"), Catalog: cat,
+		Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	t.Cleanup(cancel)
+	go s.Serve(ctx, ln)
+	return "http://" + ln.Addr().String()
+}
+
+// TestBrowserModerationPolicies runs the three presets a learner compares
+// first in headless Chromium on the wall clock: streaming first lets unsafe
+// tokens reach the screen, holding the answer (whole or by window) lets
+// none through and no e-mail address shows; the generated-vs-delivered
+// chart draws both fronts.
+func TestBrowserModerationPolicies(t *testing.T) {
+	e2e.Require(t)
+	pool := labs.NewEngines(labs.EnginesConfig{})
+	defer pool.Close()
+	lab := New(Config{Engines: pool})
+	base := serveLab(t, lab)
+
+	b := e2e.NewBrowser(t, e2e.Options{})
+	console := e2e.WatchConsole(t, b)
+	defer console.Clean(t)
+	e2e.Do(t, b, "open the lab", 30*time.Second, chromedp.Navigate(base+"/labs/"+Slug), chromedp.WaitVisible(chromedp.ID("lab-moderation-run")))
+	for i, p := range lab.Presets()[:3] {
+		t.Run(p.Name, func(t *testing.T) {
+			start := time.Now()
+			policy := p.Values.String(knobPolicy)
+			e2e.Do(t, b, "preset", 10*time.Second, chromedp.Click(chromedp.ID(fmt.Sprintf("lab-moderation-preset-%d", i))))
+			e2e.WaitFor(t, b, "preset applied", fmt.Sprintf(`document.querySelector("#lab-moderation-k-policy").value === %q`, policy), 5*time.Second)
+			e2e.Do(t, b, "guess", 5*time.Second, e2e.SetInput("lab-moderation-guess", "3"))
+			e2e.Eval[bool](t, b, `(() => { window.__changes = 0; const el = document.getElementById("lab-moderation-charts");
+				new MutationObserver(() => { window.__changes++ }).observe(el, {subtree: true, childList: true, attributes: true}); return true })()`)
+			// Record whether the reader's text ever showed an e-mail
+			// address, not just at the end: a leak is later replaced.
+			e2e.Eval[bool](t, b, `(() => { window.__sawAt = false;
+				new MutationObserver(() => { const el = document.querySelector("#lab-moderation-text .text-body");
+					if (el && el.textContent.includes("@")) window.__sawAt = true })
+					.observe(document.getElementById("lab-moderation"), {subtree: true, childList: true, characterData: true}); return true })()`)
+			// Forget the previous run's end, so "done" below is this run's.
+			e2e.Eval[bool](t, b, `(() => { document.querySelector("#lab-moderation-status").classList.remove("status-done"); return true })()`)
+			e2e.Do(t, b, "run", 5*time.Second, chromedp.Click(chromedp.ID("lab-moderation-run")))
+			e2e.WaitFor(t, b, "final frame", `document.querySelector("#lab-moderation-status").classList.contains("status-done") &&
+				!!document.querySelector('#lab-moderation-stats [data-stat="total_ms"]')`, 2*time.Minute)
+			if msg := e2e.Eval[string](t, b, `document.querySelector("#lab-moderation-error").textContent`); strings.TrimSpace(msg) != "" {
+				t.Fatalf("run failed: %s", msg)
+			}
+			raw := e2e.Eval[string](t, b, `document.querySelector('#lab-moderation-stats [data-stat="leaked_tokens"] .stat-value').firstChild.textContent`)
+			leaked, err := strconv.ParseFloat(strings.ReplaceAll(strings.TrimSpace(raw), ",", ""), 64)
+			if err != nil {
+				t.Fatalf("unsafe tokens shown reads %q: %v", raw, err)
+			}
+			shown := e2e.Eval[string](t, b, `(document.querySelector("#lab-moderation-text .text-body") || {textContent: ""}).textContent`)
+			sawAt := e2e.Eval[bool](t, b, `window.__sawAt`)
+			if i == 0 {
+				if leaked <= 0 {
+					t.Errorf("stream-then-moderate: %v unsafe tokens shown, want some to leak before the check catches up", leaked)
+				}
+				if !sawAt {
+					t.Errorf("stream-then-moderate: the e-mail address never appeared in the reader's text")
+				}
+			} else {
+				if leaked != 0 {
+					t.Errorf("%s: %v unsafe tokens shown, want 0", policy, leaked)
+				}
+				if sawAt || strings.Contains(shown, "@") {
+					t.Errorf("%s: the reader's text showed an e-mail address (now %q)", policy, shown)
+				}
+			}
+			if strings.TrimSpace(shown) == "" {
+				t.Errorf("%s: the reader saw no text at all", policy)
+			}
+			if n := e2e.Eval[int](t, b, `window.__changes`); n < 3 {
+				t.Errorf("the chart changed %d times during the run, want it to fill in", n)
+			}
+			paths := e2e.Eval[int](t, b, `[...document.querySelectorAll("#lab-moderation-fronts .ch-data path")].filter(p => (p.getAttribute("d") || "").length > 4).length`)
+			if paths < 2 {
+				t.Errorf("generated-vs-delivered chart draws %d paths, want both fronts", paths)
+			}
+			card := e2e.Eval[string](t, b, `(document.querySelector("#lab-moderation-stats .stat.has-guess") || {textContent: ""}).textContent`)
+			if !strings.Contains(card, "You predicted") {
+				t.Errorf("prediction card = %q", card)
+			}
+			t.Logf("%s: %v unsafe tokens shown, run took %v", policy, leaked, time.Since(start).Round(time.Millisecond))
+			e2e.Screenshot(t, b, fmt.Sprintf("moderation-preset-%d", i))
+		})
+	}
+}
