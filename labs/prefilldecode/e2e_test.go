@@ -1,0 +1,125 @@
+package prefilldecode
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+
+	"github.com/latencylab/latencylab/engine"
+	"github.com/latencylab/latencylab/labs"
+	"github.com/latencylab/latencylab/web"
+	"github.com/latencylab/latencylab/web/e2e"
+)
+
+// serveLab starts the web app with lab alone in its catalogue, on port 0
+// with a temp database, and returns its base URL.
+func serveLab(t *testing.T, lab labs.Lab) string {
+	t.Helper()
+	cat, err := labs.NewCatalog(lab)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := web.New(web.Config{Addr: "127.0.0.1:0", DBPath: filepath.Join(t.TempDir(), "e2e.db"), Catalog: cat,
+		Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	t.Cleanup(cancel)
+	go s.Serve(ctx, ln)
+	return "http://" + ln.Addr().String()
+}
+
+// TestBrowserPrefillDecodeLab is a learner's first visit in headless
+// Chromium: guess the time to first token, run the default prompt, watch
+// the five charts arrive with data and the guess sit on the TTFT card; then
+// ask for FP8 on an A100, which has no FP8 tensor cores, and see the
+// message under the precision knob with no run started.
+func TestBrowserPrefillDecodeLab(t *testing.T) {
+	e2e.Require(t)
+	pool := labs.NewEngines(labs.EnginesConfig{})
+	defer pool.Close()
+	base := serveLab(t, New(Config{Engines: pool}))
+
+	b := e2e.NewBrowser(t, e2e.Options{})
+	console := e2e.WatchConsole(t, b)
+	defer console.Clean(t, "422") // the refused FP8 run answers 422
+	page := base + "/labs/" + Slug
+	e2e.Do(t, b, "open the lab", 30*time.Second, chromedp.Navigate(page), chromedp.WaitVisible(chromedp.ID("lab-prefill-decode-run")))
+
+	t.Run("default run", func(t *testing.T) {
+		start := time.Now()
+		e2e.Do(t, b, "guess", 5*time.Second, e2e.SetInput("lab-prefill-decode-guess", "300"))
+		e2e.Eval[bool](t, b, `(() => { window.__changes = 0; const el = document.getElementById("lab-prefill-decode-charts");
+			new MutationObserver(() => { window.__changes++ }).observe(el, {subtree: true, childList: true, attributes: true}); return true })()`)
+		e2e.Do(t, b, "run", 5*time.Second, chromedp.Click(chromedp.ID("lab-prefill-decode-run")))
+		e2e.WaitFor(t, b, "run done", `document.querySelector("#lab-prefill-decode-status").classList.contains("status-done")`, 2*time.Minute)
+		if msg := e2e.Eval[string](t, b, `document.querySelector("#lab-prefill-decode-error").textContent`); strings.TrimSpace(msg) != "" {
+			t.Fatalf("run failed: %s", msg)
+		}
+		if n := e2e.Eval[int](t, b, `window.__changes`); n < 3 {
+			t.Errorf("the charts changed %d times during the run, want them to fill in", n)
+		}
+		for _, id := range []string{chartTTFT, chartDecode, chartRoofline, chartPrompt, chartCaching} {
+			// Drawn content: a line with points, a dot or a bar with area.
+			n := e2e.Eval[int](t, b, fmt.Sprintf(`(() => { const svg = document.getElementById("lab-prefill-decode-%s"); if (!svg) return -1;
+				return [...svg.querySelectorAll(".ch-data path, .ch-data circle, .ch-data rect")].filter(e =>
+					e.tagName === "path" ? (e.getAttribute("d") || "").length > 4 :
+					e.tagName === "circle" ? +e.getAttribute("r") > 0 : +e.getAttribute("width") > 0 && +e.getAttribute("height") > 0).length })()`, id))
+			switch {
+			case n < 0:
+				t.Errorf("chart %s missing", id)
+			case n == 0:
+				t.Errorf("chart %s is drawn empty", id)
+			}
+		}
+		card := e2e.Eval[string](t, b, `(document.querySelector('#lab-prefill-decode-stats [data-stat="ttft_ms"]') || {textContent: ""}).textContent`)
+		if !strings.Contains(card, "Time to first token") || !strings.Contains(card, "You predicted") || !strings.Contains(card, "300") {
+			t.Errorf("TTFT card = %q, want the measurement and the 300 ms prediction", card)
+		}
+		status := e2e.Eval[string](t, b, `document.querySelector("#lab-prefill-decode-status").textContent`)
+		if !strings.Contains(status, "first token") {
+			t.Errorf("final status %q does not report the first token", status)
+		}
+		t.Logf("default run took %v: %s", time.Since(start).Round(time.Millisecond), strings.Join(strings.Fields(status), " "))
+		e2e.Screenshot(t, b, "prefill-decode-default")
+	})
+
+	t.Run("fp8 on an A100", func(t *testing.T) {
+		e2e.Do(t, b, "reload", 30*time.Second, chromedp.Navigate(page), chromedp.WaitVisible(chromedp.ID("lab-prefill-decode-run")))
+		runs := e2e.Eval[int](t, b, `document.querySelectorAll("#lab-prefill-decode-runs thead th").length`)
+		e2e.Do(t, b, "pick the GPU and FP8", 5*time.Second,
+			e2e.SetInput("lab-prefill-decode-k-gpu", "a100-80g"),
+			e2e.SetInput("lab-prefill-decode-k-precision", string(engine.FP8)))
+		e2e.Do(t, b, "run", 5*time.Second, chromedp.Click(chromedp.ID("lab-prefill-decode-run")))
+		e2e.WaitFor(t, b, "the knob's error", `document.querySelector("#lab-prefill-decode-err-precision").textContent.trim() !== ""`, 30*time.Second)
+		msg := e2e.Eval[string](t, b, `document.querySelector("#lab-prefill-decode-err-precision").textContent`)
+		if !strings.Contains(msg, "FP8") || !strings.Contains(msg, "a100-80g") {
+			t.Errorf("precision error %q does not say the A100 lacks FP8", msg)
+		}
+		if !e2e.Eval[bool](t, b, `document.querySelector("#lab-prefill-decode-status").classList.contains("status-failed")`) {
+			t.Errorf("status %q, want the refusal", e2e.Eval[string](t, b, `document.querySelector("#lab-prefill-decode-status").className`))
+		}
+		if n := e2e.Eval[int](t, b, `document.querySelectorAll("#lab-prefill-decode-stats .stat, #lab-prefill-decode-charts svg").length`); n != 0 {
+			t.Errorf("a refused run drew %d stats and charts", n)
+		}
+		e2e.Screenshot(t, b, "prefill-decode-fp8-refused")
+		e2e.Do(t, b, "reload", 30*time.Second, chromedp.Navigate(page), chromedp.WaitVisible(chromedp.ID("lab-prefill-decode-run")))
+		if n := e2e.Eval[int](t, b, `document.querySelectorAll("#lab-prefill-decode-runs thead th").length`); n != runs {
+			t.Errorf("run list has %d header cells after the refused run, %d before: a run was saved", n, runs)
+		}
+	})
+}
