@@ -48,6 +48,7 @@ func TestBrowserJourney(t *testing.T) {
 	// The inline lab runs on the lesson page; a preset sets the knobs.
 	e2e.Do(t, ctx, "preset", 5*time.Second, chromedp.Click(chromedp.ID("lab-ticker-preset-0")))
 	e2e.WaitFor(t, ctx, "preset applied", `document.querySelector("#lab-ticker-k-steps").value === "3"`, 5*time.Second)
+	e2e.WaitFor(t, ctx, "preset note shown", `document.querySelector("#lab-ticker .preset-note").textContent === "few steps"`, 5*time.Second)
 	e2e.Do(t, ctx, "run inline", 5*time.Second, chromedp.Click(chromedp.ID("lab-ticker-run")))
 	e2e.WaitFor(t, ctx, "inline run done", `document.querySelector("#lab-ticker-status").classList.contains("status-done")`, 15*time.Second)
 	if txt := e2e.Eval[string](t, ctx, `document.querySelector("#lab-ticker-text .text-body").textContent`); !strings.Contains(txt, "word3") || strings.Contains(txt, "word4") {

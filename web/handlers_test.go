@@ -28,7 +28,7 @@ func TestPagesRender(t *testing.T) {
 		{"/lessons/batching", []string{"Batching body.", `href="/lessons/first-token"`}},
 		{"/labs", []string{"Ticker lab", "Counts words out loud."}},
 		{"/labs/ticker", []string{"<h1 id=\"lab-ticker-title\">Ticker lab</h1>", `id="lab-ticker-stats"`, `id="lab-ticker-runs"`,
-			"$labTicker.steps = 3", "Taught in", `<option value="words" selected>`}},
+			"$labTicker.steps = 3; $labTicker.gapMs = 50; $labTicker.mode = &#34;words&#34;; $labTicker.loud = false; $_labTickerNote = &#34;few steps&#34;", "Taught in", `<option value="words" selected>`}},
 	}
 	for _, tc := range cases {
 		resp, body := get(t, c, ts.URL+tc.path)

@@ -23,6 +23,7 @@ type labIDs struct {
 	NS     string // signal object holding the knob values
 	Guess  string // signal holding the prediction
 	Busy   string // indicator signal
+	Note   string // local signal (never sent) with the last preset's note
 }
 
 func idsFor(slug string) labIDs {
@@ -35,7 +36,7 @@ func idsFor(slug string) labIDs {
 		b.WriteString(strings.ToUpper(part[:1]) + part[1:])
 	}
 	ns := b.String()
-	return labIDs{Prefix: "lab-" + slug, NS: ns, Guess: ns + "Guess", Busy: ns + "Busy"}
+	return labIDs{Prefix: "lab-" + slug, NS: ns, Guess: ns + "Guess", Busy: ns + "Busy", Note: "_" + ns + "Note"}
 }
 
 // checkCatalog rejects labs whose slug or knob names could not be used

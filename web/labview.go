@@ -20,7 +20,7 @@ func (s *Server) labView(c echo.Context, lab labs.Lab, heading int) (views.Lab, 
 	ids := idsFor(info.Slug)
 	knobs := lab.Knobs()
 	defaults := labs.Defaults(knobs)
-	signals, err := json.Marshal(map[string]any{ids.NS: defaults, ids.Guess: "", ids.Busy: false})
+	signals, err := json.Marshal(map[string]any{ids.NS: defaults, ids.Guess: "", ids.Busy: false, ids.Note: ""})
 	if err != nil {
 		return views.Lab{}, fmt.Errorf("lab %s: signals: %w", info.Slug, err)
 	}
@@ -29,6 +29,7 @@ func (s *Server) labView(c echo.Context, lab labs.Lab, heading int) (views.Lab, 
 		Prefix:   ids.Prefix,
 		Signals:  string(signals),
 		NS:       ids.NS,
+		NoteSig:  ids.Note,
 		GuessSig: ids.Guess,
 		BusySig:  ids.Busy,
 		RunURL:   "/labs/" + info.Slug + "/run",
@@ -61,9 +62,10 @@ func (s *Server) labView(c echo.Context, lab labs.Lab, heading int) (views.Lab, 
 	return v, nil
 }
 
-// presetView turns a preset into one Datastar expression that sets each of
-// its knobs. Values are validated and JSON-encoded, so the expression holds
-// only literals.
+// presetView turns a preset into one Datastar expression that sets every
+// knob: the preset's values, and the defaults for knobs it leaves out, so a
+// preset gives the same settings whichever preset ran before. Values are
+// validated and JSON-encoded, so the expression holds only literals.
 func presetView(ids labIDs, knobs []labs.Knob, p labs.Preset) (views.PresetView, error) {
 	vals, errs := labs.Validate(knobs, p.Values)
 	if len(errs) > 0 {
@@ -71,14 +73,18 @@ func presetView(ids labIDs, knobs []labs.Knob, p labs.Preset) (views.PresetView,
 	}
 	var parts []string
 	for _, k := range knobs {
-		if _, set := p.Values[k.Name]; !set {
-			continue
-		}
 		lit, err := json.Marshal(vals[k.Name])
 		if err != nil {
 			return views.PresetView{}, fmt.Errorf("preset %q: %w", p.Name, err)
 		}
 		parts = append(parts, "$"+ids.NS+"."+k.Name+" = "+string(lit))
+	}
+	if len(parts) > 0 {
+		note, err := json.Marshal(p.Note)
+		if err != nil {
+			return views.PresetView{}, fmt.Errorf("preset %q: %w", p.Name, err)
+		}
+		parts = append(parts, "$"+ids.Note+" = "+string(note))
 	}
 	return views.PresetView{Name: p.Name, Note: p.Note, OnClick: strings.Join(parts, "; ")}, nil
 }

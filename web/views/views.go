@@ -90,6 +90,7 @@ type Lab struct {
 	NS        string // signal namespace holding the knob values
 	GuessSig  string // signal holding the prediction
 	BusySig   string // indicator signal, true while a run streams
+	NoteSig   string // local signal holding the chosen preset's note
 	RunURL    string
 	Knobs     []KnobView
 	Presets   []PresetView
