@@ -1,0 +1,165 @@
+package budget
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+
+	"github.com/latencylab/latencylab/labs"
+	"github.com/latencylab/latencylab/web"
+	"github.com/latencylab/latencylab/web/e2e"
+	"github.com/latencylab/latencylab/web/store"
+)
+
+// serveLab starts the web app with lab alone in its catalogue, on port 0
+// with a temp database, and returns its base URL.
+func serveLab(t *testing.T, lab labs.Lab) string {
+	t.Helper()
+	cat, err := labs.NewCatalog(lab)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := web.New(web.Config{Addr: "127.0.0.1:0", DBPath: filepath.Join(t.TempDir(), "e2e.db"), Catalog: cat,
+		Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	t.Cleanup(cancel)
+	go s.Serve(ctx, ln)
+	return "http://" + ln.Addr().String()
+}
+
+// supportDesk opens a seeded support-desk store in a temp file, as serve
+// does, so lookups run real SQLite queries.
+func supportDesk(t *testing.T) *store.Store {
+	t.Helper()
+	ctx := context.Background()
+	st, err := store.Open(ctx, filepath.Join(t.TempDir(), "desk.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	if err := st.SeedSupportDesk(ctx); err != nil {
+		t.Fatal(err)
+	}
+	return st
+}
+
+// statMS reads a stat card's value in milliseconds as the page shows it.
+func statMS(t *testing.T, b context.Context, key string) float64 {
+	t.Helper()
+	num := e2e.Eval[string](t, b, fmt.Sprintf(`(() => { const v = document.querySelector('#lab-latency-budget-stats [data-stat=%q] .stat-value');
+		return v ? v.firstChild.textContent : "" })()`, key))
+	unit := e2e.Eval[string](t, b, fmt.Sprintf(`(() => { const u = document.querySelector('#lab-latency-budget-stats [data-stat=%q] .stat-unit');
+		return u ? u.textContent : "" })()`, key))
+	v, err := strconv.ParseFloat(strings.ReplaceAll(strings.TrimSpace(num), ",", ""), 64)
+	if err != nil {
+		t.Fatalf("stat %s reads %q: %v", key, num, err)
+	}
+	if strings.TrimSpace(unit) == "s" {
+		v *= 1000
+	}
+	return v
+}
+
+// TestBrowserLatencyBudgetLab runs the lab as a learner does in headless
+// Chromium: the default preset's waterfall fills in stage by stage on the
+// wall clock, then the batch's histogram arrives with its percentile
+// marks; the sequential preset's context lookups take their sum (about
+// 210 ms), the parallel preset's the slowest one (about 120 ms).
+func TestBrowserLatencyBudgetLab(t *testing.T) {
+	e2e.Require(t)
+	pool := labs.NewEngines(labs.EnginesConfig{})
+	defer pool.Close()
+	desk := supportDesk(t)
+	lab := New(Config{Engines: pool, Retriever: desk, Orders: desk})
+	base := serveLab(t, lab)
+
+	b := e2e.NewBrowser(t, e2e.Options{})
+	console := e2e.WatchConsole(t, b)
+	defer console.Clean(t)
+	e2e.Do(t, b, "open the lab", 30*time.Second, chromedp.Navigate(base+"/labs/"+Slug), chromedp.WaitVisible(chromedp.ID("lab-latency-budget-run")))
+
+	// countRows counts the waterfall's rows that hold at least one span.
+	const countRows = `() => { const svg = document.getElementById("lab-latency-budget-waterfall"); if (!svg) return 0;
+		return new Set([...svg.querySelectorAll(".ch-data rect")].filter(r => +r.getAttribute("width") > 0).map(r => r.getAttribute("y"))).size }`
+	const rowsDrawn = "(" + countRows + ")()"
+	lookups := map[string]float64{}
+	for i, p := range lab.Presets()[:2] {
+		t.Run(p.Name, func(t *testing.T) {
+			start := time.Now()
+			mode := p.Values.String(knobLookups)
+			e2e.Do(t, b, "preset", 10*time.Second, chromedp.Click(chromedp.ID(fmt.Sprintf("lab-latency-budget-preset-%d", i))))
+			e2e.WaitFor(t, b, "preset applied", fmt.Sprintf(`document.querySelector("#lab-latency-budget-k-lookups").value === %q`, mode), 5*time.Second)
+			// Record every row count the waterfall shows and when the
+			// histogram first appears, as the page changes.
+			e2e.Eval[bool](t, b, `(() => { window.__rows = []; window.__histAt = -1; window.__rowsAtHist = -1;
+				const count = `+countRows+`;
+				new MutationObserver(() => {
+					const n = count(); if (window.__rows[window.__rows.length - 1] !== n) window.__rows.push(n);
+					if (window.__histAt < 0 && document.getElementById("lab-latency-budget-first-word-histogram")) {
+						window.__histAt = performance.now(); window.__rowsAtHist = n }
+				}).observe(document.getElementById("lab-latency-budget"), {subtree: true, childList: true, attributes: true});
+				return true })()`)
+			e2e.Eval[bool](t, b, `(() => { document.querySelector("#lab-latency-budget-status").classList.remove("status-done"); return true })()`)
+			e2e.Do(t, b, "run", 5*time.Second, chromedp.Click(chromedp.ID("lab-latency-budget-run")))
+			e2e.WaitFor(t, b, "run done", `document.querySelector("#lab-latency-budget-status").classList.contains("status-done")`, 2*time.Minute)
+			if msg := e2e.Eval[string](t, b, `document.querySelector("#lab-latency-budget-error").textContent`); strings.TrimSpace(msg) != "" {
+				t.Fatalf("run failed: %s", msg)
+			}
+			seen := e2e.Eval[[]int](t, b, `window.__rows`)
+			if n := e2e.Eval[int](t, b, rowsDrawn); n < len(rows) {
+				t.Errorf("waterfall draws spans on %d rows, want all %d stages", n, len(rows))
+			}
+			grew := 0
+			for j := 1; j < len(seen); j++ {
+				if seen[j] > seen[j-1] {
+					grew++
+				}
+			}
+			if grew < 2 {
+				t.Errorf("waterfall row counts seen during the run %v: want it to fill in stage by stage", seen)
+			}
+			if at := e2e.Eval[int](t, b, `window.__rowsAtHist`); at < len(rows) {
+				t.Errorf("the histogram appeared when the waterfall had %d rows, want it after the live request (%d)", at, len(rows))
+			}
+			bins := e2e.Eval[int](t, b, `document.querySelectorAll("#lab-latency-budget-first-word-histogram .ch-data rect").length`)
+			if bins < 3 {
+				t.Errorf("histogram draws %d bins", bins)
+			}
+			labels := e2e.Eval[string](t, b, `[...document.querySelectorAll("#lab-latency-budget-first-word-histogram .ch-mark text")].map(e => e.textContent).join(" | ")`)
+			for _, m := range []string{"p50", "p95", "p99"} {
+				if !strings.Contains(labels, m) {
+					t.Errorf("histogram marks %q lack %s", labels, m)
+				}
+			}
+			lookups[mode] = statMS(t, b, statLookups)
+			t.Logf("%s: lookups %.1f ms, first word p95 %.1f ms; rows seen %v; run took %v",
+				mode, lookups[mode], statMS(t, b, statP95), seen, time.Since(start).Round(time.Millisecond))
+			e2e.Screenshot(t, b, fmt.Sprintf("latency-budget-preset-%d", i))
+		})
+	}
+	// The stage times are 30, 120 and 60 ms plus real SQLite work and a
+	// loaded machine's scheduling, so the bounds allow for a slow run.
+	if v, ok := lookups["parallel"]; ok && (v < 100 || v > 200) {
+		t.Errorf("parallel lookups took %.1f ms, want about 120 (the slowest lookup)", v)
+	}
+	if v, ok := lookups["sequential"]; ok && (v < 190 || v > 300) {
+		t.Errorf("sequential lookups took %.1f ms, want about 210 (their sum)", v)
+	}
+}
