@@ -1,0 +1,116 @@
+package rag
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+
+	"github.com/latencylab/latencylab/labs"
+	"github.com/latencylab/latencylab/web"
+	"github.com/latencylab/latencylab/web/e2e"
+	"github.com/latencylab/latencylab/web/store"
+)
+
+// serveLab starts the web app with lab alone in its catalogue, on port 0
+// with a temp database, and returns its base URL.
+func serveLab(t *testing.T, lab labs.Lab) string {
+	t.Helper()
+	cat, err := labs.NewCatalog(lab)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := web.New(web.Config{Addr: "127.0.0.1:0", DBPath: filepath.Join(t.TempDir(), "e2e.db"), Catalog: cat,
+		Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	t.Cleanup(cancel)
+	go s.Serve(ctx, ln)
+	return "http://" + ln.Addr().String()
+}
+
+// supportDesk opens a seeded support-desk store in a temp file, as serve
+// does, so lookups run real SQLite queries.
+func supportDesk(t *testing.T) *store.Store {
+	t.Helper()
+	ctx := context.Background()
+	st, err := store.Open(ctx, filepath.Join(t.TempDir(), "desk.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	if err := st.SeedSupportDesk(ctx); err != nil {
+		t.Fatal(err)
+	}
+	return st
+}
+
+// TestBrowserRAGLab runs the "Top-20 + long history" preset in headless
+// Chromium against a seeded support desk: twenty passages are listed, the
+// prompt's parts are drawn as stacked bars, the time to first token is
+// measured with the prediction beside it, and the answer is on the page.
+func TestBrowserRAGLab(t *testing.T) {
+	e2e.Require(t)
+	pool := labs.NewEngines(labs.EnginesConfig{})
+	defer pool.Close()
+	lab := New(Config{Engines: pool, Retriever: supportDesk(t)})
+	base := serveLab(t, lab)
+
+	b := e2e.NewBrowser(t, e2e.Options{})
+	console := e2e.WatchConsole(t, b)
+	defer console.Clean(t)
+	e2e.Do(t, b, "open the lab", 30*time.Second, chromedp.Navigate(base+"/labs/"+Slug), chromedp.WaitVisible(chromedp.ID("lab-rag-run")))
+
+	i := slices.IndexFunc(lab.Presets(), func(p labs.Preset) bool { return p.Name == "Top-20 + long history" })
+	if i < 0 {
+		t.Fatal("no Top-20 + long history preset")
+	}
+	p := lab.Presets()[i]
+	start := time.Now()
+	e2e.Do(t, b, "preset", 10*time.Second, chromedp.Click(chromedp.ID(fmt.Sprintf("lab-rag-preset-%d", i))))
+	e2e.WaitFor(t, b, "preset applied", fmt.Sprintf(`document.querySelector("#lab-rag-k-topK").value == %q && document.querySelector("#lab-rag-k-historyTurns").value == %q`,
+		fmt.Sprint(p.Values.Int(knobTopK)), fmt.Sprint(p.Values.Int(knobHistory))), 5*time.Second)
+	e2e.Do(t, b, "guess", 5*time.Second, e2e.SetInput("lab-rag-guess", "400"))
+	e2e.Do(t, b, "run", 5*time.Second, chromedp.Click(chromedp.ID("lab-rag-run")))
+	e2e.WaitFor(t, b, "run done", `document.querySelector("#lab-rag-status").classList.contains("status-done")`, 2*time.Minute)
+	if msg := e2e.Eval[string](t, b, `document.querySelector("#lab-rag-error").textContent`); strings.TrimSpace(msg) != "" {
+		t.Fatalf("run failed: %s", msg)
+	}
+	passages := e2e.Eval[int](t, b, `(() => { const t = [...document.querySelectorAll("#lab-rag-tables table")].find(t =>
+		(t.querySelector("caption") || {textContent: ""}).textContent.startsWith("Retrieved passages")); return t ? t.querySelectorAll("tbody tr").length : -1 })()`)
+	if want := p.Values.Int(knobTopK); passages != want {
+		t.Errorf("retrieved-passages table has %d rows, want %d", passages, want)
+	}
+	if n := e2e.Eval[int](t, b, `[...document.querySelectorAll("#lab-rag-prompt-parts .ch-data rect")].filter(r => +r.getAttribute("height") > 0).length`); n < 3 {
+		t.Errorf("prompt-parts chart draws %d bar segments", n)
+	}
+	if n := e2e.Eval[int](t, b, `document.querySelectorAll("#lab-rag-ttft-vs-prompt .ch-data circle").length`); n < len(sweepK) {
+		t.Errorf("TTFT-vs-prompt chart draws %d points, want the sweep's %d and this run", n, len(sweepK))
+	}
+	card := e2e.Eval[string](t, b, `(document.querySelector('#lab-rag-stats [data-stat="ttft_ms"]') || {textContent: ""}).textContent`)
+	if !strings.Contains(card, "Time to first token") || !strings.Contains(card, "You predicted") {
+		t.Errorf("TTFT card = %q, want the measurement and the prediction", card)
+	}
+	answer := e2e.Eval[string](t, b, `(document.querySelector("#lab-rag-text .text-body") || {textContent: ""}).textContent`)
+	if len(strings.Fields(answer)) < 5 {
+		t.Errorf("answer %q: want the written answer on the page", answer)
+	}
+	ttft := e2e.Eval[string](t, b, `document.querySelector('#lab-rag-stats [data-stat="ttft_ms"] .stat-value').textContent`)
+	t.Logf("run took %v; TTFT %s; %d passages; answer %d words", time.Since(start).Round(time.Millisecond), ttft, passages, len(strings.Fields(answer)))
+	e2e.Screenshot(t, b, "rag-top20-long-history")
+}
