@@ -96,6 +96,7 @@ type Lab struct {
 	Presets   []PresetView
 	Runs      Runs
 	Heading   int    // 1 on the lab's own page, 2 inline in a lesson
+	Wide      bool   // many knobs: controls span the width above the panels
 	LessonURL string // link to the lesson that teaches it, if any
 	LessonTtl string
 }
