@@ -235,6 +235,9 @@ func demoCustomer(learner string) (store.DemoCustomer, bool) {
 func noteFor(status string, hasText bool, msg string) string {
 	switch status {
 	case pipeline.StatusCancelled:
+		if msg != "" {
+			return "Stopped: " + msg
+		}
 		if !hasText {
 			return "Stopped before the first word."
 		}

@@ -342,6 +342,14 @@ func chatSubmit() string {
 	return "!$chatBusy && ($chatBusy = true, @post('/chat/send', {openWhenHidden: true, retryMaxCount: 0}).finally(() => $chatBusy = false))"
 }
 
+// currentPage marks the open conversation's link for assistive tech.
+func currentPage(current bool) templ.Attributes {
+	if current {
+		return templ.Attributes{"aria-current": "page"}
+	}
+	return nil
+}
+
 // ChatLog is the conversation; the live turn streams into #chat-live.
 func ChatLog(msgs []ChatMessage) templ.Component {
 	return templruntime.GeneratedTemplate(func(templ_7745c5c3_Input templruntime.GeneratedComponentInput) (templ_7745c5c3_Err error) {
@@ -481,7 +489,7 @@ func ChatBubble(m ChatMessage) templ.Component {
 			var templ_7745c5c3_Var19 string
 			templ_7745c5c3_Var19, templ_7745c5c3_Err = templruntime.NewAttributeExpression(m.DOMID).Resolve(ctx)
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `chat.templ`, Line: 171, Col: 69}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `chat.templ`, Line: 179, Col: 69}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ_7745c5c3_Var19)
 			if templ_7745c5c3_Err != nil {
@@ -494,7 +502,7 @@ func ChatBubble(m ChatMessage) templ.Component {
 			var templ_7745c5c3_Var20 string
 			templ_7745c5c3_Var20, templ_7745c5c3_Err = templruntime.NewAttributeExpression(m.Status).Resolve(ctx)
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `chat.templ`, Line: 171, Col: 94}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `chat.templ`, Line: 179, Col: 94}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ_7745c5c3_Var20)
 			if templ_7745c5c3_Err != nil {
@@ -536,7 +544,7 @@ func ChatBubble(m ChatMessage) templ.Component {
 			var templ_7745c5c3_Var21 string
 			templ_7745c5c3_Var21, templ_7745c5c3_Err = templ.JoinStringErrs(m.Text)
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `chat.templ`, Line: 177, Col: 84}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `chat.templ`, Line: 185, Col: 84}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var21))
 			if templ_7745c5c3_Err != nil {
@@ -554,7 +562,7 @@ func ChatBubble(m ChatMessage) templ.Component {
 			var templ_7745c5c3_Var22 string
 			templ_7745c5c3_Var22, templ_7745c5c3_Err = templ.JoinStringErrs(m.Text)
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `chat.templ`, Line: 179, Col: 34}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `chat.templ`, Line: 187, Col: 34}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var22))
 			if templ_7745c5c3_Err != nil {
@@ -572,7 +580,7 @@ func ChatBubble(m ChatMessage) templ.Component {
 			var templ_7745c5c3_Var23 string
 			templ_7745c5c3_Var23, templ_7745c5c3_Err = templ.JoinStringErrs(m.Stages)
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `chat.templ`, Line: 181, Col: 100}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `chat.templ`, Line: 189, Col: 100}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var23))
 			if templ_7745c5c3_Err != nil {
@@ -627,7 +635,7 @@ func ChatBubble(m ChatMessage) templ.Component {
 			var templ_7745c5c3_Var26 string
 			templ_7745c5c3_Var26, templ_7745c5c3_Err = templ.JoinStringErrs(m.Note)
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `chat.templ`, Line: 184, Col: 73}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `chat.templ`, Line: 192, Col: 73}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var26))
 			if templ_7745c5c3_Err != nil {
@@ -661,7 +669,7 @@ func ChatBubble(m ChatMessage) templ.Component {
 				var templ_7745c5c3_Var27 string
 				templ_7745c5c3_Var27, templ_7745c5c3_Err = templ.JoinStringErrs(s)
 				if templ_7745c5c3_Err != nil {
-					return templ.Error{Err: templ_7745c5c3_Err, FileName: `chat.templ`, Line: 193, Col: 33}
+					return templ.Error{Err: templ_7745c5c3_Err, FileName: `chat.templ`, Line: 201, Col: 33}
 				}
 				_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var27))
 				if templ_7745c5c3_Err != nil {
@@ -690,7 +698,7 @@ func ChatBubble(m ChatMessage) templ.Component {
 				var templ_7745c5c3_Var28 string
 				templ_7745c5c3_Var28, templ_7745c5c3_Err = templruntime.NewAttributeExpression(f.Key).Resolve(ctx)
 				if templ_7745c5c3_Err != nil {
-					return templ.Error{Err: templ_7745c5c3_Err, FileName: `chat.templ`, Line: 200, Col: 38}
+					return templ.Error{Err: templ_7745c5c3_Err, FileName: `chat.templ`, Line: 208, Col: 38}
 				}
 				_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ_7745c5c3_Var28)
 				if templ_7745c5c3_Err != nil {
@@ -703,7 +711,7 @@ func ChatBubble(m ChatMessage) templ.Component {
 				var templ_7745c5c3_Var29 string
 				templ_7745c5c3_Var29, templ_7745c5c3_Err = templruntime.NewAttributeExpression(f.Title).Resolve(ctx)
 				if templ_7745c5c3_Err != nil {
-					return templ.Error{Err: templ_7745c5c3_Err, FileName: `chat.templ`, Line: 200, Col: 56}
+					return templ.Error{Err: templ_7745c5c3_Err, FileName: `chat.templ`, Line: 208, Col: 56}
 				}
 				_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ_7745c5c3_Var29)
 				if templ_7745c5c3_Err != nil {
@@ -716,7 +724,7 @@ func ChatBubble(m ChatMessage) templ.Component {
 				var templ_7745c5c3_Var30 string
 				templ_7745c5c3_Var30, templ_7745c5c3_Err = templ.JoinStringErrs(f.Label)
 				if templ_7745c5c3_Err != nil {
-					return templ.Error{Err: templ_7745c5c3_Err, FileName: `chat.templ`, Line: 201, Col: 19}
+					return templ.Error{Err: templ_7745c5c3_Err, FileName: `chat.templ`, Line: 209, Col: 19}
 				}
 				_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var30))
 				if templ_7745c5c3_Err != nil {
@@ -729,7 +737,7 @@ func ChatBubble(m ChatMessage) templ.Component {
 				var templ_7745c5c3_Var31 string
 				templ_7745c5c3_Var31, templ_7745c5c3_Err = templ.JoinStringErrs(f.Value)
 				if templ_7745c5c3_Err != nil {
-					return templ.Error{Err: templ_7745c5c3_Err, FileName: `chat.templ`, Line: 202, Col: 19}
+					return templ.Error{Err: templ_7745c5c3_Err, FileName: `chat.templ`, Line: 210, Col: 19}
 				}
 				_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var31))
 				if templ_7745c5c3_Err != nil {
@@ -814,7 +822,7 @@ func ChatError(msg string) templ.Component {
 		var templ_7745c5c3_Var35 string
 		templ_7745c5c3_Var35, templ_7745c5c3_Err = templ.JoinStringErrs(msg)
 		if templ_7745c5c3_Err != nil {
-			return templ.Error{Err: templ_7745c5c3_Err, FileName: `chat.templ`, Line: 212, Col: 107}
+			return templ.Error{Err: templ_7745c5c3_Err, FileName: `chat.templ`, Line: 220, Col: 107}
 		}
 		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var35))
 		if templ_7745c5c3_Err != nil {
@@ -876,7 +884,7 @@ func ChatConvList(convs []ChatConv) templ.Component {
 					var templ_7745c5c3_Var37 string
 					templ_7745c5c3_Var37, templ_7745c5c3_Err = templruntime.NewAttributeExpression(templ.URL(cv.URL)).ResolveURL(ctx)
 					if templ_7745c5c3_Err != nil {
-						return templ.Error{Err: templ_7745c5c3_Err, FileName: `chat.templ`, Line: 225, Col: 33}
+						return templ.Error{Err: templ_7745c5c3_Err, FileName: `chat.templ`, Line: 233, Col: 33}
 					}
 					_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ_7745c5c3_Var37)
 					if templ_7745c5c3_Err != nil {
@@ -904,11 +912,9 @@ func ChatConvList(convs []ChatConv) templ.Component {
 					if templ_7745c5c3_Err != nil {
 						return templ_7745c5c3_Err
 					}
-					if cv.Current {
-						templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 77, " aria-current")
-						if templ_7745c5c3_Err != nil {
-							return templ_7745c5c3_Err
-						}
+					templ_7745c5c3_Err = templruntime.RenderAttributes(ctx, templ_7745c5c3_Buffer, templ_7745c5c3_ElementWriter, "a", currentPage(cv.Current))
+					if templ_7745c5c3_Err != nil {
+						return templ_7745c5c3_Err
 					}
 					templ_7745c5c3_Err = templ.RenderScriptItems(ctx, templ_7745c5c3_ElementWriter, templ_7745c5c3_ElementScripts...)
 					if templ_7745c5c3_Err != nil {
@@ -920,56 +926,56 @@ func ChatConvList(convs []ChatConv) templ.Component {
 					}
 					templ.ReleaseBuffer(templ_7745c5c3_Buffer)
 				}
-				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 78, "><span class=\"conv-title\">")
+				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 77, "><span class=\"conv-title\">")
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}
 				var templ_7745c5c3_Var40 string
 				templ_7745c5c3_Var40, templ_7745c5c3_Err = templ.JoinStringErrs(cv.Title)
 				if templ_7745c5c3_Err != nil {
-					return templ.Error{Err: templ_7745c5c3_Err, FileName: `chat.templ`, Line: 226, Col: 42}
+					return templ.Error{Err: templ_7745c5c3_Err, FileName: `chat.templ`, Line: 234, Col: 42}
 				}
 				_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var40))
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}
-				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 79, "</span> <span class=\"conv-meta muted\">")
+				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 78, "</span> <span class=\"conv-meta muted\">")
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}
 				var templ_7745c5c3_Var41 string
 				templ_7745c5c3_Var41, templ_7745c5c3_Err = templ.JoinStringErrs(cv.When)
 				if templ_7745c5c3_Err != nil {
-					return templ.Error{Err: templ_7745c5c3_Err, FileName: `chat.templ`, Line: 227, Col: 46}
+					return templ.Error{Err: templ_7745c5c3_Err, FileName: `chat.templ`, Line: 235, Col: 46}
 				}
 				_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var41))
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}
-				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 80, " · ")
+				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 79, " · ")
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}
 				var templ_7745c5c3_Var42 string
 				templ_7745c5c3_Var42, templ_7745c5c3_Err = templ.JoinStringErrs(itoa(cv.Messages))
 				if templ_7745c5c3_Err != nil {
-					return templ.Error{Err: templ_7745c5c3_Err, FileName: `chat.templ`, Line: 227, Col: 71}
+					return templ.Error{Err: templ_7745c5c3_Err, FileName: `chat.templ`, Line: 235, Col: 71}
 				}
 				_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var42))
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}
-				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 81, " messages</span></a></li>")
+				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 80, " messages</span></a></li>")
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}
 			}
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 82, "</ul>")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 81, "</ul>")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 83, "</nav>")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 82, "</nav>")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
@@ -994,7 +1000,7 @@ func chatStyles() templ.Component {
 		}
 		ctx = templ.InitializeContext(ctx)
 		ctx = templ.ClearChildren(ctx)
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 84, "<style>\n\t.chat { display: grid; grid-template-columns: minmax(0, 1fr) 17rem; gap: 1.5rem; align-items: start; max-width: var(--wide); margin: 1.5rem auto 2rem; }\n\t.chat-main { min-width: 0; display: flex; flex-direction: column; gap: .75rem; }\n\t.chat-head h1 { margin: 0; font-size: 1.6rem; }\n\t.chat-head .eyebrow { margin: 0 0 .15rem; }\n\t.chat-sub { margin: .35rem 0 0; font-size: .92rem; max-width: 46rem; }\n\t.chat-scroll { display: flex; flex-direction: column-reverse; height: min(64vh, 40rem); overflow-y: auto; background: var(--surface); border: 1px solid var(--border); border-radius: var(--radius); box-shadow: var(--shadow); padding: 1rem; overscroll-behavior: contain; }\n\t.chat-list { list-style: none; margin: 0; padding: 0; display: flex; flex-direction: column; gap: .9rem; }\n\t.chat-live:empty { display: none; }\n\t.chat-list:has(> .chat-empty):not(:has(> .chat-live > ol)) { margin: auto 0; }\n\t.chat-list:has(> .chat-live > ol) > .chat-empty { display: none; }\n\t.chat-empty { padding: 1rem; text-align: center; max-width: 30rem; align-self: center; }\n\t.chat-empty strong { display: block; color: var(--text); font-size: 1.1rem; margin-bottom: .3rem; }\n\t.msg { display: flex; flex-direction: column; max-width: min(44rem, 88%); }\n\t.msg-user { align-self: flex-end; align-items: flex-end; }\n\t.msg-assistant { align-self: flex-start; }\n\t.msg-who { font-size: .72rem; font-weight: 600; letter-spacing: .04em; text-transform: uppercase; color: var(--muted); margin: 0 0 .2rem .2rem; }\n\t.msg-bubble { padding: .6rem .85rem; border-radius: 14px; line-height: 1.5; overflow-wrap: anywhere; }\n\t.msg-user .msg-bubble { background: var(--accent); color: var(--accent-ink); border-bottom-right-radius: 4px; }\n\t.msg-assistant .msg-bubble { background: var(--accent-soft); color: var(--text); border-bottom-left-radius: 4px; }\n\t.msg-blocked .msg-bubble { background: var(--bad-soft); border: 1px solid color-mix(in srgb, var(--bad) 35%, transparent); }\n\t.msg-text { white-space: pre-wrap; }\n\t.msg-wait { display: flex; align-items: center; gap: .5rem; font-size: .9rem; }\n\t.msg-refusal { margin: 0; }\n\t.msg-note { margin: .45rem 0 0; font-size: .88rem; padding-top: .4rem; border-top: 1px dashed var(--border); }\n\t.msg-note-error, .msg-note-timeout { color: var(--bad); }\n\t.msg-note-cancelled { color: var(--warn); }\n\t.msg-sources { margin: .35rem .2rem 0; font-size: .8rem; display: flex; flex-wrap: wrap; gap: .3rem; }\n\t.msg-source { color: var(--text); }\n\t.msg-figures { display: flex; flex-wrap: wrap; gap: .3rem; margin: .4rem 0 0; padding: 0; }\n\t.msg-figures .fig { display: inline-flex; gap: .3rem; align-items: baseline; font-size: .74rem; border: 1px solid var(--border); border-radius: 999px; padding: .08rem .55rem; background: var(--surface); }\n\t.msg-figures dt { color: var(--muted); }\n\t.msg-figures dd { margin: 0; font-family: var(--mono); font-variant-numeric: tabular-nums; }\n\t.chat-composer { display: flex; flex-direction: column; gap: .5rem; background: var(--surface); border: 1px solid var(--border); border-radius: var(--radius); padding: .6rem; box-shadow: var(--shadow); }\n\t.chat-composer:focus-within { border-color: var(--accent); }\n\t.chat-composer textarea { width: 100%; box-sizing: border-box; resize: vertical; min-height: 3rem; max-height: 14rem; border: 0; outline: none; background: transparent; color: var(--text); font: inherit; line-height: 1.45; padding: .25rem .35rem; }\n\t.chat-actions { display: flex; align-items: center; gap: .6rem; flex-wrap: wrap; }\n\t.chat-count { font-size: .78rem; font-variant-numeric: tabular-nums; }\n\t.chat-count.over { color: var(--bad); font-weight: 600; }\n\t.chat-hint { font-size: .78rem; margin-right: auto; }\n\t.chat-error { margin: 0; }\n\t.chat-examples { display: flex; flex-wrap: wrap; gap: .4rem; align-items: center; }\n\t.chat-side { display: flex; flex-direction: column; gap: 1rem; position: sticky; top: 4.5rem; }\n\t.chat-side #chat-new { width: 100%; }\n\t.chat-convs h2 { margin: 0 0 .4rem; }\n\t.chat-convs ul { list-style: none; margin: 0; padding: 0; display: flex; flex-direction: column; gap: .25rem; max-height: 22rem; overflow-y: auto; }\n\t.chat-convs a { display: flex; flex-direction: column; padding: .45rem .6rem; border-radius: 8px; text-decoration: none; color: var(--text); border: 1px solid transparent; }\n\t.chat-convs a:hover { background: var(--accent-soft); }\n\t.chat-convs a.current { border-color: var(--accent); background: var(--accent-soft); }\n\t.conv-title { font-size: .9rem; white-space: nowrap; overflow: hidden; text-overflow: ellipsis; }\n\t.conv-meta { font-size: .74rem; }\n\t.chat-about { font-size: .85rem; border-top: 1px solid var(--border); padding-top: .75rem; }\n\t.chat-about p { margin: 0 0 .5rem; }\n\t@media (max-width: 52rem) {\n\t\t.chat { grid-template-columns: 1fr; margin-top: 1rem; gap: 1rem; }\n\t\t.chat-side { position: static; }\n\t\t.chat-scroll { height: calc(100svh - 19.5rem); min-height: 14rem; padding: .7rem; }\n\t\t.chat-sub { display: none; }\n\t\t.chat-head .eyebrow { display: none; }\n\t\t.msg-bubble { font-size: .97rem; }\n\t\t.msg { max-width: 94%; }\n\t\t.chat-hint { display: none; }\n\t\t.chat-count { margin-right: auto; }\n\t\t.chat-head h1 { font-size: 1.3rem; }\n\t}\n\t</style>")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 83, "<style>\n\t.chat { display: grid; grid-template-columns: minmax(0, 1fr) 17rem; gap: 1.5rem; align-items: start; max-width: var(--wide); margin: 1.5rem auto 2rem; }\n\t.chat-main { min-width: 0; display: flex; flex-direction: column; gap: .75rem; }\n\t.chat-head h1 { margin: 0; font-size: 1.6rem; }\n\t.chat-head .eyebrow { margin: 0 0 .15rem; }\n\t.chat-sub { margin: .35rem 0 0; font-size: .92rem; max-width: 46rem; }\n\t.chat-scroll { display: flex; flex-direction: column-reverse; height: min(64vh, 40rem); overflow-y: auto; background: var(--surface); border: 1px solid var(--border); border-radius: var(--radius); box-shadow: var(--shadow); padding: 1rem; overscroll-behavior: contain; }\n\t.chat-list { list-style: none; margin: 0; padding: 0; display: flex; flex-direction: column; gap: .9rem; }\n\t.chat-live:empty { display: none; }\n\t.chat-list:has(> .chat-empty):not(:has(> .chat-live > ol)) { margin: auto 0; }\n\t.chat-list:has(> .chat-live > ol) > .chat-empty { display: none; }\n\t.chat-empty { padding: 1rem; text-align: center; max-width: 30rem; align-self: center; }\n\t.chat-empty strong { display: block; color: var(--text); font-size: 1.1rem; margin-bottom: .3rem; }\n\t.msg { display: flex; flex-direction: column; max-width: min(44rem, 88%); }\n\t.msg-user { align-self: flex-end; align-items: flex-end; }\n\t.msg-assistant { align-self: flex-start; }\n\t.msg-who { font-size: .72rem; font-weight: 600; letter-spacing: .04em; text-transform: uppercase; color: var(--muted); margin: 0 0 .2rem .2rem; }\n\t.msg-bubble { padding: .6rem .85rem; border-radius: 14px; line-height: 1.5; overflow-wrap: anywhere; }\n\t.msg-user .msg-bubble { background: var(--accent); color: var(--accent-ink); border-bottom-right-radius: 4px; }\n\t.msg-assistant .msg-bubble { background: var(--accent-soft); color: var(--text); border-bottom-left-radius: 4px; }\n\t.msg-blocked .msg-bubble { background: var(--bad-soft); border: 1px solid color-mix(in srgb, var(--bad) 35%, transparent); }\n\t.msg-text { white-space: pre-wrap; }\n\t.msg-wait { display: flex; align-items: center; gap: .5rem; font-size: .9rem; }\n\t.msg-refusal { margin: 0; }\n\t.msg-note { margin: .45rem 0 0; font-size: .88rem; padding-top: .4rem; border-top: 1px dashed var(--border); }\n\t.msg-note-error, .msg-note-timeout { color: var(--bad); }\n\t.msg-note-cancelled { color: var(--warn); }\n\t.msg-sources { margin: .35rem .2rem 0; font-size: .8rem; display: flex; flex-wrap: wrap; gap: .3rem; }\n\t.msg-source { color: var(--text); }\n\t.msg-figures { display: flex; flex-wrap: wrap; gap: .3rem; margin: .4rem 0 0; padding: 0; }\n\t.msg-figures .fig { display: inline-flex; gap: .3rem; align-items: baseline; font-size: .74rem; border: 1px solid var(--border); border-radius: 999px; padding: .08rem .55rem; background: var(--surface); }\n\t.msg-figures dt { color: var(--muted); }\n\t.msg-figures dd { margin: 0; font-family: var(--mono); font-variant-numeric: tabular-nums; }\n\t.chat-composer { display: flex; flex-direction: column; gap: .5rem; background: var(--surface); border: 1px solid var(--border); border-radius: var(--radius); padding: .6rem; box-shadow: var(--shadow); }\n\t.chat-composer:focus-within { border-color: var(--accent); }\n\t.chat-composer textarea { width: 100%; box-sizing: border-box; resize: vertical; min-height: 3rem; max-height: 14rem; border: 0; outline: none; background: transparent; color: var(--text); font: inherit; line-height: 1.45; padding: .25rem .35rem; }\n\t.chat-actions { display: flex; align-items: center; gap: .6rem; flex-wrap: wrap; }\n\t.chat-count { font-size: .78rem; font-variant-numeric: tabular-nums; }\n\t.chat-count.over { color: var(--bad); font-weight: 600; }\n\t.chat-hint { font-size: .78rem; margin-right: auto; }\n\t.chat-error { margin: 0; }\n\t.chat-examples { display: flex; flex-wrap: wrap; gap: .4rem; align-items: center; }\n\t.chat-side { display: flex; flex-direction: column; gap: 1rem; position: sticky; top: 4.5rem; }\n\t.chat-side #chat-new { width: 100%; }\n\t.chat-convs h2 { margin: 0 0 .4rem; }\n\t.chat-convs ul { list-style: none; margin: 0; padding: 0; display: flex; flex-direction: column; gap: .25rem; max-height: 22rem; overflow-y: auto; }\n\t.chat-convs a { display: flex; flex-direction: column; padding: .45rem .6rem; border-radius: 8px; text-decoration: none; color: var(--text); border: 1px solid transparent; }\n\t.chat-convs a:hover { background: var(--accent-soft); }\n\t.chat-convs a.current { border-color: var(--accent); background: var(--accent-soft); }\n\t.conv-title { font-size: .9rem; white-space: nowrap; overflow: hidden; text-overflow: ellipsis; }\n\t.conv-meta { font-size: .74rem; }\n\t.chat-about { font-size: .85rem; border-top: 1px solid var(--border); padding-top: .75rem; }\n\t.chat-about p { margin: 0 0 .5rem; }\n\t@media (max-width: 52rem) {\n\t\t.chat { grid-template-columns: 1fr; margin-top: 1rem; gap: 1rem; }\n\t\t.chat-side { position: static; }\n\t\t.chat-scroll { height: calc(100svh - 19.5rem); min-height: 14rem; padding: .7rem; }\n\t\t.chat-sub { display: none; }\n\t\t.chat-head .eyebrow { display: none; }\n\t\t.msg-bubble { font-size: .97rem; }\n\t\t.msg { max-width: 94%; }\n\t\t.chat-hint { display: none; }\n\t\t.chat-count { margin-right: auto; }\n\t\t.chat-head h1 { font-size: 1.3rem; }\n\t}\n\t</style>")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
