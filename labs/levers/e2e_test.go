@@ -1,0 +1,113 @@
+package levers
+
+import (
+	"context"
+	"io"
+	"log/slog"
+	"net"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+
+	"github.com/latencylab/latencylab/labs"
+	"github.com/latencylab/latencylab/web"
+	"github.com/latencylab/latencylab/web/e2e"
+	"github.com/latencylab/latencylab/web/store"
+)
+
+// serveLab starts the web app with lab alone in its catalogue, on port 0
+// with a temp database, and returns its base URL.
+func serveLab(t *testing.T, lab labs.Lab) string {
+	t.Helper()
+	cat, err := labs.NewCatalog(lab)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := web.New(web.Config{Addr: "127.0.0.1:0", DBPath: filepath.Join(t.TempDir(), "e2e.db"), Catalog: cat,
+		Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	t.Cleanup(cancel)
+	go s.Serve(ctx, ln)
+	return "http://" + ln.Addr().String()
+}
+
+// supportDesk opens a seeded support-desk store in a temp file, as serve
+// does, so lookups run real SQLite queries.
+func supportDesk(t *testing.T) *store.Store {
+	t.Helper()
+	ctx := context.Background()
+	st, err := store.Open(ctx, filepath.Join(t.TempDir(), "desk.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	if err := st.SeedSupportDesk(ctx); err != nil {
+		t.Fatal(err)
+	}
+	return st
+}
+
+// TestBrowserLeversLab runs the default set in headless Chromium against a
+// seeded support desk: the table gains rows as each lever is measured,
+// ending with the baseline and every lever, the bar chart draws a bar per
+// row, and the prediction sits on the shorter-answer card.
+func TestBrowserLeversLab(t *testing.T) {
+	e2e.Require(t)
+	pool := labs.NewEngines(labs.EnginesConfig{})
+	defer pool.Close()
+	desk := supportDesk(t)
+	base := serveLab(t, New(Config{Engines: pool, Retriever: desk, Orders: desk}))
+
+	b := e2e.NewBrowser(t, e2e.Options{})
+	console := e2e.WatchConsole(t, b)
+	defer console.Clean(t)
+	e2e.Do(t, b, "open the lab", 30*time.Second, chromedp.Navigate(base+"/labs/"+Slug), chromedp.WaitVisible(chromedp.ID("lab-levers-run")))
+
+	start := time.Now()
+	e2e.Do(t, b, "guess", 5*time.Second, e2e.SetInput("lab-levers-guess", "1500"))
+	// Record every row count the table shows while the run goes.
+	e2e.Eval[bool](t, b, `(() => { window.__rows = [];
+		const count = () => document.querySelectorAll("#lab-levers-tables tbody tr").length;
+		new MutationObserver(() => { const n = count(); if (window.__rows[window.__rows.length - 1] !== n) window.__rows.push(n) })
+			.observe(document.getElementById("lab-levers"), {subtree: true, childList: true});
+		return true })()`)
+	e2e.Do(t, b, "run", 5*time.Second, chromedp.Click(chromedp.ID("lab-levers-run")))
+	e2e.WaitFor(t, b, "run done", `document.querySelector("#lab-levers-status").classList.contains("status-done")`, 2*time.Minute)
+	if msg := e2e.Eval[string](t, b, `document.querySelector("#lab-levers-error").textContent`); strings.TrimSpace(msg) != "" {
+		t.Fatalf("run failed: %s", msg)
+	}
+	seen := e2e.Eval[[]int](t, b, `window.__rows`)
+	if n := e2e.Eval[int](t, b, `document.querySelectorAll("#lab-levers-tables tbody tr").length`); n != len(levers) {
+		t.Errorf("table has %d rows, want the baseline and every lever (%d)", n, len(levers))
+	}
+	grew := 0
+	for i := 1; i < len(seen); i++ {
+		if seen[i] > seen[i-1] {
+			grew++
+		}
+	}
+	if grew < 2 {
+		t.Errorf("row counts seen during the run %v: want the table to grow row by row", seen)
+	}
+	if n := e2e.Eval[int](t, b, `[...document.querySelectorAll("#lab-levers-levers .ch-data rect")].filter(r => +r.getAttribute("height") > 0).length`); n < len(levers) {
+		t.Errorf("bar chart draws %d bar segments for %d rows", n, len(levers))
+	}
+	card := e2e.Eval[string](t, b, `(document.querySelector('#lab-levers-stats [data-stat="shorter_saves_ms"]') || {textContent: ""}).textContent`)
+	if !strings.Contains(card, "You predicted") {
+		t.Errorf("shorter-answer card = %q, want the prediction", card)
+	}
+	status := e2e.Eval[string](t, b, `document.querySelector("#lab-levers-status").textContent`)
+	t.Logf("run took %v; rows seen %v; %s", time.Since(start).Round(time.Millisecond), seen, strings.Join(strings.Fields(status), " "))
+	e2e.Screenshot(t, b, "levers-default")
+}
