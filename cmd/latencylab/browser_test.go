@@ -165,3 +165,40 @@ func TestBrowserStreamingLab(t *testing.T) {
 	}
 	e2e.Screenshot(t, ctx, "streaming-runs")
 }
+
+// TestBrowserEveryLabRuns runs every installed lab once with its default
+// settings through the generic runner in Chromium: the run must end with
+// the done status and no error box, with stats on the page, and the
+// browser must report no errors. Screenshots: lab-run-<slug>.png.
+func TestBrowserEveryLabRuns(t *testing.T) {
+	e2e.Require(t)
+	base := startServe(t)
+	ctx := e2e.NewBrowser(t, e2e.Options{})
+	console := e2e.WatchConsole(t, ctx)
+	defer console.Clean(t)
+
+	e2e.Do(t, ctx, "lab index", 15*time.Second, chromedp.Navigate(base+"/labs"), chromedp.WaitVisible(chromedp.CSS(".page-head")))
+	hrefs := e2e.Eval[[]string](t, ctx, `[...document.querySelectorAll(".cards h3 a")].map(a => a.getAttribute("href"))`)
+	if len(hrefs) == 0 {
+		t.Fatal("no labs installed")
+	}
+	for _, href := range hrefs {
+		slug := strings.TrimPrefix(href, "/labs/")
+		t.Run(slug, func(t *testing.T) {
+			pre := "#lab-" + slug
+			e2e.Do(t, ctx, "open "+href, 15*time.Second, chromedp.Navigate(base+href), chromedp.WaitVisible(chromedp.CSS(pre+" .run")))
+			e2e.Do(t, ctx, "run "+slug, 5*time.Second, chromedp.Click(chromedp.CSS(pre+" .run")))
+			e2e.WaitFor(t, ctx, slug+" finished", `(() => { const s = document.querySelector("`+pre+`-status");
+				return s.classList.contains("status-done") || s.classList.contains("status-failed") })()`, 3*time.Minute)
+			status := e2e.Eval[string](t, ctx, `document.querySelector("`+pre+`-status").className + ": " + document.querySelector("`+pre+`-status").textContent.trim()`)
+			if !strings.Contains(status, "status-done") {
+				t.Errorf("%s ended %q; error box: %q", slug, status,
+					e2e.Eval[string](t, ctx, `document.querySelector("`+pre+`-error").textContent`))
+			}
+			if n := e2e.Eval[int](t, ctx, `document.querySelectorAll("`+pre+`-stats .stat").length`); n == 0 {
+				t.Errorf("%s shows no stats after its run", slug)
+			}
+			e2e.Screenshot(t, ctx, "lab-run-"+slug)
+		})
+	}
+}

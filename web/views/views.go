@@ -266,3 +266,38 @@ func joinComma(s []string) string { return strings.Join(s, ", ") }
 
 func statNum(s labs.Stat) string  { n, _ := SplitValue(s.Value, s.Unit); return n }
 func statUnit(s labs.Stat) string { _, u := SplitValue(s.Value, s.Unit); return u }
+
+// numericColumns marks the columns whose every non-empty cell starts with a
+// number ("412", "1,024 ms", "-3.5%"), so they can be right-aligned.
+func numericColumns(t labs.Table) []bool {
+	out := make([]bool, len(t.Columns))
+	for i := range out {
+		seen := false
+		out[i] = true
+		for _, r := range t.Rows {
+			if i >= len(r) || strings.TrimSpace(r[i]) == "" || r[i] == "—" {
+				continue
+			}
+			seen = true
+			if !startsWithNumber(r[i]) {
+				out[i] = false
+				break
+			}
+		}
+		out[i] = out[i] && seen
+	}
+	return out
+}
+
+func startsWithNumber(s string) bool {
+	s = strings.TrimSpace(s)
+	end := 0
+	for end < len(s) && strings.ContainsRune("+-0123456789.,", rune(s[end])) {
+		end++
+	}
+	if end == 0 || (end < len(s) && s[end] != ' ' && s[end] != '%' && !strings.ContainsRune("×xkMGsµm", rune(s[end]))) {
+		return false
+	}
+	_, err := strconv.ParseFloat(strings.ReplaceAll(s[:end], ",", ""), 64)
+	return err == nil
+}

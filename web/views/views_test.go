@@ -3,6 +3,8 @@ package views
 import (
 	"math"
 	"testing"
+
+	"github.com/latencylab/latencylab/labs"
 )
 
 func TestFormatValue(t *testing.T) {
@@ -39,6 +41,26 @@ func TestGuessRatio(t *testing.T) {
 	}{{310, "within 10% of your guess"}, {600, "2× your guess"}, {30, "10× below your guess"}, {0, ""}} {
 		if got := g.ratio(c.measured); got != c.want {
 			t.Errorf("ratio(%v) = %q, want %q", c.measured, got, c.want)
+		}
+	}
+}
+
+func TestNumericColumns(t *testing.T) {
+	tab := labs.Table{Columns: []string{"stage", "mean", "p95", "note"}, Rows: [][]string{
+		{"guardrail", "93", "1,122 ms", "fast"},
+		{"retrieval", "132.5", "—", "3 lookups"},
+		{"model", "-4", "12%", "12 s"},
+	}}
+	got := numericColumns(tab)
+	want := []bool{false, true, true, false}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Errorf("column %d numeric = %v, want %v", i, got[i], want[i])
+		}
+	}
+	for _, s := range []string{"v1.2", "abc", "1.2.3", "12abc"} {
+		if startsWithNumber(s) {
+			t.Errorf("startsWithNumber(%q) = true", s)
 		}
 	}
 }
