@@ -72,6 +72,9 @@ func TestBrowserCoursePages(t *testing.T) {
 		if got := e2e.Eval[string](t, ctx, `document.querySelector("h1").textContent`); got != l.Title {
 			t.Errorf("lesson %s heading %q, want %q", l.Slug, got, l.Title)
 		}
+		if dup := e2e.Eval[[]string](t, ctx, duplicateIDs); len(dup) > 0 {
+			t.Errorf("lesson %s repeats element ids %q", l.Slug, dup)
+		}
 		if l.Drill.Question != "" && !e2e.Eval[bool](t, ctx, `!!document.querySelector("#drill textarea")`) {
 			t.Errorf("lesson %s has no drill form", l.Slug)
 		}
@@ -201,4 +204,50 @@ func TestBrowserEveryLabRuns(t *testing.T) {
 			e2e.Screenshot(t, ctx, "lab-run-"+slug)
 		})
 	}
+}
+
+// duplicateIDs lists element ids used more than once on the page.
+const duplicateIDs = `(() => { const seen = {}, dup = [];
+	for (const el of document.querySelectorAll("[id]")) { if (seen[el.id]) dup.push(el.id); seen[el.id] = true; }
+	return dup })()`
+
+// TestBrowserTwoLabsOnALesson runs both labs of a lesson that embeds two
+// at the same time: each streams into its own panels and both finish.
+func TestBrowserTwoLabsOnALesson(t *testing.T) {
+	e2e.Require(t)
+	var lesson string
+	for _, l := range lessons.All() {
+		if len(l.Labs) >= 2 {
+			lesson = l.Slug
+			break
+		}
+	}
+	if lesson == "" {
+		t.Skip("no lesson embeds two labs")
+	}
+	base := startServe(t)
+	ctx := e2e.NewBrowser(t, e2e.Options{})
+	console := e2e.WatchConsole(t, ctx)
+	defer console.Clean(t)
+	e2e.Do(t, ctx, "lesson", 15*time.Second, chromedp.Navigate(base+"/lessons/"+lesson), chromedp.WaitVisible(chromedp.CSS(".lab .run")))
+	ids := e2e.Eval[[]string](t, ctx, `[...document.querySelectorAll("section.lab")].map(s => s.id)`)
+	if len(ids) < 2 {
+		t.Fatalf("lesson %s shows %d labs, want 2", lesson, len(ids))
+	}
+	if dup := e2e.Eval[[]string](t, ctx, duplicateIDs); len(dup) > 0 {
+		t.Fatalf("repeated ids %q", dup)
+	}
+	for _, id := range ids[:2] {
+		e2e.Do(t, ctx, "run "+id, 5*time.Second, chromedp.Click(chromedp.CSS("#"+id+" .run")))
+	}
+	for _, id := range ids[:2] {
+		e2e.WaitFor(t, ctx, id+" done", `document.querySelector("#`+id+`-status").classList.contains("status-done")`, 3*time.Minute)
+		if n := e2e.Eval[int](t, ctx, `document.querySelectorAll("#`+id+`-stats .stat").length`); n == 0 {
+			t.Errorf("%s shows no stats", id)
+		}
+		if n := e2e.Eval[int](t, ctx, `document.querySelectorAll("#`+id+`-runs thead th").length - 1`); n != 1 {
+			t.Errorf("%s lists %d runs, want 1", id, n)
+		}
+	}
+	e2e.Screenshot(t, ctx, "two-labs-"+lesson)
 }
