@@ -74,8 +74,13 @@ func TestBrowserChat(t *testing.T) {
 	// Stop: a question, then Stop as soon as words appear.
 	e2e.Do(t, ctx, "ask again", 5*time.Second, e2e.SetInput("chat-input", "Do you ship to Germany? Will I pay customs duties?"), chromedp.Click(chromedp.ID("chat-send")))
 	e2e.WaitFor(t, ctx, "refusal cleared", `document.querySelector("#chat-error").classList.contains("hidden")`, 5*time.Second)
-	e2e.WaitFor(t, ctx, "words streaming", `(document.querySelector("#chat-live-a .msg-text:not(.msg-wait)") || {}).textContent?.length > 20`, 15*time.Second)
-	e2e.Do(t, ctx, "stop", 5*time.Second, chromedp.Click(chromedp.ID("chat-stop")))
+	// Stop is clicked in the same poll that sees the words, so a loaded
+	// machine cannot let the answer finish first.
+	e2e.WaitFor(t, ctx, "words streaming, then stop", `(() => {
+		const t = document.querySelector("#chat-live-a .msg-text:not(.msg-wait)");
+		const stop = document.getElementById("chat-stop");
+		if (!t || t.textContent.length < 20 || stop.offsetParent === null) return false;
+		stop.click(); return true })()`, 15*time.Second)
 	e2e.WaitFor(t, ctx, "answer stopped", `!!document.querySelector('#chat-log li.msg-assistant[data-status="cancelled"] .msg-note')`, 15*time.Second)
 	e2e.WaitFor(t, ctx, "send enabled again", `!document.querySelector("#chat-send").disabled`, 5*time.Second)
 
