@@ -66,12 +66,12 @@ type chat struct {
 // why it cannot answer.
 func (s *Server) registerChat(site []echo.MiddlewareFunc) {
 	h := &chat{srv: s, maxChars: chatMaxChars, running: map[string]context.CancelCauseFunc{}}
-	if err := h.setUp(s.cfg.Chat); err != nil {
+	switch err := h.setUp(s.cfg.Chat); {
+	case errors.Is(err, errNoChatBackend):
+		h.unavailable = "The support desk has no model on this server, so it cannot answer."
+	case err != nil:
 		s.cfg.Logger.Error("chat unavailable", "err", err)
 		h.unavailable = "The support desk is not available on this server right now."
-		if s.cfg.Chat == nil {
-			h.unavailable = "The support desk has no model on this server (start it with latencylab serve)."
-		}
 	}
 	e := s.echo
 	e.GET("/chat", h.handlePage, site...)
