@@ -34,7 +34,7 @@ func (e *httpError) Unwrap() error { return e.Err }
 
 func notFound(what string) error {
 	return &httpError{Status: http.StatusNotFound, Title: "Not found",
-		Message: "There is no " + what + " here. It may have moved; the lessons and labs are listed below."}
+		Message: "There is no " + what + " here. It may have moved; the lessons and labs are linked below."}
 }
 
 func badRequest(msg string, err error) error {

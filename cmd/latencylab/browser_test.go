@@ -94,6 +94,16 @@ func TestBrowserCoursePages(t *testing.T) {
 		t.Errorf("lesson page is %d px wide on a 390 px phone: something overflows", w)
 	}
 	e2e.ScreenshotViewport(t, phone, "app-phone-lesson")
+	e2e.Do(t, phone, "lab on a phone", 15*time.Second, chromedp.Navigate(base+"/labs/streaming"), chromedp.WaitVisible(chromedp.CSS(".lab .run")))
+	if w := e2e.Eval[int](t, phone, `document.documentElement.scrollWidth`); w > 390 {
+		t.Errorf("lab page is %d px wide on a 390 px phone", w)
+	}
+	e2e.Screenshot(t, phone, "app-phone-lab")
+	if clipped := e2e.Eval[bool](t, phone, `[...document.querySelectorAll(".site-nav a")].some(a => a.getBoundingClientRect().right > window.innerWidth)`); clipped {
+		t.Error("a header link is cut off on a 390 px phone")
+	}
+	e2e.Do(t, phone, "not found", 15*time.Second, chromedp.Navigate(base+"/lessons/no-such-lesson"), chromedp.WaitVisible(chromedp.CSS(".error-page")))
+	e2e.ScreenshotViewport(t, phone, "app-phone-404")
 
 	dark := e2e.NewBrowser(t, e2e.Options{Dark: true})
 	e2e.Do(t, dark, "home in dark mode", 15*time.Second, chromedp.Navigate(base+"/"), chromedp.WaitVisible(chromedp.CSS(".hero")))
