@@ -315,6 +315,9 @@ func TestHealthz(t *testing.T) {
 	if resp.StatusCode != 200 || !strings.Contains(body, `"ok"`) {
 		t.Errorf("healthz = %d %s", resp.StatusCode, body)
 	}
+	if resp, err := http.Head(ts.URL + "/healthz"); err != nil || resp.StatusCode != 200 {
+		t.Errorf("HEAD /healthz = %v, %v", resp, err)
+	}
 	s.store.Close()
 	if resp, _ := get(t, client(t), ts.URL+"/healthz"); resp.StatusCode != 503 {
 		t.Errorf("healthz with a closed store = %d", resp.StatusCode)

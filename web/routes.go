@@ -29,6 +29,7 @@ func (s *Server) routes() {
 	e.GET("/labs/:slug/runs", s.handleLabRuns, site...)
 	s.registerChat(site)
 	e.GET("/healthz", s.handleHealthz)
+	e.HEAD("/healthz", s.handleHealthz) // load balancers and uptime probes often use HEAD
 	e.GET("/static/:name", s.assets.serve, gz)
 
 	if s.cfg.API != nil {
