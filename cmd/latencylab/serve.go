@@ -119,7 +119,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		fmt.Fprintf(stderr, "latencylab serve: %v\n", err)
 		return 1
 	}
-	api, err := newAPI(eng)
+	api, err := newModeratedAPI(eng)
 	if err != nil {
 		fmt.Fprintf(stderr, "latencylab serve: %v\n", err)
 		return 1

@@ -8,4 +8,9 @@
 // chunk of a stream, the assistant role in the first delta, a final
 // finish_reason, no "error" key in normal chunks, an optional usage chunk with
 // empty choices before [DONE], and errors as {"error": {...}}.
+//
+// With Config.Moderation set, answers pass a moderation stage: the prompt
+// is checked before generation, only text that passed a check is streamed,
+// and a blocked answer ends with finish_reason "content_filter" (its engine
+// request cancelled, its usage the tokens actually sent).
 package openaiapi

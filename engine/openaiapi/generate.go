@@ -23,6 +23,9 @@ type generation struct {
 	withUsage bool
 	format    format
 	param     string // the request field holding the prompt, for errors
+	// checkText is what a prompt check reads: the last user message, or
+	// the whole prompt of a legacy completion.
+	checkText string
 }
 
 // compose checks the context length, then writes the answer the engine
@@ -85,6 +88,9 @@ func (s *Server) submit(ctx context.Context, g *generation) (<-chan live.Event, 
 
 // serve runs a generation and writes its response, streamed or whole.
 func (s *Server) serve(w http.ResponseWriter, r *http.Request, g *generation) error {
+	if s.cfg.Moderation != nil {
+		return s.serveModerated(w, r, g)
+	}
 	if len(g.answer.Tokens) == 0 {
 		// A stop string at the very start leaves nothing to generate.
 		return s.writeEmpty(w, g)

@@ -22,7 +22,8 @@ func (s *Server) chat(w http.ResponseWriter, r *http.Request) error {
 	id := newID("chatcmpl-")
 	g := &generation{
 		id: id, prompt: s.text.PromptTokens(msgs), stream: req.Stream, withUsage: req.WithUsage, param: "messages",
-		format: chatFormat{id: id, model: s.cfg.ModelName, created: s.cfg.Now().Unix()},
+		checkText: lastUserText(msgs),
+		format:    chatFormat{id: id, model: s.cfg.ModelName, created: s.cfg.Now().Unix()},
 	}
 	if err := s.compose(g, msgs, req.Params); err != nil {
 		return err
@@ -49,10 +50,24 @@ func (s *Server) completion(w http.ResponseWriter, r *http.Request) error {
 	} else {
 		g.prompt = s.text.Encode(req.Prompt)
 	}
+	g.checkText = text
 	if err := s.compose(g, []textmodel.Message{{Role: textmodel.RoleUser, Content: text}}, req.Params); err != nil {
 		return err
 	}
 	return s.serve(w, r, g)
+}
+
+// lastUserText is the message a prompt check reads: the user's latest
+// turn. Context (system and tool messages) is the operator's, and checking
+// it would refuse every request whose retrieved documents quote an
+// instruction.
+func lastUserText(msgs []textmodel.Message) string {
+	for i := len(msgs) - 1; i >= 0; i-- {
+		if msgs[i].Role == textmodel.RoleUser {
+			return msgs[i].Content
+		}
+	}
+	return ""
 }
 
 func (s *Server) models(w http.ResponseWriter, _ *http.Request) error {

@@ -12,6 +12,7 @@ import (
 
 	"github.com/latencylab/latencylab/engine"
 	"github.com/latencylab/latencylab/engine/live"
+	"github.com/latencylab/latencylab/engine/moderation"
 	"github.com/latencylab/latencylab/engine/textmodel"
 )
 
@@ -38,6 +39,13 @@ type Config struct {
 	MaxWaiting int
 	// Now stamps "created"; nil means time.Now.
 	Now func() time.Time
+	// Moderation, when set, runs every answer through this stage: the
+	// prompt is checked before generation and the answer is released only
+	// as the stage's policy allows. A blocked answer ends with
+	// finish_reason "content_filter" and the stage's replacement texts never
+	// go over the wire. nil (the default, and what benchmarks want) serves
+	// answers unmoderated.
+	Moderation *moderation.Stage
 }
 
 // Validate reports a missing engine or model name.
@@ -50,6 +58,14 @@ func (c Config) Validate() error {
 	}
 	if c.MaxBodyBytes < 0 || c.MaxWaiting < 0 {
 		return errors.New("openaiapi: negative limits")
+	}
+	if m := c.Moderation; m != nil {
+		if m.Checker == nil {
+			return errors.New("openaiapi: moderation stage has no checker")
+		}
+		if err := m.Filter.Validate(); err != nil {
+			return fmt.Errorf("openaiapi: %w", err)
+		}
 	}
 	return nil
 }
@@ -77,6 +93,12 @@ func New(cfg Config) (*Server, error) {
 	}
 	if cfg.Now == nil {
 		cfg.Now = time.Now
+	}
+	if cfg.Moderation != nil {
+		// A copy, so the caller changing its stage later cannot change
+		// requests in flight.
+		st := *cfg.Moderation
+		cfg.Moderation = &st
 	}
 	s := &Server{cfg: cfg, text: cfg.Text, metrics: newMetrics(), mux: http.NewServeMux()}
 	if s.text == nil {
