@@ -291,6 +291,7 @@ func numericColumns(t labs.Table) []bool {
 
 func startsWithNumber(s string) bool {
 	s = strings.TrimSpace(s)
+	s = strings.TrimPrefix(strings.TrimPrefix(s, "−"), "$") // typographic minus, money
 	end := 0
 	for end < len(s) && strings.ContainsRune("+-0123456789.,", rune(s[end])) {
 		end++

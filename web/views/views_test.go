@@ -50,6 +50,7 @@ func TestNumericColumns(t *testing.T) {
 		{"guardrail", "93", "1,122 ms", "fast"},
 		{"retrieval", "132.5", "—", "3 lookups"},
 		{"model", "-4", "12%", "12 s"},
+		{"cache", "−2.31 s (−82%)", "$0.000224", "x"},
 	}}
 	got := numericColumns(tab)
 	want := []bool{false, true, true, false}
