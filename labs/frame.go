@@ -57,6 +57,10 @@ type Chart struct {
 	XMax float64
 	YMax float64
 	LogX bool
+	// LogY draws the Y axis on a log10 scale (decade ticks, minor
+	// gridlines); values ≤ 0 are left out. For data spanning decades, such
+	// as a roofline or latencies from milliseconds to minutes.
+	LogY bool
 
 	Series []Series   // line, area, scatter
 	Bars   []BarGroup // stackedbar

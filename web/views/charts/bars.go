@@ -44,6 +44,7 @@ func buildStackedBar(c labs.Chart) barView {
 	ye := newExtent()
 	ye.add(0)
 	hasData := false
+	maxTotal := 0.0
 	for _, g := range c.Bars {
 		total := 0.0
 		for _, s := range g.Segments {
@@ -60,6 +61,7 @@ func buildStackedBar(c labs.Chart) barView {
 			}
 		}
 		ye.add(total)
+		maxTotal = math.Max(maxTotal, total)
 	}
 	for _, m := range c.HLines {
 		ye.add(m.At)
@@ -78,7 +80,12 @@ func buildStackedBar(c labs.Chart) barView {
 		maxLabel = math.Min(maxLabel, maxSlantLabel)
 		v.Plot.B -= maxLabel*math.Sin(slantAngle*math.Pi/180) - 4
 	}
-	ys := v.fitY(numIn{lo: ye.lo, hi: ye.hi, fixedHi: c.YMax, unit: c.YUnit, label: c.YLabel})
+	in := numIn{lo: ye.lo, hi: ye.hi, fixedHi: c.YMax, unit: c.YUnit, label: c.YLabel}
+	ys := v.fitY(in)
+	if hi := headroomHi(maxTotal, ys, v.Plot.h()); hi > in.hi && !(c.YMax > 0) {
+		in.hi = hi
+		ys = v.fitY(in)
+	}
 	if !hasData {
 		v.Note = waitingNote
 	}
@@ -136,6 +143,19 @@ func buildStackedBar(c labs.Chart) barView {
 	}
 	v.placeHLines(c.HLines, ys, c.YUnit)
 	return v
+}
+
+// totalRoom is the height a total label needs above its bar.
+const totalRoom = 14.0
+
+// headroomHi returns the axis end that leaves totalRoom above the tallest
+// total on a zero-based axis of height h, or 0 when ys already does: a
+// total drawn over the top of its bar hides the bar's top.
+func headroomHi(maxTotal float64, ys linScale, h float64) float64 {
+	if !(maxTotal > 0) || h <= 2*totalRoom || ys.pos(maxTotal)-ys.r1 >= totalRoom {
+		return 0
+	}
+	return maxTotal * h / (h - totalRoom)
 }
 
 // tipName prefixes a tooltip with the names it is about.

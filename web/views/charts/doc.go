@@ -30,8 +30,11 @@
 //	ch-tick     tick labels; ch-tick-x and ch-tick-y per axis
 //	ch-axis-title  axis titles
 //	ch-data     the group holding series, bars and spans
+//	ch-dot      a point (scatter points, lone points of a line); thin outline
+//	ch-halo     a ring of background round a lone point, set by charts.css
 //	ch-stripes  shading behind every other timeline row
-//	ch-mark     vertical reference lines and their labels (marks, percentiles)
+//	ch-mark     vertical reference lines (drawn behind the data) and, with
+//	            ch-mark-labels, their labels in the lane above the plot
 //	ch-hline    horizontal reference lines (budgets)
 //	ch-label    value labels drawn over data (bar totals, mark labels); gets a halo
 //	ch-note     the "waiting for data" note
@@ -39,8 +42,15 @@
 // and these custom properties: --ch-bg (halo colour behind labels drawn
 // over data, default Canvas), --ch-font (font stack).
 //
+// Axes are linear, or log10 with Chart.LogX and Chart.LogY (decade ticks,
+// 2 and 5 when few decades show, minor gridlines at 2…9). The left margin
+// fits the widest Y tick label, with the rotated Y title beyond it. Mark
+// labels sit in a lane of staggered rows above the plot, so they never
+// cover the data, never overlap, and no other mark's line crosses them.
+//
 // Colours are fixed per name: well-known names ("queued", "prefill",
 // "decode", "reading speed", "budget", …) always get the same colour, and any
 // other name gets a colour from a fixed palette chosen by a hash of the name,
-// so the same series looks the same in every chart.
+// so the same series looks the same in every chart. Every data colour has
+// at least 3:1 contrast on white and on the dark theme's surfaces.
 package charts

@@ -15,8 +15,9 @@ type histView struct {
 	Rects []rectView
 }
 
-// buildHistogram lays out one bar per bin with the percentile marks above,
-// their labels staggered so that close percentiles stay readable.
+// buildHistogram lays out one bar per bin with the percentile marks behind
+// them (a mark line never hides a bin), their labels staggered in the lane
+// above the plot so that close percentiles stay readable.
 func buildHistogram(c labs.Chart) histView {
 	v := histView{frame: newFrame(c, viewH, nil, newColours(nil))}
 	h := c.Hist
@@ -33,9 +34,6 @@ func buildHistogram(c labs.Chart) histView {
 				total += n
 			}
 		}
-		if len(h.Marks)+len(c.Marks) > 0 && !ye.empty() {
-			ye.add(ye.hi * 1.2) // headroom for the staggered mark labels
-		}
 		for _, m := range h.Marks {
 			xe.add(m.At)
 		}
@@ -50,8 +48,15 @@ func buildHistogram(c labs.Chart) histView {
 	if ylabel == "" {
 		ylabel = "count"
 	}
-	ys := v.fitY(numIn{lo: ye.lo, hi: ye.hi, fixedHi: c.YMax, unit: c.YUnit, label: ylabel})
-	xs := v.fitX(numIn{lo: xe.lo, hi: xe.hi, fixedHi: c.XMax, unit: c.XUnit, label: c.XLabel})
+	marks := c.Marks
+	if valid {
+		marks = append(append([]labs.Mark(nil), h.Marks...), c.Marks...)
+	}
+	var ys linScale
+	xs := v.fitWithLane(marks, c.XUnit, func() linScale {
+		ys = v.fitY(numIn{lo: ye.lo, hi: ye.hi, fixedHi: c.YMax, unit: c.YUnit, label: ylabel})
+		return v.fitX(numIn{lo: xe.lo, hi: xe.hi, fixedHi: c.XMax, unit: c.XUnit, label: c.XLabel})
+	})
 	if total == 0 {
 		v.Note = waitingNote
 	}
@@ -69,10 +74,8 @@ func buildHistogram(c labs.Chart) histView {
 				Tip: formatValue(a, c.XUnit) + " – " + formatValue(a+h.BinWidth, c.XUnit) + ": " + formatValue(float64(n), ""),
 			})
 		}
-		v.placeVMarks(append(append([]labs.Mark(nil), h.Marks...), c.Marks...), xs, c.XUnit)
-	} else {
-		v.placeVMarks(c.Marks, xs, c.XUnit)
 	}
+	v.placeVMarks(marks, xs, c.XUnit)
 	v.placeHLines(c.HLines, ys, c.YUnit)
 	return v
 }

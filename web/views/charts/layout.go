@@ -3,7 +3,6 @@ package charts
 import (
 	"math"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/latencylab/latencylab/labs"
 )
@@ -26,10 +25,56 @@ const (
 	waitingNote = "waiting for data"
 )
 
-// textWidth estimates the rendered width of s; system sans-serif fonts
-// average a little over half an em per character.
+// textWidth estimates the rendered width of s. The advances are DejaVu
+// Sans's (the widest common fallback of the system-ui stack, and what
+// Linux browsers draw with), so an estimate errs on the wide side in other
+// fonts: a gutter sized by it never lets text run into the axis.
 func textWidth(s string, size float64) float64 {
-	return float64(utf8.RuneCountInString(s)) * size * 0.56
+	w := 0.0
+	for _, r := range s {
+		w += runeEm(r)
+	}
+	return w * size
+}
+
+// runeEm is the advance of r in ems.
+func runeEm(r rune) float64 {
+	switch {
+	case r >= '0' && r <= '9':
+		return 0.636
+	case r >= 'A' && r <= 'Z':
+		switch r {
+		case 'I', 'J':
+			return 0.32
+		case 'M', 'W':
+			return 0.9
+		}
+		return 0.7
+	}
+	switch r {
+	case ' ', '.', ',', ':', ';', '·', '\'', '!', '|':
+		return 0.318
+	case 'i', 'j', 'l':
+		return 0.278
+	case 'f', 't', '(', ')', '[', ']', '/', '-':
+		return 0.39
+	case 'r':
+		return 0.411
+	case 's', 'c', 'z':
+		return 0.53
+	case 'm':
+		return 0.974
+	case 'w':
+		return 0.818
+	case '+', '=', '<', '>', '≈', '×', '~':
+		return 0.838
+	case '%', '…':
+		return 1.0
+	}
+	if r >= 'a' && r <= 'z' {
+		return 0.62
+	}
+	return 0.7
 }
 
 // labelWidth estimates the width of a bold label drawn over the data;
@@ -41,13 +86,15 @@ func truncate(s string, maxW, size float64) string {
 	if textWidth(s, size) <= maxW {
 		return s
 	}
-	n := int(maxW/(size*0.56)) - 1
-	if n < 1 {
-		return "…"
-	}
 	r := []rune(s)
-	if n > len(r) {
-		n = len(r)
+	w := textWidth("…", size)
+	n := 0
+	for n < len(r) && w+runeEm(r[n])*size <= maxW {
+		w += runeEm(r[n]) * size
+		n++
+	}
+	if n == 0 {
+		return "…"
 	}
 	return strings.TrimRight(string(r[:n]), " ") + "…"
 }
@@ -62,6 +109,7 @@ func (b box) h() float64 { return b.B - b.T }
 type tick struct {
 	Pos   float64
 	Label string
+	Tip   string // the whole label when Label is truncated
 }
 
 // swatch is how a legend entry is drawn.
@@ -82,12 +130,14 @@ type legendItem struct {
 	Dashed bool
 }
 
-// vmark is a placed vertical reference line and its label.
+// vmark is a placed vertical reference line and its label. The line runs
+// from the label in the lane above the plot (Y1) down to the X axis (Y2).
 type vmark struct {
 	X, Y1, Y2 float64
 	LX, LY    float64
 	Anchor    string
 	Label     string
+	Tip       string // the whole label when Label is truncated
 }
 
 // hmark is a placed horizontal reference line and its label.
@@ -110,13 +160,17 @@ type frame struct {
 	XGrid, YGrid   bool
 	XRotate        bool      // X tick labels are long categories, drawn slanted
 	XMinor         []float64 // unlabelled gridline positions (log axes: 2…9 per decade)
-	YLeft          bool      // Y tick labels are row labels, left-aligned text
-	YTickSize      float64   // font size of Y tick labels (rows shrink it)
+	YMinor         []float64
+	YLeft          bool    // Y tick labels are row labels, left-aligned text
+	YTickSize      float64 // font size of Y tick labels (rows shrink it)
 	XTitle, YTitle string
+	YTitleX        float64 // baseline of the rotated Y title, left of the tick labels
 	Legend         []legendItem
 	Note           string
 	VMarks         []vmark
 	HLines         []hmark
+	// Lane is the height reserved above the plot for mark labels.
+	Lane float64
 
 	// occupied holds the boxes of labels already placed over the data, so
 	// later labels can step around them.
@@ -226,28 +280,96 @@ type numIn struct {
 	label   string
 }
 
+// Y gutter, left to right: the rotated axis title (its baseline at
+// yTitleX; glyphs reach a cap height left of it and a descent right of
+// it), a gap, the tick labels right-aligned, a gap, the axis.
+const (
+	yTitleX       = pad + 10
+	yTitleDescent = tickSize * 0.24
+	yTitleGap     = 5.0
+	yTickGap      = 6.0
+)
+
+// yGutter returns the left edge of the plot for Y tick labels labelW wide,
+// with or without an axis title.
+func yGutter(labelW float64, title bool) float64 {
+	l := pad + labelW + yTickGap
+	if title {
+		l = yTitleX + yTitleDescent + yTitleGap + labelW + yTickGap
+	}
+	return l
+}
+
 // fitY fits a numeric Y axis to the plot height, sets the Y ticks and title
-// and moves the plot's left edge past the tick labels.
+// and moves the plot's left edge past the widest tick label, with the axis
+// title beyond it.
 func (f *frame) fitY(in numIn) linScale {
-	maxTicks := int(math.Max(2, math.Min(7, math.Floor(f.Plot.h()/34)+1)))
-	a := niceAxis(in.lo, in.hi, maxTicks, in.fixedHi)
-	nf := newNumFmt(in.unit, math.Max(math.Abs(a.lo), math.Abs(a.hi)))
-	s := linScale{d0: a.lo, d1: a.hi, r0: f.Plot.B, r1: f.Plot.T}
-	labelW := 0.0
+	var s linScale
+	var nf numFmt
 	f.YTicks = f.YTicks[:0]
-	for _, v := range a.ticks {
-		l := nf.tick(v, a.step)
-		labelW = math.Max(labelW, textWidth(l, tickSize))
-		f.YTicks = append(f.YTicks, tick{Pos: s.pos(v), Label: l})
+	f.YMinor = nil
+	if in.log {
+		a := logAxis(in.lo, in.hi, in.fixedHi)
+		nf = newNumFmt(in.unit, a.hi)
+		s = linScale{d0: a.lo, d1: a.hi, r0: f.Plot.B, r1: f.Plot.T, log: true}
+		// Decades first, then 2 and 5 where they leave a line of space.
+		last := math.Inf(1)
+		for _, v := range a.ticks {
+			p := s.pos(v)
+			if !isDecade(v) && (last-p < 16 || p-f.Plot.T < 8) {
+				continue
+			}
+			last = p
+			f.YTicks = append(f.YTicks, tick{Pos: p, Label: logTickLabel(v, in.unit, nf)})
+		}
+		f.YMinor = minorLog(a, s)
+	} else {
+		maxTicks := int(math.Max(2, math.Min(7, math.Floor(f.Plot.h()/34)+1)))
+		a := niceAxis(in.lo, in.hi, maxTicks, in.fixedHi)
+		nf = newNumFmt(in.unit, math.Max(math.Abs(a.lo), math.Abs(a.hi)))
+		s = linScale{d0: a.lo, d1: a.hi, r0: f.Plot.B, r1: f.Plot.T}
+		for _, v := range a.ticks {
+			f.YTicks = append(f.YTicks, tick{Pos: s.pos(v), Label: nf.tick(v, a.step)})
+		}
+	}
+	labelW := 0.0
+	for _, t := range f.YTicks {
+		labelW = math.Max(labelW, textWidth(t.Label, tickSize))
 	}
 	f.YGrid = true
 	f.YTitle = axisTitle(in.label, nf)
-	left := pad + labelW + 6
-	if f.YTitle != "" {
-		left += 15
-	}
-	f.Plot.L = left
+	f.YTitleX = yTitleX
+	f.Plot.L = yGutter(labelW, f.YTitle != "")
 	return s
+}
+
+// isDecade reports whether v is a power of ten.
+func isDecade(v float64) bool {
+	l := math.Log10(v)
+	return math.Abs(l-math.Round(l)) < 1e-9
+}
+
+// minorLog returns the positions of 2…9 × each decade inside a log axis,
+// the unlabelled gridlines that show the scale is logarithmic.
+func minorLog(a axis, s linScale) []float64 {
+	var out []float64
+	for d := a.lo; d < a.hi; d *= 10 {
+		for m := 2.0; m <= 9; m++ {
+			if v := d * m; v < a.hi*(1-1e-9) {
+				out = append(out, s.pos(v))
+			}
+		}
+	}
+	return out
+}
+
+// logTickLabel formats a tick of a log axis. Time ticks each pick their
+// own unit ("10 ms", "1 s", "100 s"): one unit cannot span the decades.
+func logTickLabel(v float64, unit string, nf numFmt) string {
+	if _, ok := timeToMs(unit); ok {
+		return formatValue(v, unit)
+	}
+	return nf.logTick(v)
 }
 
 // fitX fits a numeric X axis to the plot width, thinning ticks until their
@@ -283,7 +405,7 @@ func (f *frame) fitLogX(in numIn) linScale {
 	f.XTicks = nil
 	last := math.Inf(-1)
 	for _, v := range a.ticks {
-		l := nf.logTick(v)
+		l := logTickLabel(v, in.unit, nf)
 		p := s.pos(v)
 		w := textWidth(l, tickSize)
 		if p-w/2 < last+6 {
@@ -294,14 +416,7 @@ func (f *frame) fitLogX(in numIn) linScale {
 	}
 	f.XGrid = true
 	f.XTitle = axisTitle(f.XTitle, nf)
-	// Minor gridlines at 2…9 × each decade show the log spacing.
-	for d := a.lo; d < a.hi; d *= 10 {
-		for m := 2.0; m <= 9; m++ {
-			if v := d * m; v < a.hi {
-				f.XMinor = append(f.XMinor, s.pos(v))
-			}
-		}
-	}
+	f.XMinor = minorLog(a, s)
 	return s
 }
 
@@ -314,64 +429,6 @@ func ticksCollide(ts []tick) bool {
 		}
 	}
 	return false
-}
-
-// placeVMarks draws vertical reference lines across the plot and staggers
-// their labels over up to four rows so that neighbours do not overlap.
-func (f *frame) placeVMarks(ms []labs.Mark, xs linScale, unit string) {
-	type placed struct {
-		m    labs.Mark
-		x    float64
-		text string
-	}
-	var ps []placed
-	for _, m := range ms {
-		if !finite(m.At) || (xs.log && m.At <= 0) {
-			continue
-		}
-		x := xs.pos(m.At)
-		if x < f.Plot.L-0.5 || x > f.Plot.R+0.5 {
-			continue
-		}
-		ps = append(ps, placed{m: m, x: x, text: markText(m.Label, m.At, unit)})
-	}
-	// Sort by position (insertion sort: a handful of marks).
-	for i := 1; i < len(ps); i++ {
-		for j := i; j > 0 && ps[j].x < ps[j-1].x; j-- {
-			ps[j], ps[j-1] = ps[j-1], ps[j]
-		}
-	}
-	const levels = 4
-	var ends [levels]float64
-	for i := range ends {
-		ends[i] = math.Inf(-1)
-	}
-	for _, p := range ps {
-		text := truncate(p.text, f.Plot.w()*0.6, labelSize)
-		w := labelWidth(text)
-		a, b, lx, anchor := p.x+3, p.x+3+w, p.x+3, "start"
-		if b > f.Plot.R {
-			a, b, lx, anchor = p.x-3-w, p.x-3, p.x-3, "end"
-		}
-		lvl := 0
-		for i := range ends {
-			if a >= ends[i]+8 {
-				lvl = i
-				break
-			}
-			if ends[i] < ends[lvl] {
-				lvl = i
-			}
-		}
-		ends[lvl] = b
-		ly := f.Plot.T + 10 + float64(lvl)*12.5
-		f.occupied = append(f.occupied, box{L: a, R: b, T: ly - 9, B: ly + 2})
-		f.VMarks = append(f.VMarks, vmark{
-			X: p.x, Y1: f.Plot.T, Y2: f.Plot.B,
-			LX: lx, LY: ly,
-			Anchor: anchor, Label: text,
-		})
-	}
 }
 
 // placeHLines draws horizontal reference lines (budgets). The label goes

@@ -13,22 +13,26 @@ const paletteSize = 10
 // "waiting" or "reference"). A function, not a variable, so no code can
 // change the colours under another chart.
 func palette() [paletteSize]string {
+	// Each hue has a luminance between 0.13 and 0.30, which gives at least
+	// 3:1 contrast (WCAG non-text) on white and on the dark theme's
+	// surfaces; palette_test.go checks it. Light hues (yellow, pink, teal)
+	// are darkened in OKLab lightness so they keep their hue.
 	return [paletteSize]string{
 		"#4e79a7", // blue
-		"#f28e2b", // orange
-		"#59a14f", // green
+		"#d67500", // orange
+		"#569e4c", // green
 		"#e15759", // red
-		"#76b7b2", // teal
-		"#edc948", // yellow
+		"#599995", // teal
+		"#ac8900", // yellow (dark gold: pure yellow vanishes on white)
 		"#b07aa1", // purple
-		"#ff9da7", // pink
+		"#cf727c", // pink
 		"#9c755f", // brown
-		"#8c8cd9", // lavender
+		"#8686d2", // lavender
 	}
 }
 
 // greyColour marks waiting time and reference lines.
-const greyColour = "#9aa0a6"
+const greyColour = "#898f95"
 
 // fixedColour returns the colour that a well-known name always gets, so
 // "prefill" is orange in every chart of every lab.
@@ -37,21 +41,21 @@ func fixedColour(name string) (string, bool) {
 	case "queued", "queue", "waiting", "wait", "idle", "reading speed", "reading", "reader":
 		return greyColour, true
 	case "prefill":
-		return "#f28e2b", true
+		return "#d67500", true
 	case "decode":
 		return "#4e79a7", true
 	case "budget", "deadline", "timeout", "slo", "error", "errors", "dropped", "timed out":
 		return "#e15759", true
 	case "network", "transfer":
-		return "#76b7b2", true
+		return "#599995", true
 	case "retrieval", "rag", "context", "lookup":
-		return "#59a14f", true
+		return "#569e4c", true
 	case "moderation", "guardrails", "guardrail":
 		return "#b07aa1", true
 	case "gateway", "proxy":
 		return "#9c755f", true
 	case "tokenize", "prompt assembly", "assembly":
-		return "#edc948", true
+		return "#ac8900", true
 	}
 	return "", false
 }

@@ -25,7 +25,7 @@ func segments(ps []labs.Point, xs, ys linScale) [][]pt {
 	start := 0
 	cur := all[:0]
 	for _, p := range ps {
-		if !finite(p.X) || !finite(p.Y) || (xs.log && p.X <= 0) {
+		if !finite(p.X) || !finite(p.Y) || (xs.log && p.X <= 0) || (ys.log && p.Y <= 0) {
 			if len(cur) > 0 {
 				out = append(out, cur)
 			}

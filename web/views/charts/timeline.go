@@ -7,6 +7,9 @@ import (
 	"github.com/latencylab/latencylab/labs"
 )
 
+// maxRowLabel is the widest row-label gutter of a timeline.
+const maxRowLabel = viewW / 3
+
 // timelineView is a Gantt chart ready to draw.
 type timelineView struct {
 	frame
@@ -50,7 +53,31 @@ func buildTimeline(c labs.Chart) timelineView {
 		v.Note = waitingNote
 	}
 
+	// The row-label gutter fits the longest label, up to a third of the
+	// width; longer labels are cut with an ellipsis and keep their full
+	// text as a tooltip. The size is chosen for the plot height before the
+	// mark lane takes its share, so the gutter does not depend on it.
 	n := len(c.Rows)
+	labelSz := tickSize
+	if n > 0 {
+		labelSz = math.Min(tickSize, math.Max(9, v.Plot.h()/float64(n)*0.8))
+	}
+	maxW := 0.0
+	for _, r := range c.Rows {
+		maxW = math.Max(maxW, textWidth(r.Label, labelSz))
+	}
+	maxW = math.Min(maxW, maxRowLabel)
+	v.Plot.L = pad + maxW + 8
+	if t := strings.TrimSpace(c.YLabel); t != "" && maxW == 0 {
+		v.YTitle = t
+		v.YTitleX = yTitleX
+		v.Plot.L = yGutter(0, true)
+	}
+	v.YLeft = true
+	xs := v.fitWithLane(c.Marks, c.XUnit, func() linScale {
+		return v.fitX(numIn{lo: xe.lo, hi: xe.hi, fixedHi: c.XMax, unit: c.XUnit, label: c.XLabel})
+	})
+
 	rowH := v.Plot.h()
 	if n > 0 {
 		rowH = v.Plot.h() / float64(n)
@@ -59,29 +86,19 @@ func buildTimeline(c labs.Chart) timelineView {
 	if every < 1 {
 		every = 1
 	}
-	labelSz := math.Min(tickSize, math.Max(9, rowH*0.8))
-	// Row labels take at most a quarter of the width.
-	maxW := 0.0
-	for _, r := range c.Rows {
-		maxW = math.Max(maxW, textWidth(r.Label, labelSz))
-	}
-	maxW = math.Min(maxW, viewW*0.25)
-	v.Plot.L = pad + maxW + 6
-	if t := strings.TrimSpace(c.YLabel); t != "" && maxW == 0 {
-		v.YTitle = t
-		v.Plot.L += 15
-	}
-	v.YLeft = true
 	for i, r := range c.Rows {
 		cy := v.Plot.T + rowH*(float64(i)+0.5)
 		if i%every == 0 && r.Label != "" {
-			v.YTicks = append(v.YTicks, tick{Pos: cy, Label: truncate(r.Label, maxW, labelSz)})
+			tk := tick{Pos: cy, Label: truncate(r.Label, maxW, labelSz)}
+			if tk.Label != r.Label {
+				tk.Tip = r.Label
+			}
+			v.YTicks = append(v.YTicks, tk)
 		}
 		if i%2 == 1 {
 			v.Stripes = append(v.Stripes, rectView{X: v.Plot.L, Y: v.Plot.T + rowH*float64(i), W: v.Plot.w(), H: rowH})
 		}
 	}
-	xs := v.fitX(numIn{lo: xe.lo, hi: xe.hi, fixedHi: c.XMax, unit: c.XUnit, label: c.XLabel})
 	barH := math.Max(1, math.Min(rowH*0.72, 18))
 	for i, r := range c.Rows {
 		cy := v.Plot.T + rowH*(float64(i)+0.5)

@@ -16,10 +16,19 @@ type seriesView struct {
 	Dots   []dot
 }
 
-// dot is one drawn point.
+// dot is one drawn point; R overrides the chart's radius when > 0.
 type dot struct {
 	X, Y float64
+	R    float64
 	Tip  string
+}
+
+// radius is the drawn radius of d in a chart whose points have r.
+func (d dot) radius(r float64) float64 {
+	if d.R > 0 {
+		return d.R
+	}
+	return r
 }
 
 // xyView is a line, area or scatter chart ready to draw.
@@ -44,7 +53,7 @@ func buildXY(c labs.Chart) xyView {
 			continue
 		}
 		e := entry{name: s.Name, kind: swatchLine, dashed: s.Dashed}
-		if asPoints(s) {
+		if asPoints(s) || lonePoint(s) {
 			e.kind = swatchDot
 		}
 		entries = append(entries, e)
@@ -55,7 +64,7 @@ func buildXY(c labs.Chart) xyView {
 	hasData := false
 	for _, s := range c.Series {
 		for _, p := range s.Points {
-			if !finite(p.X) || !finite(p.Y) || (c.LogX && p.X <= 0) {
+			if !finite(p.X) || !finite(p.Y) || (c.LogX && p.X <= 0) || (c.LogY && p.Y <= 0) {
 				continue
 			}
 			hasData = true
@@ -69,23 +78,33 @@ func buildXY(c labs.Chart) xyView {
 		}
 	}
 	for _, m := range c.HLines {
-		ye.add(m.At)
+		if !c.LogY || m.At > 0 {
+			ye.add(m.At)
+		}
 	}
 	if !c.LogX {
 		xe = xe.withZero()
 	}
-	ye = ye.withZero()
+	if !c.LogY {
+		ye = ye.withZero()
+	}
 
 	v := xyView{frame: newFrame(c, viewH, entries, col), Radius: 2.5}
 	if scatter {
 		v.Radius = 3
 	}
-	ys := v.fitY(numIn{lo: ye.lo, hi: ye.hi, fixedHi: c.YMax, unit: c.YUnit, label: c.YLabel})
-	xs := v.fitX(numIn{lo: xe.lo, hi: xe.hi, fixedHi: c.XMax, log: c.LogX, unit: c.XUnit, label: c.XLabel})
+	var ys linScale
+	xs := v.fitWithLane(c.Marks, c.XUnit, func() linScale {
+		ys = v.fitY(numIn{lo: ye.lo, hi: ye.hi, fixedHi: c.YMax, log: c.LogY, unit: c.YUnit, label: c.YLabel})
+		return v.fitX(numIn{lo: xe.lo, hi: xe.hi, fixedHi: c.XMax, log: c.LogX, unit: c.XUnit, label: c.XLabel})
+	})
 	if !hasData {
 		v.Note = waitingNote
 	}
 	base := ys.pos(clamp(0, ys.d0, ys.d1))
+	if ys.log {
+		base = ys.r0 // a log axis has no zero: fill to its bottom
+	}
 	for _, s := range c.Series {
 		sv := seriesView{Name: s.Name, Color: col.of(s.Name), Dashed: s.Dashed}
 		segs := segments(s.Points, xs, ys)
@@ -104,8 +123,8 @@ func buildXY(c labs.Chart) xyView {
 				sv.Area = areaPath(segs, base)
 			}
 			for _, seg := range segs {
-				if len(seg) == 1 { // a lone point draws no line; show it
-					sv.Dots = append(sv.Dots, dot{X: seg[0].x, Y: seg[0].y, Tip: pointTip(s.Name, seg[0].src, c)})
+				if len(seg) == 1 { // a lone point draws no line; show it, larger
+					sv.Dots = append(sv.Dots, dot{X: seg[0].x, Y: seg[0].y, R: 4, Tip: pointTip(s.Name, seg[0].src, c)})
 				}
 			}
 		}
@@ -136,4 +155,16 @@ func clamp(v, lo, hi float64) float64 {
 		return hi
 	}
 	return v
+}
+
+// lonePoint reports whether s has a single drawable point: a line chart
+// draws it as a dot, and its legend entry shows a dot too.
+func lonePoint(s labs.Series) bool {
+	n := 0
+	for _, p := range s.Points {
+		if finite(p.X) && finite(p.Y) {
+			n++
+		}
+	}
+	return n == 1
 }
