@@ -26,6 +26,11 @@ type serveFlags struct {
 	// server instead of the bundled engine.
 	UpstreamURL   string
 	UpstreamModel string
+	// ModerateAPI runs /v1 answers through output moderation, so unsafe
+	// answers end with finish_reason "content_filter". Off by default:
+	// the moderation window delays the first chunk, and latencylab bench
+	// against /v1 should measure the engine the way sim models it.
+	ModerateAPI bool
 }
 
 // parseServeFlags reads flags with env fallbacks (flags win). Bad input is
@@ -47,6 +52,7 @@ func parseServeFlags(args []string, getenv func(string) string, stderr io.Writer
 	fs.StringVar(&f.Hardware, "hardware", f.Hardware, "default GPU profile for labs: "+strings.Join(engine.HardwareNames(), ", ")+" (env LATENCYLAB_HARDWARE)")
 	fs.StringVar(&f.Model, "model", f.Model, "default model profile for labs: "+strings.Join(engine.ModelNames(), ", ")+" (env LATENCYLAB_MODEL)")
 	fs.StringVar(&f.UpstreamURL, "upstream-url", f.UpstreamURL, "answer the chat with this OpenAI-compatible server, e.g. http://127.0.0.1:8000/v1 (env LATENCYLAB_UPSTREAM_URL); default the bundled engine")
+	fs.BoolVar(&f.ModerateAPI, "moderate-api", getenv("LATENCYLAB_MODERATE_API") == "1", "moderate /v1 answers (PII, policy, prompt injection): blocked streams end with finish_reason content_filter (env LATENCYLAB_MODERATE_API=1)")
 	fs.StringVar(&f.UpstreamModel, "upstream-model", f.UpstreamModel, "model name on the upstream server (env LATENCYLAB_UPSTREAM_MODEL); default the first it lists")
 	if err := fs.Parse(args); err != nil {
 		return f, err
@@ -119,7 +125,11 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		fmt.Fprintf(stderr, "latencylab serve: %v\n", err)
 		return 1
 	}
-	api, err := newModeratedAPI(eng)
+	newSurface := newAPI
+	if f.ModerateAPI {
+		newSurface = newModeratedAPI
+	}
+	api, err := newSurface(eng)
 	if err != nil {
 		fmt.Fprintf(stderr, "latencylab serve: %v\n", err)
 		return 1

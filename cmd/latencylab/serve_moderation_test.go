@@ -71,16 +71,16 @@ func streamChat(t *testing.T, base, body string) (text, finish, raw string) {
 	return text, finish, string(all)
 }
 
-// serve mounts the moderated API: the card in the context never reaches
-// the client and the stream ends with content_filter; a clean answer
-// streams with stop.
+// serve --moderate-api mounts the moderated API: the card in the context
+// never reaches the client and the stream ends with content_filter; a clean
+// answer streams with stop.
 func TestServeModeratesTheAPI(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	pr, pw := io.Pipe()
 	done := make(chan int, 1)
 	go func() {
-		done <- run(ctx, []string{"serve", "--addr", "127.0.0.1:0", "--db", filepath.Join(t.TempDir(), "serve.db")}, pw, io.Discard)
+		done <- run(ctx, []string{"serve", "--moderate-api", "--addr", "127.0.0.1:0", "--db", filepath.Join(t.TempDir(), "serve.db")}, pw, io.Discard)
 		pw.Close()
 	}()
 	line, err := bufio.NewReader(pr).ReadString('\n')
