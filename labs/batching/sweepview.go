@@ -5,7 +5,6 @@ import (
 	"math"
 	"strconv"
 
-	"github.com/latencylab/latencylab/engine"
 	"github.com/latencylab/latencylab/labs"
 )
 
@@ -61,32 +60,13 @@ func (v *sweepView) throughputChart() labs.Chart {
 		Series: v.series(func(p *point) float64 { return math.Round(p.sum.throughput()) })}
 }
 
-// ttftChart fits its Y axis to the batching policies and the TTFT limit,
-// not to sequential serving: past its knee a queue grows without bound
-// (sequential reaches minutes) and an axis fitted to that would flatten
-// every other line. Lines above the axis leave through the top; the table
-// has every value.
+// ttftChart draws p95 TTFT on a log axis: past its knee a queue grows
+// without bound (sequential reaches minutes), and only a log axis shows
+// those minutes and the batching policies' milliseconds on one chart.
 func (v *sweepView) ttftChart() labs.Chart {
 	p95 := func(p *point) float64 { return round1(percentile(p.sum.ttft, 95)) }
-	top := 2 * ms(v.plan.s.ttftSLO)
-	for pi, pol := range sweepPolicies {
-		for _, pt := range v.points[pi] {
-			if pt != nil && pol != engine.Sequential {
-				top = max(top, p95(pt))
-			}
-		}
-	}
-	ymax := niceCeil(top * 1.05)
-	title := "p95 time to first token against request rate"
-	for pi := range sweepPolicies {
-		for _, pt := range v.points[pi] {
-			if pt != nil && p95(pt) > ymax {
-				title = "p95 TTFT against rate (higher values off the top)"
-			}
-		}
-	}
-	return labs.Chart{ID: chartSweepTTFT, Kind: labs.ChartLine, Title: title,
-		XLabel: "request rate", XUnit: "req/s", YLabel: "p95 TTFT", YUnit: "ms", XMax: v.xmax(), YMax: ymax,
+	return labs.Chart{ID: chartSweepTTFT, Kind: labs.ChartLine, Title: "p95 time to first token against request rate (log scale)",
+		XLabel: "request rate", XUnit: "req/s", YLabel: "p95 TTFT", YUnit: "ms", XMax: v.xmax(), LogY: true,
 		Series: v.series(p95),
 		HLines: []labs.Mark{{Label: "TTFT limit", At: ms(v.plan.s.ttftSLO)}}}
 }

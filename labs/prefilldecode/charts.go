@@ -84,7 +84,7 @@ func (v *view) rooflineChart() labs.Chart {
 		roof = append(roof, labs.Point{X: x, Y: w.roof(x) / 1e12})
 	}
 	c := labs.Chart{ID: chartRoofline, Title: fmt.Sprintf("Roofline of %s", v.s.profile), Kind: labs.ChartLine,
-		XLabel: "Arithmetic intensity", XUnit: "FLOPs/byte", YLabel: "Attainable", YUnit: "TFLOP/s", LogX: true,
+		XLabel: "Arithmetic intensity", XUnit: "FLOPs/byte", YLabel: "Attainable", YUnit: "TFLOP/s", LogX: true, LogY: true,
 		Series: []labs.Series{{Name: seriesRoof, Points: roof}},
 		Marks:  []labs.Mark{{Label: "ridge", At: w.ridge()}}}
 	if pre.steps > 0 {
@@ -92,11 +92,10 @@ func (v *view) rooflineChart() labs.Chart {
 			Points: []labs.Point{{X: pre.intensity(), Y: pre.achieved() / 1e12}}})
 	}
 	if dec.steps > 0 {
+		// On log axes decode's few TFLOP/s sit decades below prefill's,
+		// on the roof's slope, where a linear axis flattened them to zero.
 		c.Series = append(c.Series, labs.Series{Name: seriesDecode,
 			Points: []labs.Point{{X: dec.intensity(), Y: dec.achieved() / 1e12}}})
-		// Decode sits near zero on the linear FLOP/s axis; a line at its
-		// intensity makes its place on the roof's slope easy to find.
-		c.Marks = append(c.Marks, labs.Mark{Label: seriesDecode, At: dec.intensity()})
 	}
 	return c
 }

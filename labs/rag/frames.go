@@ -2,6 +2,7 @@ package rag
 
 import (
 	"fmt"
+	"math"
 	"strconv"
 
 	"github.com/latencylab/latencylab/engine/pipeline"
@@ -89,7 +90,7 @@ func (v *view) ttftChart() labs.Chart {
 		c.Series = append(c.Series, s)
 		if a, b, ok := pipelinelab.Fit(s.Points); ok {
 			lo, hi := s.Points[0].X, s.Points[len(s.Points)-1].X
-			c.Series = append(c.Series, labs.Series{Name: fmt.Sprintf("fit: %.1f ms + %.2f ms per 100 tokens", a, 100*b),
+			c.Series = append(c.Series, labs.Series{Name: fmt.Sprintf("fit: %s + %.2f ms per 100 tokens", intercept(a, b, s.Points), 100*b),
 				Dashed: true, Points: []labs.Point{{X: lo, Y: a + b*lo}, {X: hi, Y: a + b*hi}}})
 		}
 	}
@@ -98,6 +99,21 @@ func (v *view) ttftChart() labs.Chart {
 			{X: float64(v.res.Prompt.Tokens()), Y: pipelinelab.MS(v.res.Summary.FirstToken)}}})
 	}
 	return c
+}
+
+// intercept formats the fit's intercept. One within the points' scatter
+// about the line (or under half a millisecond) is noise, not a negative
+// fixed cost, so it reads "≈ 0 ms".
+func intercept(a, b float64, pts []labs.Point) string {
+	var ss float64
+	for _, p := range pts {
+		r := p.Y - (a + b*p.X)
+		ss += r * r
+	}
+	if math.Abs(a) < max(0.5, math.Sqrt(ss/float64(len(pts)))) {
+		return "≈ 0 ms"
+	}
+	return fmt.Sprintf("%.1f ms", a)
 }
 
 func (v *view) chunksTable() labs.Table {

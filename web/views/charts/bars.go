@@ -82,7 +82,10 @@ func buildStackedBar(c labs.Chart) barView {
 	}
 	in := numIn{lo: ye.lo, hi: ye.hi, fixedHi: c.YMax, unit: c.YUnit, label: c.YLabel}
 	ys := v.fitY(in)
-	if hi := headroomHi(maxTotal, ys, v.Plot.h()); hi > in.hi && !(c.YMax > 0) {
+	// Room above the bars only when their totals will be drawn: a total
+	// shows when it fits its band.
+	shown := n > 0 && labelWidth(formatValue(maxTotal, c.YUnit)) <= v.Plot.w()/float64(n)-2
+	if hi := headroomHi(maxTotal, ys, v.Plot.h()); shown && hi > in.hi && !(c.YMax > 0) {
 		in.hi = hi
 		ys = v.fitY(in)
 	}
