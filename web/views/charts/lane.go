@@ -44,10 +44,13 @@ func clash(a, b laneLabel) bool {
 	if a.row == b.row && aa < bb+laneGap && ba < ab+laneGap {
 		return true
 	}
-	if b.x >= aa-2 && b.x <= ab+2 && b.row >= a.row {
+	if math.Abs(a.x-b.x) < 1 {
+		return false // one line: both labels sit beside it
+	}
+	if b.x >= aa-4 && b.x <= ab+4 && b.row >= a.row {
 		return true
 	}
-	return a.x >= ba-2 && a.x <= bb+2 && a.row >= b.row
+	return a.x >= ba-4 && a.x <= bb+4 && a.row >= b.row
 }
 
 // placeLane assigns each label a side and a row within [lo, hi], using as
