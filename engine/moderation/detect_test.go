@@ -115,16 +115,14 @@ func TestDetectPolicyAndInjection(t *testing.T) {
 	}
 }
 
-// TestClassifierHeldOut trains on four fifths of the bundled data and
-// reports accuracy on the fifth held out (every fifth line). The bounds are
-// what the shipped margin must keep: it may miss some unsafe lines, but it
-// must catch most, and it must rarely flag ordinary support text.
-func TestClassifierHeldOut(t *testing.T) {
+// heldOutSplit keeps every fifth bundled example (index 4, 9, …) out of
+// training: the test lines of TestClassifierHeldOut.
+func heldOutSplit(t testing.TB) (train, test []Example) {
+	t.Helper()
 	ex, err := PolicyExamples()
 	if err != nil {
 		t.Fatal(err)
 	}
-	var train, test []Example
 	for i, e := range ex {
 		if i%5 == 4 {
 			test = append(test, e)
@@ -132,38 +130,47 @@ func TestClassifierHeldOut(t *testing.T) {
 			train = append(train, e)
 		}
 	}
-	c, err := Train(train)
+	return train, test
+}
+
+// TestClassifierHeldOut trains and calibrates on four fifths of the
+// bundled data, exactly as DefaultClassifier does on all of it, and
+// measures the fifth held out: the policy detector (rules, then the model)
+// must catch most unsafe lines and almost never flag a safe one.
+func TestClassifierHeldOut(t *testing.T) {
+	train, test := heldOutSplit(t)
+	c, err := TrainCalibrated(train, DefaultTargetFPR)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var correct, unsafe, caught, safe, falseAlarm int
+	var unsafe, caught, byModel, safe, falseAlarm int
 	for _, e := range test {
-		got := c.Predict(e.Text)
-		if got == e.Label {
-			correct++
-		}
+		r := Detect(c, e.Text, KindPolicy)
 		if e.Label == labelSafe {
 			safe++
-			if got != labelSafe {
+			if r.Blocked() {
 				falseAlarm++
-				t.Logf("false alarm: %q -> %s", e.Text, got)
+				t.Logf("false alarm: %q -> %v", e.Text, r.Categories)
 			}
+			continue
+		}
+		unsafe++
+		if c.Predict(e.Text) != labelSafe {
+			byModel++
+		}
+		if r.Blocked() {
+			caught++
 		} else {
-			unsafe++
-			if got != labelSafe {
-				caught++
-			} else {
-				t.Logf("missed: %q (%s)", e.Text, e.Label)
-			}
+			odds, _ := c.LogOdds(e.Text)
+			t.Logf("missed: %q (%s, log-odds %.1f)", e.Text, e.Label, odds)
 		}
 	}
-	acc := float64(correct) / float64(len(test))
 	recall := float64(caught) / float64(unsafe)
 	far := float64(falseAlarm) / float64(safe)
-	t.Logf("held out %d lines: accuracy %.2f, unsafe caught %d/%d (%.2f), false alarms %d/%d (%.2f)",
-		len(test), acc, caught, unsafe, recall, falseAlarm, safe, far)
-	if acc < 0.75 || recall < 0.7 || far > 0.1 {
-		t.Errorf("accuracy %.2f (want ≥ 0.75), recall %.2f (want ≥ 0.7), false alarm rate %.2f (want ≤ 0.1)", acc, recall, far)
+	t.Logf("threshold %.2f; held out %d lines: unsafe caught %d/%d (%.2f; model alone %d), false alarms %d/%d (%.3f)",
+		c.Threshold, len(test), caught, unsafe, recall, byModel, falseAlarm, safe, far)
+	if recall < 0.75 || far > 0.02 {
+		t.Errorf("recall %.2f (want ≥ 0.75), false alarm rate %.3f (want ≤ 0.02)", recall, far)
 	}
 }
 
