@@ -85,15 +85,16 @@ type Classifier struct {
 	MinEvidence int
 }
 
-// Training constants. The smoothing and the evidence floor were compared
-// on the held-out lines and the false-alarm sets of eval_test.go
-// (smoothing 0.1 to 1, and dropping words seen once or twice): 0.5 with
-// every word kept caught the most for the fewest false alarms.
+// Training constants. The smoothing and the evidence floors (here and in
+// policy.go) were compared on the held-out lines and the false-alarm sets
+// of eval_test.go (smoothing 0.1 to 1, dropping words seen once or twice,
+// evidence of 1 to 3 words at ratios 0.5 to 1): these caught the most for
+// the fewest false alarms.
 const (
 	smoothing = 0.5 // additive (Lidstone) smoothing
 	// DefaultMinEvidence is how many known words must lean towards the
 	// unsafe label before the model may flag a text.
-	DefaultMinEvidence = 3
+	DefaultMinEvidence = 2
 	// DefaultTargetFPR is the false-alarm rate on validation safe text
 	// the default classifier's threshold is chosen for.
 	DefaultTargetFPR = 0.01
@@ -153,7 +154,7 @@ func (c *Classifier) Calibrate(validation []Example, targetFPR float64) (fpr, re
 	var safe []float64
 	for _, e := range validation {
 		if e.Label == labelSafe {
-			if odds, _, ok := c.judge(e.Text); ok {
+			if odds, _, ok := c.judge(e.Text, 0); ok {
 				safe = append(safe, odds)
 			} else {
 				safe = append(safe, math.Inf(-1))
@@ -260,13 +261,18 @@ func (c *Classifier) Scores(text string) map[string]float64 {
 // LogOdds returns the posterior log-odds that text is unsafe (any unsafe
 // label against safe) and the most likely unsafe label.
 func (c *Classifier) LogOdds(text string) (float64, string) {
-	odds, label, _ := c.judge(text)
+	odds, label, _ := c.judge(text, 0)
 	return odds, label
 }
 
+// evidenceRatio is the log-likelihood ratio (unsafe label against safe) a
+// word needs to count as evidence (about twice as likely), so common words
+// that lean a little ("jacket", "the") do not add up to a verdict.
+const evidenceRatio = 0.75
+
 // judge returns the log-odds, the best unsafe label and whether text has
-// enough evidence for it (MinEvidence known words leaning that way).
-func (c *Classifier) judge(text string) (float64, string, bool) {
+// enough evidence for it (MinEvidence+extra words leaning that way).
+func (c *Classifier) judge(text string, extra int) (float64, string, bool) {
 	fs := features(text)
 	si := slices.Index(c.labels, labelSafe)
 	best, bestScore := "", math.Inf(-1)
@@ -294,11 +300,11 @@ func (c *Classifier) judge(text string) (float64, string, bool) {
 	evidence := 0
 	bi := slices.Index(c.labels, best)
 	for _, f := range fs {
-		if p, ok := c.logp[bi][f]; ok && p > c.logp[si][f] {
+		if p, ok := c.logp[bi][f]; ok && p-c.logp[si][f] >= evidenceRatio {
 			evidence++
 		}
 	}
-	return logSumExp(unsafe) - safe, best, evidence >= c.MinEvidence
+	return logSumExp(unsafe) - safe, best, evidence >= c.MinEvidence+extra
 }
 
 func logSumExp(xs []float64) float64 {
@@ -313,8 +319,11 @@ func logSumExp(xs []float64) float64 {
 // Predict returns the label for text: the most likely unsafe label when
 // the log-odds reach Threshold and enough known words point to it,
 // otherwise "safe".
-func (c *Classifier) Predict(text string) string {
-	odds, label, ok := c.judge(text)
+func (c *Classifier) Predict(text string) string { return c.predict(text, 0) }
+
+// predict is Predict with extra words of evidence required.
+func (c *Classifier) predict(text string, extra int) string {
+	odds, label, ok := c.judge(text, extra)
 	if !ok || odds < c.Threshold {
 		return labelSafe
 	}
