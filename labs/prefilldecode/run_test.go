@@ -11,6 +11,7 @@ import (
 
 	"github.com/latencylab/latencylab/engine"
 	"github.com/latencylab/latencylab/labs"
+	"github.com/latencylab/latencylab/labs/labtest"
 )
 
 // testTune lets the test pool's engines on big GPUs take a whole 16k prompt
@@ -26,18 +27,18 @@ func testTune(c *engine.Config) {
 
 // newTestLab returns a lab on a fresh pool whose engines run in lockstep
 // with the lab's handler clock.
-func newTestLab(t *testing.T) (*Lab, *lockstep) {
+func newTestLab(t *testing.T) (*Lab, *labtest.Lockstep) {
 	t.Helper()
-	clk := newLockstep(time.Unix(1_000_000, 0))
+	clk := labtest.NewLockstep(time.Unix(1_000_000, 0))
 	pool := labs.NewEngines(labs.EnginesConfig{Clock: clk, Tune: testTune})
 	t.Cleanup(func() {
-		clk.free()
+		clk.Free()
 		pool.Close()
-		if clk.stalled.Load() {
+		if clk.Stalled() {
 			t.Error("the engine waited for a handler step that never came")
 		}
 	})
-	l := New(Config{Engines: pool, Clock: clk.handler(), Tick: -1})
+	l := New(Config{Engines: pool, Clock: clk.Handler(), Tick: -1})
 	l.tag = "0a1b2c3d" // as long as a real tag, so the first KV block is as in production
 	return l, clk
 }
@@ -316,7 +317,7 @@ func TestRepeatRunsDoNotShareCache(t *testing.T) {
 			if got := final.Tables[0].Rows[0][2]; got != "0" {
 				t.Errorf("caching %v, run %d: your request found %s cached tokens", caching, run, got)
 			}
-			clk.drain()
+			clk.Drain()
 		}
 		if ttft[0] != ttft[1] || ttft[1] != ttft[2] {
 			t.Errorf("caching %v: repeat runs' TTFT %v ms", caching, ttft)

@@ -13,22 +13,23 @@ import (
 	"github.com/latencylab/latencylab/engine"
 	"github.com/latencylab/latencylab/engine/live"
 	"github.com/latencylab/latencylab/labs"
+	"github.com/latencylab/latencylab/labs/labtest"
 )
 
 // newTestLab returns a lab on a fresh pool whose engines run in lockstep
 // with the lab's handler clock.
-func newTestLab(t *testing.T) (*Lab, *labs.Engines, *lockstep) {
+func newTestLab(t *testing.T) (*Lab, *labs.Engines, *labtest.Lockstep) {
 	t.Helper()
-	clk := newLockstep(time.Unix(1_000_000, 0))
+	clk := labtest.NewLockstep(time.Unix(1_000_000, 0))
 	pool := labs.NewEngines(labs.EnginesConfig{Clock: clk})
 	t.Cleanup(func() {
-		clk.free()
+		clk.Free()
 		pool.Close()
-		if clk.stalled.Load() {
+		if clk.Stalled() {
 			t.Error("the engine waited for a handler step that never came")
 		}
 	})
-	l := New(Config{Engines: pool, Clock: clk.handler(), Tick: -1})
+	l := New(Config{Engines: pool, Clock: clk.Handler(), Tick: -1})
 	l.tag = "test"
 	return l, pool, clk
 }
@@ -296,7 +297,7 @@ func TestRunCancel(t *testing.T) {
 				if time.Now().After(deadline) {
 					t.Fatalf("engine still busy after cancel: %+v", es)
 				}
-				clk.grant()
+				clk.Grant()
 				time.Sleep(time.Millisecond)
 			}
 			if es.GenerationTokens >= int64(s.answerTokens) || es.GenerationTokens < stopAt {
@@ -384,7 +385,7 @@ func TestRepeatRunsMissThePrefixCache(t *testing.T) {
 	v := values(nil)
 	var ttft []float64
 	for range 2 {
-		clk.drain()
+		clk.Drain()
 		var final labs.Frame
 		if err := l.Run(context.Background(), v, func(f labs.Frame) { final = f }); err != nil {
 			t.Fatal(err)
