@@ -319,3 +319,25 @@ func BenchmarkDetect(b *testing.B) {
 		})
 	}
 }
+
+func TestIsFragment(t *testing.T) {
+	for _, tc := range []struct {
+		s    string
+		last bool
+		want bool
+	}{
+		{"The parcel arrived.", true, false},
+		{"Is it here?", true, false},
+		{"and the parcel arrived.", false, true},
+		{", then sign in.", false, true},
+		{"The parcel arrived and", true, true},
+		{"The parcel arrived and", false, false},
+		{`He said "stop."`, true, false},
+		{`"'`, true, false},
+		{"", true, false},
+	} {
+		if got := isFragment(tc.s, tc.last); got != tc.want {
+			t.Errorf("isFragment(%q, %v) = %v, want %v", tc.s, tc.last, got, tc.want)
+		}
+	}
+}

@@ -75,9 +75,9 @@ const (
 	fragmentEvidence = 2
 )
 
-// isFragment reports whether sentence s of text was cut by the window's
-// edges: it starts with a lower-case letter or a digit-free continuation,
-// or it is the last and lacks closing punctuation.
+// isFragment reports whether sentence s was cut by a window's edges: it
+// starts with a lower-case letter or a comma, or it is the last of the
+// text and lacks closing punctuation.
 func isFragment(s string, last bool) bool {
 	if s == "" {
 		return false
@@ -88,8 +88,12 @@ func isFragment(s string, last bool) bool {
 	if !last {
 		return false
 	}
-	switch strings.TrimRight(s, "\"')")[len(strings.TrimRight(s, "\"')"))-1:] {
-	case ".", "!", "?", ":":
+	t := strings.TrimRight(s, "\"')")
+	if t == "" {
+		return false
+	}
+	switch t[len(t)-1] {
+	case '.', '!', '?', ':':
 		return false
 	}
 	return true
