@@ -341,3 +341,38 @@ func TestIsFragment(t *testing.T) {
 		}
 	}
 }
+
+// TestDefaultCalibration re-runs the default classifier's threshold choice
+// and reports it: at most 1% of the safe validation lines flagged, and the
+// shipped classifier uses that threshold.
+func TestDefaultCalibration(t *testing.T) {
+	ex, err := PolicyExamples()
+	if err != nil {
+		t.Fatal(err)
+	}
+	train, validation := splitValidation(ex)
+	c, err := Train(train)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fpr, recall, err := c.Calibrate(validation, DefaultTargetFPR)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("%d training lines, %d validation lines: threshold %.2f, validation false alarms %.3f, recall %.2f",
+		len(train), len(validation), c.Threshold, fpr, recall)
+	if fpr > DefaultTargetFPR {
+		t.Errorf("validation false-alarm rate %.3f over the %.2f target", fpr, DefaultTargetFPR)
+	}
+	// This is the smaller model the threshold is chosen with; the shipped
+	// one is refit on all lines and catches more (TestClassifierHeldOut).
+	if recall < 0.6 {
+		t.Errorf("validation recall %.2f; want ≥ 0.6", recall)
+	}
+	if d := mustClassifier(t); d.Threshold != c.Threshold {
+		t.Errorf("default threshold %.3f, calibration chose %.3f", d.Threshold, c.Threshold)
+	}
+	if _, _, err := c.Calibrate([]Example{{Label: "fraud", Text: "x"}}, 0.01); err == nil {
+		t.Error("calibrating without safe lines succeeded")
+	}
+}
