@@ -68,7 +68,8 @@ func parseExamples(data string) ([]Example, error) {
 	return out, nil
 }
 
-// Classifier is a multinomial naive Bayes model over words. It is small
+// Classifier is a naive Bayes model over the distinct words of a line
+// (binarised multinomial); words it never saw carry no evidence. It is small
 // and fast enough to run on every window of a stream, which is the point: a
 // real moderation model is slower and better, and the lab's latency knob
 // stands in for that difference. It is read-only after training and safe
@@ -80,8 +81,9 @@ type Classifier struct {
 	// Threshold is the posterior log-odds (any unsafe label against safe)
 	// a text must reach to be flagged; Calibrate chooses it.
 	Threshold float64
-	// MinEvidence is how many known words of a text must lean towards
-	// the flagged label; a fragment with fewer is not judged.
+	// MinEvidence is how many words of a text must lean towards the
+	// flagged label (each at least evidenceRatio in log-likelihood) before
+	// it is flagged; detectPolicy asks more of window fragments.
 	MinEvidence int
 }
 
@@ -147,8 +149,9 @@ func Train(examples []Example) (*Classifier, error) {
 	return c, nil
 }
 
-// Calibrate sets c.Threshold to the lowest log-odds at which at most
-// targetFPR of the safe validation lines are flagged, and returns the
+// Calibrate sets c.Threshold to the lowest log-odds (never below 0: a
+// line more likely safe is not flagged) at which at most targetFPR of the
+// safe validation lines are flagged, and returns the
 // false-alarm rate and the recall on the unsafe validation lines it gives.
 func (c *Classifier) Calibrate(validation []Example, targetFPR float64) (fpr, recall float64, err error) {
 	var safe []float64
