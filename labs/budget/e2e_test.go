@@ -3,10 +3,6 @@ package budget
 import (
 	"context"
 	"fmt"
-	"io"
-	"log/slog"
-	"net"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -15,50 +11,9 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/latencylab/latencylab/labs"
-	"github.com/latencylab/latencylab/web"
+	"github.com/latencylab/latencylab/labs/labtest"
 	"github.com/latencylab/latencylab/web/e2e"
-	"github.com/latencylab/latencylab/web/store"
 )
-
-// serveLab starts the web app with lab alone in its catalogue, on port 0
-// with a temp database, and returns its base URL.
-func serveLab(t *testing.T, lab labs.Lab) string {
-	t.Helper()
-	cat, err := labs.NewCatalog(lab)
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, err := web.New(web.Config{Addr: "127.0.0.1:0", DBPath: filepath.Join(t.TempDir(), "e2e.db"), Catalog: cat,
-		Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { s.Close() })
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	t.Cleanup(cancel)
-	go s.Serve(ctx, ln)
-	return "http://" + ln.Addr().String()
-}
-
-// supportDesk opens a seeded support-desk store in a temp file, as serve
-// does, so lookups run real SQLite queries.
-func supportDesk(t *testing.T) *store.Store {
-	t.Helper()
-	ctx := context.Background()
-	st, err := store.Open(ctx, filepath.Join(t.TempDir(), "desk.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { st.Close() })
-	if err := st.SeedSupportDesk(ctx); err != nil {
-		t.Fatal(err)
-	}
-	return st
-}
 
 // statMS reads a stat card's value in milliseconds as the page shows it.
 func statMS(t *testing.T, b context.Context, key string) float64 {
@@ -86,9 +41,9 @@ func TestBrowserLatencyBudgetLab(t *testing.T) {
 	e2e.Require(t)
 	pool := labs.NewEngines(labs.EnginesConfig{})
 	defer pool.Close()
-	desk := supportDesk(t)
+	desk := labtest.SupportDesk(t)
 	lab := New(Config{Engines: pool, Retriever: desk, Orders: desk})
-	base := serveLab(t, lab)
+	base := labtest.ServeLabs(t, lab)
 
 	b := e2e.NewBrowser(t, e2e.Options{})
 	console := e2e.WatchConsole(t, b)

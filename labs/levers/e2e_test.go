@@ -1,11 +1,6 @@
 package levers
 
 import (
-	"context"
-	"io"
-	"log/slog"
-	"net"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -13,50 +8,9 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/latencylab/latencylab/labs"
-	"github.com/latencylab/latencylab/web"
+	"github.com/latencylab/latencylab/labs/labtest"
 	"github.com/latencylab/latencylab/web/e2e"
-	"github.com/latencylab/latencylab/web/store"
 )
-
-// serveLab starts the web app with lab alone in its catalogue, on port 0
-// with a temp database, and returns its base URL.
-func serveLab(t *testing.T, lab labs.Lab) string {
-	t.Helper()
-	cat, err := labs.NewCatalog(lab)
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, err := web.New(web.Config{Addr: "127.0.0.1:0", DBPath: filepath.Join(t.TempDir(), "e2e.db"), Catalog: cat,
-		Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { s.Close() })
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	t.Cleanup(cancel)
-	go s.Serve(ctx, ln)
-	return "http://" + ln.Addr().String()
-}
-
-// supportDesk opens a seeded support-desk store in a temp file, as serve
-// does, so lookups run real SQLite queries.
-func supportDesk(t *testing.T) *store.Store {
-	t.Helper()
-	ctx := context.Background()
-	st, err := store.Open(ctx, filepath.Join(t.TempDir(), "desk.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { st.Close() })
-	if err := st.SeedSupportDesk(ctx); err != nil {
-		t.Fatal(err)
-	}
-	return st
-}
 
 // TestBrowserLeversLab runs the default set in headless Chromium against a
 // seeded support desk: the table gains rows as each lever is measured,
@@ -66,8 +20,8 @@ func TestBrowserLeversLab(t *testing.T) {
 	e2e.Require(t)
 	pool := labs.NewEngines(labs.EnginesConfig{})
 	defer pool.Close()
-	desk := supportDesk(t)
-	base := serveLab(t, New(Config{Engines: pool, Retriever: desk, Orders: desk}))
+	desk := labtest.SupportDesk(t)
+	base := labtest.ServeLabs(t, New(Config{Engines: pool, Retriever: desk, Orders: desk}))
 
 	b := e2e.NewBrowser(t, e2e.Options{})
 	console := e2e.WatchConsole(t, b)

@@ -1,12 +1,7 @@
 package prefilldecode
 
 import (
-	"context"
 	"fmt"
-	"io"
-	"log/slog"
-	"net"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -15,33 +10,9 @@ import (
 
 	"github.com/latencylab/latencylab/engine"
 	"github.com/latencylab/latencylab/labs"
-	"github.com/latencylab/latencylab/web"
+	"github.com/latencylab/latencylab/labs/labtest"
 	"github.com/latencylab/latencylab/web/e2e"
 )
-
-// serveLab starts the web app with lab alone in its catalogue, on port 0
-// with a temp database, and returns its base URL.
-func serveLab(t *testing.T, lab labs.Lab) string {
-	t.Helper()
-	cat, err := labs.NewCatalog(lab)
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, err := web.New(web.Config{Addr: "127.0.0.1:0", DBPath: filepath.Join(t.TempDir(), "e2e.db"), Catalog: cat,
-		Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { s.Close() })
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	t.Cleanup(cancel)
-	go s.Serve(ctx, ln)
-	return "http://" + ln.Addr().String()
-}
 
 // TestBrowserPrefillDecodeLab is a learner's first visit in headless
 // Chromium: guess the time to first token, run the default prompt, watch
@@ -52,7 +23,7 @@ func TestBrowserPrefillDecodeLab(t *testing.T) {
 	e2e.Require(t)
 	pool := labs.NewEngines(labs.EnginesConfig{})
 	defer pool.Close()
-	base := serveLab(t, New(Config{Engines: pool}))
+	base := labtest.ServeLabs(t, New(Config{Engines: pool}))
 
 	b := e2e.NewBrowser(t, e2e.Options{})
 	console := e2e.WatchConsole(t, b)

@@ -1,12 +1,7 @@
 package timeouts
 
 import (
-	"context"
 	"fmt"
-	"io"
-	"log/slog"
-	"net"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -14,8 +9,8 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/latencylab/latencylab/labs"
+	"github.com/latencylab/latencylab/labs/labtest"
 	"github.com/latencylab/latencylab/labs/pipelinelab"
-	"github.com/latencylab/latencylab/web"
 	"github.com/latencylab/latencylab/web/e2e"
 )
 
@@ -28,24 +23,7 @@ func TestBrowserTimeoutsLab(t *testing.T) {
 	pool := labs.NewEngines(labs.EnginesConfig{})
 	defer pool.Close()
 	lab := New(Config{Engines: pool, Retriever: pipelinelab.NewFakeStore()})
-	cat, err := labs.NewCatalog(lab)
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, err := web.New(web.Config{Addr: "127.0.0.1:0", DBPath: filepath.Join(t.TempDir(), "e2e.db"), Catalog: cat,
-		Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	go s.Serve(ctx, ln)
-	base := "http://" + ln.Addr().String()
+	base := labtest.ServeLabs(t, lab)
 
 	b := e2e.NewBrowser(t, e2e.Options{})
 	console := e2e.WatchConsole(t, b)
