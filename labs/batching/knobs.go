@@ -92,23 +92,13 @@ func knobs() []labs.Knob {
 			Help: "Short and long answers mixed: lengths are spread evenly between a shortest and a longest this many times longer (1: all the same)."},
 		{Name: knobLongPrompt, Label: "Late long prompt", Kind: labs.KnobRange, Unit: "tokens", Min: 0, Max: 16000, Step: 250, Default: 0.0,
 			Help: "Live run only: one extra request with a prompt this long arrives once the others are all generating (0: none)."},
-		{Name: knobModel, Label: "Model", Kind: labs.KnobEnum, Options: options(engine.ModelNames()), Default: defaultModel,
-			Help: "Served in BF16 on a single GPU."},
-		{Name: knobGPU, Label: "GPU", Kind: labs.KnobEnum, Options: options(engine.HardwareNames()), Default: defaultGPU,
-			Help: "One GPU of this type serves the model."},
+		labs.ModelKnob(knobModel, defaultModel, "Served in BF16 on a single GPU."),
+		labs.GPUKnob(knobGPU, defaultGPU, "One GPU of this type serves the model."),
 		{Name: knobTTFTSLO, Label: "TTFT limit (goodput)", Kind: labs.KnobRange, Unit: "ms", Min: 50, Max: 10000, Step: 50, Default: 1000.0,
 			Help: "Sweep only: a request counts toward goodput when its time to first token is at most this …"},
 		{Name: knobTPOTSLO, Label: "TPOT limit (goodput)", Kind: labs.KnobRange, Unit: "ms", Min: 5, Max: 500, Step: 5, Default: 50.0,
 			Help: "… and its time per output token is at most this (as vllm bench serve --goodput counts)."},
 	}
-}
-
-func options(names []string) []labs.Option {
-	out := make([]labs.Option, len(names))
-	for i, n := range names {
-		out[i] = labs.Option{Value: n, Label: n}
-	}
-	return out
 }
 
 // Presets lists settings worth trying; the first is the default view.
@@ -190,14 +180,8 @@ func (s settings) outputRange() (lo, hi int) {
 // Check reports problems that span knobs, which labs.Validate cannot see.
 // Values must already have passed labs.Validate.
 func (l *Lab) Check(v labs.Values) []labs.FieldError {
-	if _, err := parse(v); err != nil {
-		var fe labs.FieldError
-		if errors.As(err, &fe) {
-			return []labs.FieldError{fe}
-		}
-		return []labs.FieldError{{Knob: knobGPU, Message: err.Error()}}
-	}
-	return nil
+	_, err := parse(v)
+	return labs.CheckErr(err, knobGPU)
 }
 
 // parse validates v against the knobs (so out-of-range values are refused
@@ -278,17 +262,7 @@ func (s settings) tooBigForBudget(tokens int) bool {
 // fitMessage explains a model that does not fit on a GPU and names the
 // choices that do.
 func fitMessage(p labs.Profile) string {
-	var models, gpus []string
-	for _, m := range engine.ModelNames() {
-		if _, err := (labs.Profile{Hardware: p.Hardware, Model: m}).Config(); err == nil {
-			models = append(models, m)
-		}
-	}
-	for _, h := range engine.HardwareNames() {
-		if _, err := (labs.Profile{Hardware: h, Model: p.Model}).Config(); err == nil {
-			gpus = append(gpus, h)
-		}
-	}
+	models, gpus := labs.FitsWith(p)
 	msg := fmt.Sprintf("%s does not fit on one %s in BF16 (weights plus working memory exceed the GPU's memory).", p.Model, p.Hardware)
 	if len(gpus) > 0 {
 		msg += fmt.Sprintf(" Pick a larger GPU for it: %s.", strings.Join(gpus, ", "))

@@ -6,7 +6,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/latencylab/latencylab/engine"
 	mod "github.com/latencylab/latencylab/engine/moderation"
 	"github.com/latencylab/latencylab/labs"
 )
@@ -78,19 +77,9 @@ func knobs() []labs.Knob {
 			Help: "What each call to the moderation model costs on top of the detectors' own time."},
 		{Name: knobScenario, Label: "Scenario", Kind: labs.KnobEnum, Options: sc, Default: scenarioLeak,
 			Help: "What the retrieved notes and the customer's message contain."},
-		{Name: knobModel, Label: "Model", Kind: labs.KnobEnum, Options: options(engine.ModelNames()), Default: defaultModel,
-			Help: "Served in BF16 on a single GPU."},
-		{Name: knobGPU, Label: "GPU", Kind: labs.KnobEnum, Options: options(engine.HardwareNames()), Default: defaultGPU,
-			Help: "One GPU of this type serves the model; other learners on the same choice share it."},
+		labs.ModelKnob(knobModel, defaultModel, "Served in BF16 on a single GPU."),
+		labs.GPUKnob(knobGPU, defaultGPU, "One GPU of this type serves the model; other learners on the same choice share it."),
 	}
-}
-
-func options(names []string) []labs.Option {
-	out := make([]labs.Option, len(names))
-	for i, n := range names {
-		out[i] = labs.Option{Value: n, Label: n}
-	}
-	return out
 }
 
 // Presets lists settings worth trying; the first is the default view.
@@ -139,14 +128,8 @@ type settings struct {
 // Check reports problems that span knobs, which labs.Validate cannot see
 // (the model must fit on the GPU). Values must have passed labs.Validate.
 func (l *Lab) Check(v labs.Values) []labs.FieldError {
-	if _, err := parse(v); err != nil {
-		var fe labs.FieldError
-		if errors.As(err, &fe) {
-			return []labs.FieldError{fe}
-		}
-		return []labs.FieldError{{Knob: knobGPU, Message: err.Error()}}
-	}
-	return nil
+	_, err := parse(v)
+	return labs.CheckErr(err, knobGPU)
 }
 
 // parse validates v against the knobs (so a caller that skipped
@@ -190,17 +173,7 @@ func (s settings) filter(p mod.Policy) mod.FilterConfig {
 // fitMessage explains a model that does not fit on a GPU and names the
 // choices that do.
 func fitMessage(p labs.Profile) string {
-	var models, gpus []string
-	for _, m := range engine.ModelNames() {
-		if _, err := (labs.Profile{Hardware: p.Hardware, Model: m}).Config(); err == nil {
-			models = append(models, m)
-		}
-	}
-	for _, h := range engine.HardwareNames() {
-		if _, err := (labs.Profile{Hardware: h, Model: p.Model}).Config(); err == nil {
-			gpus = append(gpus, h)
-		}
-	}
+	models, gpus := labs.FitsWith(p)
 	msg := fmt.Sprintf("%s does not fit on one %s in BF16.", p.Model, p.Hardware)
 	if len(gpus) > 0 {
 		msg += fmt.Sprintf(" Pick a larger GPU for it: %s.", strings.Join(gpus, ", "))

@@ -41,10 +41,8 @@ func (l *Lab) Knobs() []labs.Knob { return knobs() }
 
 func knobs() []labs.Knob {
 	return []labs.Knob{
-		{Name: knobModel, Label: "Model", Kind: labs.KnobEnum, Options: options(engine.ModelNames()), Default: defaultModel,
-			Help: "Bigger models do more arithmetic per prompt token and read more bytes per output token."},
-		{Name: knobGPU, Label: "GPU", Kind: labs.KnobEnum, Options: options(engine.HardwareNames()), Default: defaultGPU,
-			Help: "One GPU of this type; learners who pick the same model, GPU and precision share it."},
+		labs.ModelKnob(knobModel, defaultModel, "Bigger models do more arithmetic per prompt token and read more bytes per output token."),
+		labs.GPUKnob(knobGPU, defaultGPU, "One GPU of this type; learners who pick the same model, GPU and precision share it."),
 		{Name: knobPrecision, Label: "Weight precision", Kind: labs.KnobEnum, Default: string(engine.BF16),
 			Options: []labs.Option{{Value: string(engine.BF16), Label: "BF16 (2 bytes a weight)"},
 				{Value: string(engine.FP8), Label: "FP8 (1 byte; needs FP8 tensor cores)"},
@@ -72,14 +70,6 @@ func knobs() []labs.Knob {
 		{Name: knobCaching, Label: "Prefix caching", Kind: labs.KnobBool, Default: false,
 			Help: "On: a second customer's request reuses the cached system prompt. Off: it is computed again."},
 	}
-}
-
-func options(names []string) []labs.Option {
-	out := make([]labs.Option, len(names))
-	for i, n := range names {
-		out[i] = labs.Option{Value: n, Label: n}
-	}
-	return out
 }
 
 // Presets lists settings worth trying; the first is the default view.
@@ -141,14 +131,8 @@ const nominalQuestion = 40
 // prompt and answer that exceed the context or the KV cache. Values must
 // already have passed labs.Validate.
 func (l *Lab) Check(v labs.Values) []labs.FieldError {
-	if _, err := parse(v); err != nil {
-		var fe labs.FieldError
-		if errors.As(err, &fe) {
-			return []labs.FieldError{fe}
-		}
-		return []labs.FieldError{{Knob: knobGPU, Message: err.Error()}}
-	}
-	return nil
+	_, err := parse(v)
+	return labs.CheckErr(err, knobGPU)
 }
 
 // parse validates v against the knobs (so out-of-range values are refused
@@ -245,12 +229,7 @@ func fitMessage(p labs.Profile) string {
 	if prec == "" {
 		prec = engine.BF16
 	}
-	var gpus []string
-	for _, h := range engine.HardwareNames() {
-		if _, err := (labs.Profile{Hardware: h, Model: p.Model, Precision: prec}).Config(); err == nil {
-			gpus = append(gpus, h)
-		}
-	}
+	_, gpus := labs.FitsWith(labs.Profile{Hardware: p.Hardware, Model: p.Model, Precision: prec})
 	var precs []string
 	for _, q := range []engine.Precision{engine.BF16, engine.FP8, engine.INT4} {
 		if q == prec {

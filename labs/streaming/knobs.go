@@ -38,22 +38,12 @@ func knobs() []labs.Knob {
 		{Name: knobPrompt, Label: "Prompt length", Kind: labs.KnobRange, Unit: "tokens",
 			Min: 50, Max: 8000, Step: 50, Default: 1000.0,
 			Help: "System prompt, support notes and the question, as the model reads them."},
-		{Name: knobModel, Label: "Model", Kind: labs.KnobEnum, Options: options(engine.ModelNames()), Default: defaultModel,
-			Help: "Served in BF16 on a single GPU."},
-		{Name: knobGPU, Label: "GPU", Kind: labs.KnobEnum, Options: options(engine.HardwareNames()), Default: defaultGPU,
-			Help: "One GPU of this type serves the model; other learners on the same choice share it."},
+		labs.ModelKnob(knobModel, defaultModel, "Served in BF16 on a single GPU."),
+		labs.GPUKnob(knobGPU, defaultGPU, "One GPU of this type serves the model; other learners on the same choice share it."),
 		{Name: knobReading, Label: "Reading speed", Kind: labs.KnobRange, Unit: "words/s",
 			Min: 3, Max: 6, Step: 0.1, Default: 4.5,
 			Help: "How fast the reader gets through the text; adults read about four to five words a second."},
 	}
-}
-
-func options(names []string) []labs.Option {
-	out := make([]labs.Option, len(names))
-	for i, n := range names {
-		out[i] = labs.Option{Value: n, Label: n}
-	}
-	return out
 }
 
 // Presets lists settings worth trying; the first is the default view.
@@ -94,14 +84,8 @@ type settings struct {
 // the chosen model must fit on the chosen GPU. Values must already have
 // passed labs.Validate. The message names the choices that would work.
 func (l *Lab) Check(v labs.Values) []labs.FieldError {
-	if _, err := parse(v); err != nil {
-		var fe labs.FieldError
-		if errors.As(err, &fe) {
-			return []labs.FieldError{fe}
-		}
-		return []labs.FieldError{{Knob: knobGPU, Message: err.Error()}}
-	}
-	return nil
+	_, err := parse(v)
+	return labs.CheckErr(err, knobGPU)
 }
 
 // parse validates v against the knobs (so out-of-range values are refused
@@ -136,17 +120,7 @@ func parse(v labs.Values) (settings, error) {
 // fitMessage explains a model that does not fit on a GPU and names the
 // choices that do.
 func fitMessage(p labs.Profile) string {
-	var models, gpus []string
-	for _, m := range engine.ModelNames() {
-		if _, err := (labs.Profile{Hardware: p.Hardware, Model: m}).Config(); err == nil {
-			models = append(models, m)
-		}
-	}
-	for _, h := range engine.HardwareNames() {
-		if _, err := (labs.Profile{Hardware: h, Model: p.Model}).Config(); err == nil {
-			gpus = append(gpus, h)
-		}
-	}
+	models, gpus := labs.FitsWith(p)
 	msg := fmt.Sprintf("%s does not fit on one %s in BF16 (weights plus working memory exceed the GPU's memory).", p.Model, p.Hardware)
 	if len(gpus) > 0 {
 		msg += fmt.Sprintf(" Pick a larger GPU for it: %s.", strings.Join(gpus, ", "))

@@ -1,0 +1,61 @@
+package labs
+
+import (
+	"errors"
+
+	"github.com/latencylab/latencylab/engine"
+)
+
+// nameOptions makes an enum's options from names that are both value and
+// label, e.g. engine.ModelNames().
+func nameOptions(names []string) []Option {
+	out := make([]Option, len(names))
+	for i, n := range names {
+		out[i] = Option{Value: n, Label: n}
+	}
+	return out
+}
+
+// ModelKnob is an enum knob named name offering every model the engine
+// knows, def chosen; help says how the lab serves it.
+func ModelKnob(name, def, help string) Knob {
+	return Knob{Name: name, Label: "Model", Kind: KnobEnum, Options: nameOptions(engine.ModelNames()), Default: def, Help: help}
+}
+
+// GPUKnob is an enum knob named name offering every GPU the engine knows,
+// def chosen; help says how the lab uses it.
+func GPUKnob(name, def, help string) Knob {
+	return Knob{Name: name, Label: "GPU", Kind: KnobEnum, Options: nameOptions(engine.HardwareNames()), Default: def, Help: help}
+}
+
+// CheckErr turns a lab's parse error into the field errors its Check
+// returns: nil for nil, the FieldError itself when err wraps one, and
+// otherwise err's message under the knob named fallback (the one a
+// deployment error is best shown beside, usually the GPU).
+func CheckErr(err error, fallback string) []FieldError {
+	if err == nil {
+		return nil
+	}
+	var fe FieldError
+	if errors.As(err, &fe) {
+		return []FieldError{fe}
+	}
+	return []FieldError{{Knob: fallback, Message: err.Error()}}
+}
+
+// FitsWith lists what would hold p's model in p's precision on one GPU:
+// the smaller models that fit on p's GPU, and the GPUs that fit p's model,
+// in the engine's order. Labs build their "does not fit" advice from it.
+func FitsWith(p Profile) (models, gpus []string) {
+	for _, m := range engine.ModelNames() {
+		if _, err := (Profile{Hardware: p.Hardware, Model: m, Precision: p.Precision}).Config(); err == nil {
+			models = append(models, m)
+		}
+	}
+	for _, h := range engine.HardwareNames() {
+		if _, err := (Profile{Hardware: h, Model: p.Model, Precision: p.Precision}).Config(); err == nil {
+			gpus = append(gpus, h)
+		}
+	}
+	return models, gpus
+}
