@@ -10,8 +10,6 @@ package cancellation
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"errors"
 	"sync/atomic"
 	"time"
@@ -59,9 +57,7 @@ func New(cfg Config) *Lab {
 	if cfg.Quiet <= 0 {
 		cfg.Quiet = 500 * time.Millisecond
 	}
-	var b [4]byte
-	_, _ = rand.Read(b[:])
-	return &Lab{cfg: cfg, tag: hex.EncodeToString(b[:])}
+	return &Lab{cfg: cfg, tag: labs.NewTag()}
 }
 
 // Info describes the lab.
@@ -91,12 +87,7 @@ func (l *Lab) Presets() []labs.Preset { return presets() }
 func (l *Lab) Run(ctx context.Context, v labs.Values, emit func(labs.Frame)) error {
 	s, err := parse(v)
 	if err != nil {
-		msg := err.Error()
-		var fe labs.FieldError
-		if errors.As(err, &fe) {
-			msg = fe.Message
-		}
-		emit(labs.Frame{Final: true, Status: "Not run: the settings need a change.", Error: msg})
+		emit(labs.NotRun(err))
 		return nil
 	}
 	if l.cfg.Engines == nil {

@@ -11,8 +11,6 @@ package moderation
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"errors"
 	"sync/atomic"
 	"time"
@@ -58,9 +56,7 @@ func New(cfg Config) *Lab {
 	if tick == 0 {
 		tick = 100 * time.Millisecond
 	}
-	var b [4]byte
-	_, _ = rand.Read(b[:]) // crypto/rand never returns an error
-	return &Lab{engines: cfg.Engines, clock: clk, tick: tick, tag: hex.EncodeToString(b[:])}
+	return &Lab{engines: cfg.Engines, clock: clk, tick: tick, tag: labs.NewTag()}
 }
 
 // Info describes the lab.
@@ -86,12 +82,7 @@ func (l *Lab) Info() labs.Info {
 func (l *Lab) Run(ctx context.Context, v labs.Values, emit func(labs.Frame)) error {
 	s, err := parse(v)
 	if err != nil {
-		msg := err.Error()
-		var fe labs.FieldError
-		if errors.As(err, &fe) {
-			msg = fe.Message
-		}
-		emit(labs.Frame{Final: true, Status: "Not run: the settings need a change.", Error: msg})
+		emit(labs.NotRun(err))
 		return nil
 	}
 	if l.engines == nil {

@@ -12,8 +12,6 @@ package prefilldecode
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"errors"
 	"sync/atomic"
 	"time"
@@ -64,9 +62,7 @@ func New(cfg Config) *Lab {
 	if tick == 0 {
 		tick = 100 * time.Millisecond
 	}
-	var b [4]byte
-	_, _ = rand.Read(b[:]) // never fails (crypto/rand panics rather than return an error)
-	return &Lab{engines: cfg.Engines, clock: clk, tick: tick, tag: hex.EncodeToString(b[:])}
+	return &Lab{engines: cfg.Engines, clock: clk, tick: tick, tag: labs.NewTag()}
 }
 
 // Info describes the lab.
@@ -96,12 +92,7 @@ func (l *Lab) Run(ctx context.Context, v labs.Values, emit func(labs.Frame)) err
 	if err != nil {
 		// A learner's mistake, not a failure: it ends the run with a
 		// message the learner can act on.
-		msg := err.Error()
-		var fe labs.FieldError
-		if errors.As(err, &fe) {
-			msg = fe.Message
-		}
-		emit(labs.Frame{Final: true, Status: "Not run: the settings need a change.", Error: msg})
+		emit(labs.NotRun(err))
 		return nil
 	}
 	if l.engines == nil {

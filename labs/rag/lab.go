@@ -9,8 +9,6 @@ package rag
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"errors"
 	"sync/atomic"
 
@@ -48,9 +46,7 @@ type Lab struct {
 
 // New returns the lab.
 func New(cfg Config) *Lab {
-	var b [4]byte
-	_, _ = rand.Read(b[:])
-	return &Lab{cfg: cfg, tag: hex.EncodeToString(b[:])}
+	return &Lab{cfg: cfg, tag: labs.NewTag()}
 }
 
 // Info describes the lab.
@@ -79,12 +75,7 @@ func (l *Lab) Presets() []labs.Preset { return append([]labs.Preset(nil), preset
 func (l *Lab) Run(ctx context.Context, v labs.Values, emit func(labs.Frame)) error {
 	s, err := parse(v)
 	if err != nil {
-		msg := err.Error()
-		var fe labs.FieldError
-		if errors.As(err, &fe) {
-			msg = fe.Message
-		}
-		emit(labs.Frame{Final: true, Status: "Not run: the settings need a change.", Error: msg})
+		emit(labs.NotRun(err))
 		return nil
 	}
 	if l.cfg.Engines == nil || l.cfg.Retriever == nil {

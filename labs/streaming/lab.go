@@ -8,8 +8,6 @@ package streaming
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"errors"
 	"sync/atomic"
 	"time"
@@ -57,13 +55,11 @@ func New(cfg Config) *Lab {
 	if clk == nil {
 		clk = wallClock{}
 	}
-	var b [4]byte
-	_, _ = rand.Read(b[:]) // never fails (crypto/rand panics rather than return an error)
 	tick := cfg.Tick
 	if tick == 0 {
 		tick = 100 * time.Millisecond
 	}
-	return &Lab{engines: cfg.Engines, clock: clk, tick: tick, tag: hex.EncodeToString(b[:])}
+	return &Lab{engines: cfg.Engines, clock: clk, tick: tick, tag: labs.NewTag()}
 }
 
 // Info describes the lab.
@@ -93,12 +89,7 @@ func (l *Lab) Run(ctx context.Context, v labs.Values, emit func(labs.Frame)) err
 	if err != nil {
 		// A learner's mistake, not a failure: it ends the run with a
 		// message the learner can act on.
-		msg := err.Error()
-		var fe labs.FieldError
-		if errors.As(err, &fe) {
-			msg = fe.Message
-		}
-		emit(labs.Frame{Final: true, Status: "Not run: the settings need a change.", Error: msg})
+		emit(labs.NotRun(err))
 		return nil
 	}
 	if l.engines == nil {

@@ -14,8 +14,6 @@ package timeouts
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"errors"
 	"sync/atomic"
 	"time"
@@ -63,9 +61,7 @@ func New(cfg Config) *Lab {
 	if cfg.Tick == 0 {
 		cfg.Tick = 100 * time.Millisecond
 	}
-	var b [4]byte
-	_, _ = rand.Read(b[:])
-	return &Lab{cfg: cfg, tag: hex.EncodeToString(b[:])}
+	return &Lab{cfg: cfg, tag: labs.NewTag()}
 }
 
 // Info describes the lab.
@@ -96,12 +92,7 @@ func (l *Lab) Presets() []labs.Preset { return presets() }
 func (l *Lab) Run(ctx context.Context, v labs.Values, emit func(labs.Frame)) error {
 	s, err := parse(v)
 	if err != nil {
-		msg := err.Error()
-		var fe labs.FieldError
-		if errors.As(err, &fe) {
-			msg = fe.Message
-		}
-		emit(labs.Frame{Final: true, Status: "Not run: the settings need a change.", Error: msg})
+		emit(labs.NotRun(err))
 		return nil
 	}
 	if l.cfg.Engines == nil {
