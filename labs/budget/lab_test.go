@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/latencylab/latencylab/labs"
+	"github.com/latencylab/latencylab/labs/labtest"
 	"github.com/latencylab/latencylab/labs/pipelinelab"
 )
 
@@ -16,46 +17,10 @@ import (
 // wall-clock figure is exact and the run takes no real time.
 func runLab(t *testing.T, vals labs.Values) []labs.Frame {
 	t.Helper()
-	var frames []labs.Frame
-	synctest.Test(t, func(t *testing.T) {
-		pool := labs.NewEngines(labs.EnginesConfig{})
-		defer pool.Close()
+	return labtest.RunInBubble(t, func(pool *labs.Engines) labs.Lab {
 		st := pipelinelab.NewFakeStore()
-		l := New(Config{Engines: pool, Retriever: st, Orders: st})
-		v, errs := labs.Validate(l.Knobs(), vals)
-		if len(errs) > 0 {
-			t.Fatalf("validate: %v", errs)
-		}
-		if err := l.Run(t.Context(), v, func(f labs.Frame) { frames = append(frames, f) }); err != nil {
-			t.Fatalf("run: %v", err)
-		}
-	})
-	if len(frames) == 0 || !frames[len(frames)-1].Final {
-		t.Fatalf("no final frame in %d frames", len(frames))
-	}
-	return frames
-}
-
-func stat(t *testing.T, f labs.Frame, key string) float64 {
-	t.Helper()
-	for _, s := range f.Stats {
-		if s.Key == key {
-			return s.Value
-		}
-	}
-	t.Fatalf("no stat %q in %+v", key, f.Stats)
-	return 0
-}
-
-func chart(t *testing.T, f labs.Frame, id string) labs.Chart {
-	t.Helper()
-	for _, c := range f.Charts {
-		if c.ID == id {
-			return c
-		}
-	}
-	t.Fatalf("no chart %q", id)
-	return labs.Chart{}
+		return New(Config{Engines: pool, Retriever: st, Orders: st})
+	}, vals, nil)
 }
 
 // The waterfall's context stage is the slowest lookup when parallel and
@@ -72,10 +37,10 @@ func TestParallelLookupsTakeTheSlowest(t *testing.T) {
 		t.Run(tc.lookups, func(t *testing.T) {
 			fs := runLab(t, labs.Values{knobLookups: tc.lookups, knobRequests: 20.0, knobAnswer: 50.0})
 			last := fs[len(fs)-1]
-			if got := stat(t, last, statLookups); math.Abs(got-tc.want) > 1 {
+			if got := labtest.Stat(t, last, statLookups); math.Abs(got-tc.want) > 1 {
 				t.Errorf("lookups %v ms, want %v", got, tc.want)
 			}
-			wf := chart(t, last, chartWaterfall)
+			wf := labtest.Chart(t, last, chartWaterfall)
 			if len(wf.Rows) != len(rows) {
 				t.Fatalf("%d waterfall rows, want %d", len(wf.Rows), len(rows))
 			}
@@ -86,7 +51,7 @@ func TestParallelLookupsTakeTheSlowest(t *testing.T) {
 			}
 			// First word = guardrail 80 + lookups + gateway 15 + model TTFT.
 			ttft := wf.Rows[5].Spans[0]
-			fw := stat(t, last, statFirstWord)
+			fw := labtest.Stat(t, last, statFirstWord)
 			if want := 80 + tc.want + 15 + (ttft.End - ttft.Start); math.Abs(fw-want) > 2 {
 				t.Errorf("first word %v ms, want about %v", fw, want)
 			}
@@ -185,7 +150,7 @@ func TestComposeMatchesThePipeline(t *testing.T) {
 // passes, a millisecond less fails.
 func TestBudgetFlipsAtThreshold(t *testing.T) {
 	first := runLab(t, labs.Values{knobRequests: 100.0})
-	p95 := stat(t, first[len(first)-1], statP95)
+	p95 := labtest.Stat(t, first[len(first)-1], statP95)
 	cases := []struct {
 		budget float64
 		want   float64
@@ -196,8 +161,8 @@ func TestBudgetFlipsAtThreshold(t *testing.T) {
 	for _, tc := range cases {
 		fs := runLab(t, labs.Values{knobRequests: 100.0, knobBudgetMS: tc.budget})
 		last := fs[len(fs)-1]
-		if got := stat(t, last, statPass); got != tc.want {
-			t.Errorf("budget %v with p95 %v: pass %v, want %v", tc.budget, stat(t, last, statP95), got, tc.want)
+		if got := labtest.Stat(t, last, statPass); got != tc.want {
+			t.Errorf("budget %v with p95 %v: pass %v, want %v", tc.budget, labtest.Stat(t, last, statP95), got, tc.want)
 		}
 	}
 }

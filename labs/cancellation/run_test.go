@@ -10,6 +10,7 @@ import (
 
 	"github.com/latencylab/latencylab/engine/pipeline"
 	"github.com/latencylab/latencylab/labs"
+	"github.com/latencylab/latencylab/labs/labtest"
 	"github.com/latencylab/latencylab/labs/pipelinelab"
 )
 
@@ -66,11 +67,11 @@ func TestCancellation(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			frames := runLab(t, tc.vals, engineIdle(t))
 			last := frames[len(frames)-1]
-			gen := int(stat(t, last, statGenerated))
+			gen := int(labtest.Stat(t, last, statGenerated))
 			if gen < tc.generated[0] || gen > tc.generated[1] {
 				t.Errorf("engine generated %d tokens, want %d..%d", gen, tc.generated[0], tc.generated[1])
 			}
-			if got := int(stat(t, last, statDelivered)); got != tc.delivered {
+			if got := int(labtest.Stat(t, last, statDelivered)); got != tc.delivered {
 				t.Errorf("delivered %d tokens, want %d", got, tc.delivered)
 			}
 			if tc.after < 0 {
@@ -79,14 +80,14 @@ func TestCancellation(t *testing.T) {
 						t.Errorf("stat %s = %v for a stream nobody cut", statAfter, s.Value)
 					}
 				}
-			} else if got := int(stat(t, last, statAfter)); got < tc.after || got > tc.after+tc.afterSlack {
+			} else if got := int(labtest.Stat(t, last, statAfter)); got < tc.after || got > tc.after+tc.afterSlack {
 				t.Errorf("%d tokens generated after the stream ended, want %d..%d", got, tc.after, tc.after+tc.afterSlack)
 			}
-			if got := int(stat(t, last, statSaved)); got != tc.delivered {
+			if got := int(labtest.Stat(t, last, statSaved)); got != tc.delivered {
 				t.Errorf("saved %d tokens, want the %d shown", got, tc.delivered)
 			}
 			wantCost := pipelinelab.Round1(float64(int(tc.vals.Float(knobAnswer))-gen) * mustTier(t, tc.vals.String(knobTier)).PriceOut)
-			if got := stat(t, last, statCostSaved); got != wantCost {
+			if got := labtest.Stat(t, last, statCostSaved); got != wantCost {
 				t.Errorf("cost saved %v, want %v", got, wantCost)
 			}
 

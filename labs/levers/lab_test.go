@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/latencylab/latencylab/labs"
+	"github.com/latencylab/latencylab/labs/labtest"
 	"github.com/latencylab/latencylab/labs/pipelinelab"
 )
 
@@ -15,20 +16,10 @@ import (
 // path), with wallLimit choosing the live or the virtual path.
 func runLab(t *testing.T, vals labs.Values, wallLimit time.Duration) (frames []labs.Frame, rows []result) {
 	t.Helper()
-	synctest.Test(t, func(t *testing.T) {
-		pool := labs.NewEngines(labs.EnginesConfig{})
-		defer pool.Close()
+	frames = labtest.RunInBubble(t, func(pool *labs.Engines) labs.Lab {
 		st := pipelinelab.NewFakeStore()
-		l := New(Config{Engines: pool, Retriever: st, Orders: st, WallLimit: wallLimit})
-		v, errs := labs.Validate(l.Knobs(), vals)
-		if len(errs) > 0 {
-			t.Fatalf("validate: %v", errs)
-		}
-		err := l.Run(t.Context(), v, func(f labs.Frame) { frames = append(frames, f) })
-		if err != nil {
-			t.Fatalf("run: %v", err)
-		}
-	})
+		return New(Config{Engines: pool, Retriever: st, Orders: st, WallLimit: wallLimit})
+	}, vals, nil)
 	last := frames[len(frames)-1]
 	if !last.Final || last.Error != "" {
 		t.Fatalf("last frame %+v", last)
@@ -95,7 +86,7 @@ func TestEachLeverImprovesItsMetric(t *testing.T) {
 			if len(last.Tables[0].Rows) != len(levers) {
 				t.Errorf("table has %d rows", len(last.Tables[0].Rows))
 			}
-			if got, want := stat(t, last, statShorterSaves), b.total-shorter.total; math.Abs(got-want) > 0.1 {
+			if got, want := labtest.Stat(t, last, statShorterSaves), b.total-shorter.total; math.Abs(got-want) > 0.1 {
 				t.Errorf("shorter saves %v, rows say %v", got, want)
 			}
 			// Costs: the cache and the small tier are cheaper than the baseline.
@@ -131,17 +122,6 @@ func TestFramePerRow(t *testing.T) {
 			t.Errorf("no frame with %d rows", n)
 		}
 	}
-}
-
-func stat(t *testing.T, f labs.Frame, key string) float64 {
-	t.Helper()
-	for _, s := range f.Stats {
-		if s.Key == key {
-			return s.Value
-		}
-	}
-	t.Fatalf("no stat %q", key)
-	return 0
 }
 
 func TestValidation(t *testing.T) {

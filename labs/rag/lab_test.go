@@ -7,6 +7,7 @@ import (
 	"testing/synctest"
 
 	"github.com/latencylab/latencylab/labs"
+	"github.com/latencylab/latencylab/labs/labtest"
 	"github.com/latencylab/latencylab/labs/pipelinelab"
 )
 
@@ -14,46 +15,10 @@ import (
 // virtual time there, so TTFT is the engine model's exactly.
 func runLab(t *testing.T, vals labs.Values) []labs.Frame {
 	t.Helper()
-	var frames []labs.Frame
-	synctest.Test(t, func(t *testing.T) {
-		pool := labs.NewEngines(labs.EnginesConfig{})
-		defer pool.Close()
+	return labtest.RunInBubble(t, func(pool *labs.Engines) labs.Lab {
 		st := pipelinelab.NewFakeStore()
-		l := New(Config{Engines: pool, Retriever: st})
-		v, errs := labs.Validate(l.Knobs(), vals)
-		if len(errs) > 0 {
-			t.Fatalf("validate: %v", errs)
-		}
-		if err := l.Run(t.Context(), v, func(f labs.Frame) { frames = append(frames, f) }); err != nil {
-			t.Fatalf("run: %v", err)
-		}
-	})
-	if len(frames) == 0 || !frames[len(frames)-1].Final {
-		t.Fatalf("no final frame in %d frames", len(frames))
-	}
-	return frames
-}
-
-func stat(t *testing.T, f labs.Frame, key string) float64 {
-	t.Helper()
-	for _, s := range f.Stats {
-		if s.Key == key {
-			return s.Value
-		}
-	}
-	t.Fatalf("no stat %q", key)
-	return 0
-}
-
-func chart(t *testing.T, f labs.Frame, id string) labs.Chart {
-	t.Helper()
-	for _, c := range f.Charts {
-		if c.ID == id {
-			return c
-		}
-	}
-	t.Fatalf("no chart %q", id)
-	return labs.Chart{}
+		return New(Config{Engines: pool, Retriever: st})
+	}, vals, nil)
 }
 
 // More chunks make a longer prompt, and a longer prompt a later first
@@ -63,7 +28,7 @@ func TestSweepGrowsWithK(t *testing.T) {
 		t.Run(tier, func(t *testing.T) {
 			fs := runLab(t, labs.Values{knobTier: tier})
 			last := fs[len(fs)-1]
-			sc := chart(t, last, chartTTFT)
+			sc := labtest.Chart(t, last, chartTTFT)
 			pts := sc.Series[0].Points
 			if len(pts) != len(sweepK) {
 				t.Fatalf("%d sweep points, want %d", len(pts), len(sweepK))
@@ -82,7 +47,7 @@ func TestSweepGrowsWithK(t *testing.T) {
 			if len(sc.Series) < 3 || !sc.Series[1].Dashed {
 				t.Errorf("no fitted line: %+v", sc.Series)
 			}
-			bars := chart(t, last, chartParts).Bars
+			bars := labtest.Chart(t, last, chartParts).Bars
 			if len(bars) != len(sweepK)+1 {
 				t.Fatalf("%d bars", len(bars))
 			}
@@ -91,7 +56,7 @@ func TestSweepGrowsWithK(t *testing.T) {
 				for _, s := range b.Segments {
 					sum += s.Value
 				}
-				want := stat(t, last, statPromptTokens)
+				want := labtest.Stat(t, last, statPromptTokens)
 				if i > 0 {
 					want = pts[i-1].X
 				}
@@ -119,20 +84,20 @@ func TestKnobsMoveTheirParts(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			last := runLab(t, tc.vals)
 			f := last[len(last)-1]
-			if got := stat(t, f, statChunksTokens) > 0; got != tc.chunks {
-				t.Errorf("chunk tokens %v", stat(t, f, statChunksTokens))
+			if got := labtest.Stat(t, f, statChunksTokens) > 0; got != tc.chunks {
+				t.Errorf("chunk tokens %v", labtest.Stat(t, f, statChunksTokens))
 			}
-			if got := stat(t, f, statHistoryTokens) > 0; got != tc.history {
-				t.Errorf("history tokens %v", stat(t, f, statHistoryTokens))
+			if got := labtest.Stat(t, f, statHistoryTokens) > 0; got != tc.history {
+				t.Errorf("history tokens %v", labtest.Stat(t, f, statHistoryTokens))
 			}
 			if got := len(f.Tables[0].Rows); (got > 0) != tc.rows || (tc.rows && got != int(tc.vals.Float(knobTopK))) {
 				t.Errorf("%d chunk rows", got)
 			}
-			if sys := stat(t, f, statSystemTokens); sys < float64(labs.Values(tc.vals).Float(knobSystem)) {
+			if sys := labtest.Stat(t, f, statSystemTokens); sys < float64(labs.Values(tc.vals).Float(knobSystem)) {
 				t.Errorf("system prompt %v tokens, asked for at least %v", sys, tc.vals.Float(knobSystem))
 			}
-			if stat(t, f, statTTFT) <= 0 || f.Text == nil || f.Text.Body == "" {
-				t.Errorf("ttft %v, text %+v", stat(t, f, statTTFT), f.Text)
+			if labtest.Stat(t, f, statTTFT) <= 0 || f.Text == nil || f.Text.Body == "" {
+				t.Errorf("ttft %v, text %+v", labtest.Stat(t, f, statTTFT), f.Text)
 			}
 		})
 	}

@@ -3,9 +3,9 @@ package timeouts
 import (
 	"strings"
 	"testing"
-	"testing/synctest"
 
 	"github.com/latencylab/latencylab/labs"
+	"github.com/latencylab/latencylab/labs/labtest"
 	"github.com/latencylab/latencylab/labs/pipelinelab"
 )
 
@@ -14,34 +14,9 @@ import (
 // every figure is exact and a 25-second batch takes no real time.
 func runLab(t *testing.T, vals labs.Values) []labs.Frame {
 	t.Helper()
-	var frames []labs.Frame
-	synctest.Test(t, func(t *testing.T) {
-		pool := labs.NewEngines(labs.EnginesConfig{})
-		defer pool.Close()
-		l := New(Config{Engines: pool, Retriever: pipelinelab.NewFakeStore(), Tick: -1})
-		v, errs := labs.Validate(l.Knobs(), vals)
-		if len(errs) > 0 {
-			t.Fatalf("validate: %v", errs)
-		}
-		if err := l.Run(t.Context(), v, func(f labs.Frame) { frames = append(frames, f) }); err != nil {
-			t.Fatalf("run: %v", err)
-		}
-	})
-	if len(frames) == 0 || !frames[len(frames)-1].Final {
-		t.Fatalf("no final frame in %d frames", len(frames))
-	}
-	return frames
-}
-
-func stat(t *testing.T, f labs.Frame, key string) float64 {
-	t.Helper()
-	for _, s := range f.Stats {
-		if s.Key == key {
-			return s.Value
-		}
-	}
-	t.Fatalf("no stat %q in %+v", key, f.Stats)
-	return 0
+	return labtest.RunInBubble(t, func(pool *labs.Engines) labs.Lab {
+		return New(Config{Engines: pool, Retriever: pipelinelab.NewFakeStore(), Tick: -1})
+	}, vals, nil)
 }
 
 func TestKnobsAndPresetsValidate(t *testing.T) {
@@ -95,14 +70,14 @@ func TestFallbackPresetFrames(t *testing.T) {
 	l := New(Config{})
 	frames := runLab(t, l.Presets()[1].Values)
 	last := frames[len(frames)-1]
-	if got := stat(t, last, statFallback); got != 30 {
+	if got := labtest.Stat(t, last, statFallback); got != 30 {
 		t.Errorf("fallback share %v%%, want 30%% (the slowed share)", got)
 	}
-	if p95 := stat(t, last, statFirstWordP95); p95 < 5000 || p95 > 6000 {
+	if p95 := labtest.Stat(t, last, statFirstWordP95); p95 < 5000 || p95 > 6000 {
 		t.Errorf("p95 first word %v ms, want just above the 5 s timeout", p95)
 	}
 	for _, key := range []string{statErrors, statTimeouts, statCut} {
-		if got := stat(t, last, key); got != 0 {
+		if got := labtest.Stat(t, last, key); got != 0 {
 			t.Errorf("%s = %v, want 0", key, got)
 		}
 	}
@@ -143,10 +118,10 @@ func TestWebServicePresetCutsHealthyAnswers(t *testing.T) {
 	l := New(Config{})
 	frames := runLab(t, l.Presets()[2].Values)
 	last := frames[len(frames)-1]
-	if got := stat(t, last, statCut); got != 14 {
+	if got := labtest.Stat(t, last, statCut); got != 14 {
 		t.Errorf("healthy answers cut = %v, want all 14", got)
 	}
-	if got := stat(t, last, statTimeouts); got != 20 {
+	if got := labtest.Stat(t, last, statTimeouts); got != 20 {
 		t.Errorf("timeouts = %v, want 20", got)
 	}
 	for _, s := range last.Stats {

@@ -1,0 +1,63 @@
+package labtest
+
+import (
+	"testing"
+	"testing/synctest"
+
+	"github.com/latencylab/latencylab/labs"
+)
+
+// RunInBubble runs a lab once inside a synctest bubble, where the live
+// engines' pacing and the pipeline's waits are on virtual time, so every
+// wall-clock figure is exact and the run takes no real time. newLab builds
+// the lab on a fresh engine pool; vals are validated against its knobs
+// first. after, when set, runs inside the bubble once the run has returned,
+// with the pool, to look at the engines. It fails t unless the run ends in
+// a final frame, and returns every frame.
+func RunInBubble(t *testing.T, newLab func(*labs.Engines) labs.Lab, vals labs.Values, after func(*labs.Engines)) []labs.Frame {
+	t.Helper()
+	var frames []labs.Frame
+	synctest.Test(t, func(t *testing.T) {
+		pool := labs.NewEngines(labs.EnginesConfig{})
+		defer pool.Close()
+		l := newLab(pool)
+		v, errs := labs.Validate(l.Knobs(), vals)
+		if len(errs) > 0 {
+			t.Fatalf("validate: %v", errs)
+		}
+		if err := l.Run(t.Context(), v, func(f labs.Frame) { frames = append(frames, f) }); err != nil {
+			t.Fatalf("run: %v", err)
+		}
+		if after != nil {
+			after(pool)
+		}
+	})
+	if len(frames) == 0 || !frames[len(frames)-1].Final {
+		t.Fatalf("no final frame in %d frames", len(frames))
+	}
+	return frames
+}
+
+// Stat returns the value of f's stat key, failing t when f has none.
+func Stat(t testing.TB, f labs.Frame, key string) float64 {
+	t.Helper()
+	for _, s := range f.Stats {
+		if s.Key == key {
+			return s.Value
+		}
+	}
+	t.Fatalf("no stat %q in %+v", key, f.Stats)
+	return 0
+}
+
+// Chart returns f's chart id, failing t when f has none.
+func Chart(t testing.TB, f labs.Frame, id string) labs.Chart {
+	t.Helper()
+	for _, c := range f.Charts {
+		if c.ID == id {
+			return c
+		}
+	}
+	t.Fatalf("no chart %q", id)
+	return labs.Chart{}
+}
