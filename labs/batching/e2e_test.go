@@ -53,21 +53,16 @@ func TestBrowserBatchingPresets(t *testing.T) {
 
 	b := e2e.NewBrowser(t, e2e.Options{})
 	e2e.Do(t, b, "open the lab", 20*time.Second, chromedp.Navigate(base+"/labs/batching"), chromedp.WaitVisible(chromedp.ID("lab-batching-run")))
+	pg := e2e.Lab{Tab: b, Prefix: "lab-" + Slug}
 	for i, p := range lab.Presets() {
 		t.Run(p.Name, func(t *testing.T) {
 			e2e.Do(t, b, "preset", 10*time.Second, chromedp.Click(chromedp.ID(fmt.Sprintf("lab-batching-preset-%d", i))))
 			e2e.WaitFor(t, b, "preset applied", fmt.Sprintf(`document.querySelector("#lab-batching-k-mode").value === %q`, p.Values.String(knobMode)), 5*time.Second)
 			e2e.Do(t, b, "guess", 5*time.Second, e2e.SetInput("lab-batching-guess", "500"))
-			e2e.Eval[bool](t, b, `(() => { window.__changes = 0; const el = document.getElementById("lab-batching-charts");
-				new MutationObserver(() => { window.__changes++ }).observe(el, {subtree: true, childList: true, attributes: true}); return true })()`)
+			pg.WatchChanges(t, "charts")
 			// Forget the previous run's end, so "done" below is this run's.
-			e2e.Eval[bool](t, b, `(() => { document.querySelector("#lab-batching-status").classList.remove("status-done"); return true })()`)
-			e2e.Do(t, b, "run", 5*time.Second, chromedp.Click(chromedp.ID("lab-batching-run")))
-			e2e.WaitFor(t, b, "run done", `document.querySelector("#lab-batching-status").classList.contains("status-done")`, 60*time.Second)
-			if msg := e2e.Eval[string](t, b, `document.querySelector("#lab-batching-error").textContent`); strings.TrimSpace(msg) != "" {
-				t.Fatalf("run failed: %s", msg)
-			}
-			if n := e2e.Eval[int](t, b, `window.__changes`); n < 3 {
+			pg.Run(t, 60*time.Second)
+			if n := pg.Changes(t); n < 3 {
 				t.Errorf("charts changed %d times during the run, want them to fill in", n)
 			}
 			if p.Values.String(knobMode) == modeSweep {

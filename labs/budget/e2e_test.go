@@ -45,10 +45,8 @@ func TestBrowserLatencyBudgetLab(t *testing.T) {
 	lab := New(Config{Engines: pool, Retriever: desk, Orders: desk})
 	base := labtest.ServeLabs(t, lab)
 
-	b := e2e.NewBrowser(t, e2e.Options{})
-	console := e2e.WatchConsole(t, b)
-	defer console.Clean(t)
-	e2e.Do(t, b, "open the lab", 30*time.Second, chromedp.Navigate(base+"/labs/"+Slug), chromedp.WaitVisible(chromedp.ID("lab-latency-budget-run")))
+	pg := e2e.OpenLab(t, base, Slug)
+	b := pg.Tab
 
 	// countRows counts the waterfall's rows that hold at least one span.
 	const countRows = `() => { const svg = document.getElementById("lab-latency-budget-waterfall"); if (!svg) return 0;
@@ -71,12 +69,7 @@ func TestBrowserLatencyBudgetLab(t *testing.T) {
 						window.__histAt = performance.now(); window.__rowsAtHist = n }
 				}).observe(document.getElementById("lab-latency-budget"), {subtree: true, childList: true, attributes: true});
 				return true })()`)
-			e2e.Eval[bool](t, b, `(() => { document.querySelector("#lab-latency-budget-status").classList.remove("status-done"); return true })()`)
-			e2e.Do(t, b, "run", 5*time.Second, chromedp.Click(chromedp.ID("lab-latency-budget-run")))
-			e2e.WaitFor(t, b, "run done", `document.querySelector("#lab-latency-budget-status").classList.contains("status-done")`, 2*time.Minute)
-			if msg := e2e.Eval[string](t, b, `document.querySelector("#lab-latency-budget-error").textContent`); strings.TrimSpace(msg) != "" {
-				t.Fatalf("run failed: %s", msg)
-			}
+			pg.Run(t, 2*time.Minute)
 			seen := e2e.Eval[[]int](t, b, `window.__rows`)
 			if n := e2e.Eval[int](t, b, rowsDrawn); n < len(rows) {
 				t.Errorf("waterfall draws spans on %d rows, want all %d stages", n, len(rows))

@@ -25,25 +25,17 @@ func TestBrowserCancellationLab(t *testing.T) {
 	lab := New(Config{Engines: pool, Retriever: pipelinelab.NewFakeStore()})
 	base := labtest.ServeLabs(t, lab)
 
-	b := e2e.NewBrowser(t, e2e.Options{})
-	console := e2e.WatchConsole(t, b)
-	defer console.Clean(t)
-	e2e.Do(t, b, "open the lab", 20*time.Second, chromedp.Navigate(base+"/labs/"+Slug), chromedp.WaitVisible(chromedp.ID("lab-cancellation-run")))
+	pg := e2e.OpenLab(t, base, Slug)
+	b := pg.Tab
 	for i, p := range lab.Presets() {
 		t.Run(p.Name, func(t *testing.T) {
 			e2e.Do(t, b, "preset", 10*time.Second, chromedp.Click(chromedp.ID(fmt.Sprintf("lab-cancellation-preset-%d", i))))
 			e2e.WaitFor(t, b, "preset applied", fmt.Sprintf(`document.querySelector("#lab-cancellation-k-failAfter").value == %q`,
 				fmt.Sprint(p.Values.Float(knobFailAfter))), 5*time.Second)
 			e2e.Do(t, b, "guess", 5*time.Second, e2e.SetInput("lab-cancellation-guess", "5"))
-			e2e.Eval[bool](t, b, `(() => { window.__changes = 0; const el = document.getElementById("lab-cancellation-charts");
-				new MutationObserver(() => { window.__changes++ }).observe(el, {subtree: true, childList: true, attributes: true}); return true })()`)
-			e2e.Eval[bool](t, b, `(() => { document.querySelector("#lab-cancellation-status").classList.remove("status-done"); return true })()`)
-			e2e.Do(t, b, "run", 5*time.Second, chromedp.Click(chromedp.ID("lab-cancellation-run")))
-			e2e.WaitFor(t, b, "run done", `document.querySelector("#lab-cancellation-status").classList.contains("status-done")`, 60*time.Second)
-			if msg := e2e.Eval[string](t, b, `document.querySelector("#lab-cancellation-error").textContent`); strings.TrimSpace(msg) != "" {
-				t.Fatalf("run failed: %s", msg)
-			}
-			if n := e2e.Eval[int](t, b, `window.__changes`); n < 3 {
+			pg.WatchChanges(t, "charts")
+			pg.Run(t, 60*time.Second)
+			if n := pg.Changes(t); n < 3 {
 				t.Errorf("the chart changed %d times during the run, want it to fill in", n)
 			}
 			if n := e2e.Eval[int](t, b, `document.querySelectorAll("#lab-cancellation-tokens path").length`); n < 2 {

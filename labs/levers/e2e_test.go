@@ -5,8 +5,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/chromedp/chromedp"
-
 	"github.com/latencylab/latencylab/labs"
 	"github.com/latencylab/latencylab/labs/labtest"
 	"github.com/latencylab/latencylab/web/e2e"
@@ -23,10 +21,8 @@ func TestBrowserLeversLab(t *testing.T) {
 	desk := labtest.SupportDesk(t)
 	base := labtest.ServeLabs(t, New(Config{Engines: pool, Retriever: desk, Orders: desk}))
 
-	b := e2e.NewBrowser(t, e2e.Options{})
-	console := e2e.WatchConsole(t, b)
-	defer console.Clean(t)
-	e2e.Do(t, b, "open the lab", 30*time.Second, chromedp.Navigate(base+"/labs/"+Slug), chromedp.WaitVisible(chromedp.ID("lab-levers-run")))
+	pg := e2e.OpenLab(t, base, Slug)
+	b := pg.Tab
 
 	start := time.Now()
 	e2e.Do(t, b, "guess", 5*time.Second, e2e.SetInput("lab-levers-guess", "1500"))
@@ -36,11 +32,7 @@ func TestBrowserLeversLab(t *testing.T) {
 		new MutationObserver(() => { const n = count(); if (window.__rows[window.__rows.length - 1] !== n) window.__rows.push(n) })
 			.observe(document.getElementById("lab-levers"), {subtree: true, childList: true});
 		return true })()`)
-	e2e.Do(t, b, "run", 5*time.Second, chromedp.Click(chromedp.ID("lab-levers-run")))
-	e2e.WaitFor(t, b, "run done", `document.querySelector("#lab-levers-status").classList.contains("status-done")`, 2*time.Minute)
-	if msg := e2e.Eval[string](t, b, `document.querySelector("#lab-levers-error").textContent`); strings.TrimSpace(msg) != "" {
-		t.Fatalf("run failed: %s", msg)
-	}
+	pg.Run(t, 2*time.Minute)
 	seen := e2e.Eval[[]int](t, b, `window.__rows`)
 	if n := e2e.Eval[int](t, b, `document.querySelectorAll("#lab-levers-tables tbody tr").length`); n != len(levers) {
 		t.Errorf("table has %d rows, want the baseline and every lever (%d)", n, len(levers))

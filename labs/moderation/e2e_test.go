@@ -26,10 +26,8 @@ func TestBrowserModerationPolicies(t *testing.T) {
 	lab := New(Config{Engines: pool})
 	base := labtest.ServeLabs(t, lab)
 
-	b := e2e.NewBrowser(t, e2e.Options{})
-	console := e2e.WatchConsole(t, b)
-	defer console.Clean(t)
-	e2e.Do(t, b, "open the lab", 30*time.Second, chromedp.Navigate(base+"/labs/"+Slug), chromedp.WaitVisible(chromedp.ID("lab-moderation-run")))
+	pg := e2e.OpenLab(t, base, Slug)
+	b := pg.Tab
 	for i, p := range lab.Presets()[:3] {
 		t.Run(p.Name, func(t *testing.T) {
 			start := time.Now()
@@ -37,8 +35,7 @@ func TestBrowserModerationPolicies(t *testing.T) {
 			e2e.Do(t, b, "preset", 10*time.Second, chromedp.Click(chromedp.ID(fmt.Sprintf("lab-moderation-preset-%d", i))))
 			e2e.WaitFor(t, b, "preset applied", fmt.Sprintf(`document.querySelector("#lab-moderation-k-policy").value === %q`, policy), 5*time.Second)
 			e2e.Do(t, b, "guess", 5*time.Second, e2e.SetInput("lab-moderation-guess", "3"))
-			e2e.Eval[bool](t, b, `(() => { window.__changes = 0; const el = document.getElementById("lab-moderation-charts");
-				new MutationObserver(() => { window.__changes++ }).observe(el, {subtree: true, childList: true, attributes: true}); return true })()`)
+			pg.WatchChanges(t, "charts")
 			// Record whether the reader's text ever showed an e-mail
 			// address, not just at the end: a leak is later replaced.
 			e2e.Eval[bool](t, b, `(() => { window.__sawAt = false;
@@ -46,13 +43,11 @@ func TestBrowserModerationPolicies(t *testing.T) {
 					if (el && el.textContent.includes("@")) window.__sawAt = true })
 					.observe(document.getElementById("lab-moderation"), {subtree: true, childList: true, characterData: true}); return true })()`)
 			// Forget the previous run's end, so "done" below is this run's.
-			e2e.Eval[bool](t, b, `(() => { document.querySelector("#lab-moderation-status").classList.remove("status-done"); return true })()`)
-			e2e.Do(t, b, "run", 5*time.Second, chromedp.Click(chromedp.ID("lab-moderation-run")))
+			pg.ForgetDone(t)
+			pg.ClickRun(t)
 			e2e.WaitFor(t, b, "final frame", `document.querySelector("#lab-moderation-status").classList.contains("status-done") &&
 				!!document.querySelector('#lab-moderation-stats [data-stat="total_ms"]')`, 2*time.Minute)
-			if msg := e2e.Eval[string](t, b, `document.querySelector("#lab-moderation-error").textContent`); strings.TrimSpace(msg) != "" {
-				t.Fatalf("run failed: %s", msg)
-			}
+			pg.NoError(t)
 			raw := e2e.Eval[string](t, b, `document.querySelector('#lab-moderation-stats [data-stat="leaked_tokens"] .stat-value').firstChild.textContent`)
 			leaked, err := strconv.ParseFloat(strings.ReplaceAll(strings.TrimSpace(raw), ",", ""), 64)
 			if err != nil {
@@ -78,7 +73,7 @@ func TestBrowserModerationPolicies(t *testing.T) {
 			if strings.TrimSpace(shown) == "" {
 				t.Errorf("%s: the reader saw no text at all", policy)
 			}
-			if n := e2e.Eval[int](t, b, `window.__changes`); n < 3 {
+			if n := pg.Changes(t); n < 3 {
 				t.Errorf("the chart changed %d times during the run, want it to fill in", n)
 			}
 			paths := e2e.Eval[int](t, b, `[...document.querySelectorAll("#lab-moderation-fronts .ch-data path")].filter(p => (p.getAttribute("d") || "").length > 4).length`)

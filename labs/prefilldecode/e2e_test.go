@@ -6,8 +6,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/chromedp/chromedp"
-
 	"github.com/latencylab/latencylab/engine"
 	"github.com/latencylab/latencylab/labs"
 	"github.com/latencylab/latencylab/labs/labtest"
@@ -25,23 +23,15 @@ func TestBrowserPrefillDecodeLab(t *testing.T) {
 	defer pool.Close()
 	base := labtest.ServeLabs(t, New(Config{Engines: pool}))
 
-	b := e2e.NewBrowser(t, e2e.Options{})
-	console := e2e.WatchConsole(t, b)
-	defer console.Clean(t, "422") // the refused FP8 run answers 422
-	page := base + "/labs/" + Slug
-	e2e.Do(t, b, "open the lab", 30*time.Second, chromedp.Navigate(page), chromedp.WaitVisible(chromedp.ID("lab-prefill-decode-run")))
+	pg := e2e.OpenLab(t, base, Slug, "422") // the refused FP8 run answers 422
+	b := pg.Tab
 
 	t.Run("default run", func(t *testing.T) {
 		start := time.Now()
 		e2e.Do(t, b, "guess", 5*time.Second, e2e.SetInput("lab-prefill-decode-guess", "300"))
-		e2e.Eval[bool](t, b, `(() => { window.__changes = 0; const el = document.getElementById("lab-prefill-decode-charts");
-			new MutationObserver(() => { window.__changes++ }).observe(el, {subtree: true, childList: true, attributes: true}); return true })()`)
-		e2e.Do(t, b, "run", 5*time.Second, chromedp.Click(chromedp.ID("lab-prefill-decode-run")))
-		e2e.WaitFor(t, b, "run done", `document.querySelector("#lab-prefill-decode-status").classList.contains("status-done")`, 2*time.Minute)
-		if msg := e2e.Eval[string](t, b, `document.querySelector("#lab-prefill-decode-error").textContent`); strings.TrimSpace(msg) != "" {
-			t.Fatalf("run failed: %s", msg)
-		}
-		if n := e2e.Eval[int](t, b, `window.__changes`); n < 3 {
+		pg.WatchChanges(t, "charts")
+		pg.Run(t, 2*time.Minute)
+		if n := pg.Changes(t); n < 3 {
 			t.Errorf("the charts changed %d times during the run, want them to fill in", n)
 		}
 		for _, id := range []string{chartTTFT, chartDecode, chartRoofline, chartPrompt, chartCaching} {
@@ -70,12 +60,12 @@ func TestBrowserPrefillDecodeLab(t *testing.T) {
 	})
 
 	t.Run("fp8 on an A100", func(t *testing.T) {
-		e2e.Do(t, b, "reload", 30*time.Second, chromedp.Navigate(page), chromedp.WaitVisible(chromedp.ID("lab-prefill-decode-run")))
+		pg.Open(t, "reload", base+"/labs/"+Slug)
 		runs := e2e.Eval[int](t, b, `document.querySelectorAll("#lab-prefill-decode-runs thead th").length`)
 		e2e.Do(t, b, "pick the GPU and FP8", 5*time.Second,
 			e2e.SetInput("lab-prefill-decode-k-gpu", "a100-80g"),
 			e2e.SetInput("lab-prefill-decode-k-precision", string(engine.FP8)))
-		e2e.Do(t, b, "run", 5*time.Second, chromedp.Click(chromedp.ID("lab-prefill-decode-run")))
+		pg.ClickRun(t)
 		e2e.WaitFor(t, b, "the knob's error", `document.querySelector("#lab-prefill-decode-err-precision").textContent.trim() !== ""`, 30*time.Second)
 		msg := e2e.Eval[string](t, b, `document.querySelector("#lab-prefill-decode-err-precision").textContent`)
 		if !strings.Contains(msg, "FP8") || !strings.Contains(msg, "a100-80g") {
@@ -88,7 +78,7 @@ func TestBrowserPrefillDecodeLab(t *testing.T) {
 			t.Errorf("a refused run drew %d stats and charts", n)
 		}
 		e2e.Screenshot(t, b, "prefill-decode-fp8-refused")
-		e2e.Do(t, b, "reload", 30*time.Second, chromedp.Navigate(page), chromedp.WaitVisible(chromedp.ID("lab-prefill-decode-run")))
+		pg.Open(t, "reload", base+"/labs/"+Slug)
 		if n := e2e.Eval[int](t, b, `document.querySelectorAll("#lab-prefill-decode-runs thead th").length`); n != runs {
 			t.Errorf("run list has %d header cells after the refused run, %d before: a run was saved", n, runs)
 		}

@@ -25,10 +25,8 @@ func TestBrowserRAGLab(t *testing.T) {
 	lab := New(Config{Engines: pool, Retriever: labtest.SupportDesk(t)})
 	base := labtest.ServeLabs(t, lab)
 
-	b := e2e.NewBrowser(t, e2e.Options{})
-	console := e2e.WatchConsole(t, b)
-	defer console.Clean(t)
-	e2e.Do(t, b, "open the lab", 30*time.Second, chromedp.Navigate(base+"/labs/"+Slug), chromedp.WaitVisible(chromedp.ID("lab-rag-run")))
+	pg := e2e.OpenLab(t, base, Slug)
+	b := pg.Tab
 
 	i := slices.IndexFunc(lab.Presets(), func(p labs.Preset) bool { return p.Name == "Top-20 + long history" })
 	if i < 0 {
@@ -40,11 +38,7 @@ func TestBrowserRAGLab(t *testing.T) {
 	e2e.WaitFor(t, b, "preset applied", fmt.Sprintf(`document.querySelector("#lab-rag-k-topK").value == %q && document.querySelector("#lab-rag-k-historyTurns").value == %q`,
 		fmt.Sprint(p.Values.Int(knobTopK)), fmt.Sprint(p.Values.Int(knobHistory))), 5*time.Second)
 	e2e.Do(t, b, "guess", 5*time.Second, e2e.SetInput("lab-rag-guess", "400"))
-	e2e.Do(t, b, "run", 5*time.Second, chromedp.Click(chromedp.ID("lab-rag-run")))
-	e2e.WaitFor(t, b, "run done", `document.querySelector("#lab-rag-status").classList.contains("status-done")`, 2*time.Minute)
-	if msg := e2e.Eval[string](t, b, `document.querySelector("#lab-rag-error").textContent`); strings.TrimSpace(msg) != "" {
-		t.Fatalf("run failed: %s", msg)
-	}
+	pg.Run(t, 2*time.Minute)
 	passages := e2e.Eval[int](t, b, `(() => { const t = [...document.querySelectorAll("#lab-rag-tables table")].find(t =>
 		(t.querySelector("caption") || {textContent: ""}).textContent.startsWith("Retrieved passages")); return t ? t.querySelectorAll("tbody tr").length : -1 })()`)
 	if want := p.Values.Int(knobTopK); passages != want {

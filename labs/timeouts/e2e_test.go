@@ -25,10 +25,8 @@ func TestBrowserTimeoutsLab(t *testing.T) {
 	lab := New(Config{Engines: pool, Retriever: pipelinelab.NewFakeStore()})
 	base := labtest.ServeLabs(t, lab)
 
-	b := e2e.NewBrowser(t, e2e.Options{})
-	console := e2e.WatchConsole(t, b)
-	defer console.Clean(t)
-	e2e.Do(t, b, "open the lab", 20*time.Second, chromedp.Navigate(base+"/labs/"+Slug), chromedp.WaitVisible(chromedp.ID("lab-timeouts-run")))
+	pg := e2e.OpenLab(t, base, Slug)
+	b := pg.Tab
 	for _, i := range []int{1, 2} {
 		p := lab.Presets()[i]
 		t.Run(p.Name, func(t *testing.T) {
@@ -36,15 +34,9 @@ func TestBrowserTimeoutsLab(t *testing.T) {
 			e2e.WaitFor(t, b, "preset applied", fmt.Sprintf(`document.querySelector("#lab-timeouts-k-overallTimeout").value == %q`,
 				fmt.Sprint(p.Values.Float(knobOverall))), 5*time.Second)
 			e2e.Do(t, b, "guess", 5*time.Second, e2e.SetInput("lab-timeouts-guess", "5000"))
-			e2e.Eval[bool](t, b, `(() => { window.__changes = 0; const el = document.getElementById("lab-timeouts-charts");
-				new MutationObserver(() => { window.__changes++ }).observe(el, {subtree: true, childList: true, attributes: true}); return true })()`)
-			e2e.Eval[bool](t, b, `(() => { document.querySelector("#lab-timeouts-status").classList.remove("status-done"); return true })()`)
-			e2e.Do(t, b, "run", 5*time.Second, chromedp.Click(chromedp.ID("lab-timeouts-run")))
-			e2e.WaitFor(t, b, "run done", `document.querySelector("#lab-timeouts-status").classList.contains("status-done")`, 90*time.Second)
-			if msg := e2e.Eval[string](t, b, `document.querySelector("#lab-timeouts-error").textContent`); strings.TrimSpace(msg) != "" {
-				t.Fatalf("run failed: %s", msg)
-			}
-			if n := e2e.Eval[int](t, b, `window.__changes`); n < 5 {
+			pg.WatchChanges(t, "charts")
+			pg.Run(t, 90*time.Second)
+			if n := pg.Changes(t); n < 5 {
 				t.Errorf("the timeline changed %d times during the run, want it to fill in", n)
 			}
 			if n := e2e.Eval[int](t, b, `document.querySelectorAll("#lab-timeouts-timeline .ch-data rect").length`); n < 40 {
