@@ -35,3 +35,18 @@ func TestNewTag(t *testing.T) {
 		t.Errorf("two tags are both %q", a)
 	}
 }
+
+func TestJoinFieldErrors(t *testing.T) {
+	a, b := FieldError{Knob: "a", Message: "bad a"}, FieldError{Knob: "b", Message: "bad b"}
+	if err := JoinFieldErrors(nil); err != nil {
+		t.Errorf("no field errors: %v, want nil", err)
+	}
+	if err := JoinFieldErrors([]FieldError{a}); err != a {
+		t.Errorf("one field error: %v, want it unwrapped", err)
+	}
+	err := JoinFieldErrors([]FieldError{a, b})
+	var fe FieldError
+	if !errors.As(err, &fe) || fe != a || err.Error() != "a: bad a\nb: bad b" {
+		t.Errorf("two field errors: %v, want both joined", err)
+	}
+}

@@ -1,6 +1,7 @@
 package labs
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"strconv"
@@ -119,4 +120,21 @@ func unitSuffix(u string) string {
 		return ""
 	}
 	return " " + u
+}
+
+// JoinFieldErrors is the error a lab's parse returns for Validate's field
+// errors: nil for none, the FieldError itself for one (so its message can
+// be shown beside its knob), and errors.Join of them all for more.
+func JoinFieldErrors(errs []FieldError) error {
+	switch len(errs) {
+	case 0:
+		return nil
+	case 1:
+		return errs[0]
+	}
+	es := make([]error, len(errs))
+	for i, e := range errs {
+		es[i] = e
+	}
+	return errors.Join(es...)
 }

@@ -1,8 +1,6 @@
 package cancellation
 
 import (
-	"errors"
-
 	"github.com/latencylab/latencylab/labs"
 	"github.com/latencylab/latencylab/labs/pipelinelab"
 )
@@ -67,14 +65,7 @@ type settings struct {
 func parse(v labs.Values) (settings, error) {
 	vals, errs := labs.Validate(knobs(), v)
 	if len(errs) > 0 {
-		es := make([]error, len(errs))
-		for i, e := range errs {
-			es[i] = e
-		}
-		if len(es) == 1 {
-			return settings{}, es[0]
-		}
-		return settings{}, errors.Join(es...)
+		return settings{}, labs.JoinFieldErrors(errs)
 	}
 	spec, err := pipelinelab.LookupTier(vals.String(knobTier))
 	if err != nil {

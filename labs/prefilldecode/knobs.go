@@ -1,7 +1,6 @@
 package prefilldecode
 
 import (
-	"errors"
 	"fmt"
 	"strings"
 
@@ -140,14 +139,7 @@ func (l *Lab) Check(v labs.Values) []labs.FieldError {
 func parse(v labs.Values) (settings, error) {
 	vals, errs := labs.Validate(knobs(), v)
 	if len(errs) > 0 {
-		es := make([]error, len(errs))
-		for i, e := range errs {
-			es[i] = e
-		}
-		if len(es) == 1 {
-			return settings{}, es[0]
-		}
-		return settings{}, errors.Join(es...)
+		return settings{}, labs.JoinFieldErrors(errs)
 	}
 	prec := engine.Precision(vals.String(knobPrecision))
 	s := settings{

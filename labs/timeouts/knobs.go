@@ -1,7 +1,6 @@
 package timeouts
 
 import (
-	"errors"
 	"time"
 
 	"github.com/latencylab/latencylab/labs"
@@ -114,14 +113,7 @@ type settings struct {
 func parse(v labs.Values) (settings, error) {
 	vals, errs := labs.Validate(knobs(), v)
 	if len(errs) > 0 {
-		es := make([]error, len(errs))
-		for i, e := range errs {
-			es[i] = e
-		}
-		if len(es) == 1 {
-			return settings{}, es[0]
-		}
-		return settings{}, errors.Join(es...)
+		return settings{}, labs.JoinFieldErrors(errs)
 	}
 	sec := func(name string) time.Duration { return time.Duration(vals.Float(name) * float64(time.Second)) }
 	s := settings{
