@@ -54,8 +54,8 @@ type liveView struct {
 
 // frame is every panel's state; final frames carry the run's summary.
 func (v *liveView) frame(r *recorder, final bool, status string) labs.Frame {
-	if t := ms(r.now); t > v.xmax {
-		v.xmax = niceCeil(t * 1.15)
+	if t := labs.Millis(r.now); t > v.xmax {
+		v.xmax = labs.NiceCeil(t * 1.15)
 	}
 	return labs.Frame{
 		Final:  final,
@@ -86,7 +86,7 @@ func (v *liveView) stats(r *recorder) []labs.Stat {
 		{Key: statITLP99, Label: "ITL p99", Value: round1(percentile(gaps, 99)), Unit: "ms", Note: "gap between consecutive tokens"},
 		{Key: statITLMax, Label: "ITL max", Value: round1(itlMax), Unit: "ms"},
 		{Key: statThroughput, Label: "Output throughput", Value: round1(sum.throughput()), Unit: "tok/s", Note: "all requests together"},
-		{Key: statTotal, Label: "Total time", Value: round1(ms(sum.duration)), Unit: "ms", Note: "first arrival to last token"},
+		{Key: statTotal, Label: "Total time", Value: round1(labs.Millis(sum.duration)), Unit: "ms", Note: "first arrival to last token"},
 		{Key: statPreempt, Label: "Preemptions", Value: float64(r.preemptions), Unit: "", Note: preNote},
 		{Key: statCompleted, Label: "Completed", Value: float64(sum.completed), Unit: "requests"},
 	}
@@ -122,7 +122,7 @@ func (v *liveView) timeline(r *recorder) labs.Chart {
 		}
 		add := func(name string, a, b time.Duration) {
 			if b > a {
-				rows[i].Spans = append(rows[i].Spans, labs.Span{Name: name, Start: ms(a), End: ms(b)})
+				rows[i].Spans = append(rows[i].Spans, labs.Span{Name: name, Start: labs.Millis(a), End: labs.Millis(b)})
 			}
 		}
 		switch {
@@ -154,12 +154,12 @@ func (v *liveView) batch(r *recorder) labs.Chart {
 	wait := make([]labs.Point, 0, 2*len(r.steps))
 	ymax := v.ymax
 	for _, p := range r.steps {
-		run = append(run, labs.Point{X: ms(p.start), Y: float64(p.running)}, labs.Point{X: ms(p.at), Y: float64(p.running)})
-		wait = append(wait, labs.Point{X: ms(p.start), Y: float64(p.waiting)}, labs.Point{X: ms(p.at), Y: float64(p.waiting)})
+		run = append(run, labs.Point{X: labs.Millis(p.start), Y: float64(p.running)}, labs.Point{X: labs.Millis(p.at), Y: float64(p.running)})
+		wait = append(wait, labs.Point{X: labs.Millis(p.start), Y: float64(p.waiting)}, labs.Point{X: labs.Millis(p.at), Y: float64(p.waiting)})
 		ymax = max(ymax, float64(p.running), float64(p.waiting))
 	}
 	if ymax > v.ymax {
-		v.ymax = niceCeil(ymax * 1.1)
+		v.ymax = labs.NiceCeil(ymax * 1.1)
 	}
 	return labs.Chart{ID: chartBatch, Title: "Running batch and queue", Kind: labs.ChartLine,
 		XLabel: "time", XUnit: "ms", YLabel: "requests", XMax: v.xmax, YMax: v.ymax,
@@ -169,7 +169,7 @@ func (v *liveView) batch(r *recorder) labs.Chart {
 func (v *liveView) kv(r *recorder) labs.Chart {
 	pts := make([]labs.Point, 0, len(r.steps))
 	for _, p := range r.steps {
-		pts = append(pts, labs.Point{X: ms(p.at), Y: round1(p.kv * 100)})
+		pts = append(pts, labs.Point{X: labs.Millis(p.at), Y: round1(p.kv * 100)})
 	}
 	return labs.Chart{ID: chartKV, Title: "KV cache in use", Kind: labs.ChartArea,
 		XLabel: "time", XUnit: "ms", YLabel: "of the cache", YUnit: "%", XMax: v.xmax, YMax: 100,
@@ -185,11 +185,11 @@ func (v *liveView) throughput(r *recorder, final bool) labs.Chart {
 		if end > r.now && !final {
 			break
 		}
-		pts = append(pts, labs.Point{X: ms(end), Y: math.Round(perSecond(float64(n), r.bucket))})
+		pts = append(pts, labs.Point{X: labs.Millis(end), Y: math.Round(perSecond(float64(n), r.bucket))})
 	}
 	return labs.Chart{ID: chartThroughput, Title: "Output tokens per second", Kind: labs.ChartLine,
 		XLabel: "time", XUnit: "ms", YLabel: "throughput", YUnit: "tok/s", XMax: v.xmax,
-		Series: []labs.Series{{Name: fmt.Sprintf("tokens/s (%s bins)", fmtMS(ms(r.bucket))), Points: pts}}}
+		Series: []labs.Series{{Name: fmt.Sprintf("tokens/s (%s bins)", fmtMS(labs.Millis(r.bucket))), Points: pts}}}
 }
 
 // itl draws, for every step that produced tokens, the longest gap any
@@ -199,29 +199,15 @@ func (v *liveView) throughput(r *recorder, final bool) labs.Chart {
 func (v *liveView) itl(r *recorder) labs.Chart {
 	pts := make([]labs.Point, 0, 2*len(r.itl))
 	for i, p := range r.itl {
-		y := round1(ms(p.gap))
+		y := round1(labs.Millis(p.gap))
 		if i > 0 {
-			pts = append(pts, labs.Point{X: ms(r.itl[i-1].at), Y: y})
+			pts = append(pts, labs.Point{X: labs.Millis(r.itl[i-1].at), Y: y})
 		}
-		pts = append(pts, labs.Point{X: ms(p.at), Y: y})
+		pts = append(pts, labs.Point{X: labs.Millis(p.at), Y: y})
 	}
 	return labs.Chart{ID: chartITL, Title: "Longest gap between tokens, per step", Kind: labs.ChartLine,
 		XLabel: "time", XUnit: "ms", YLabel: "inter-token latency", YUnit: "ms", XMax: v.xmax,
 		Series: []labs.Series{{Name: "max ITL", Points: pts}}}
-}
-
-// niceCeil rounds x up to 1, 1.2, 1.5, 2, 2.5, 3, 4, 5, 6 or 8 × 10^k.
-func niceCeil(x float64) float64 {
-	if !(x > 0) || math.IsInf(x, 0) {
-		return 1
-	}
-	p := math.Pow(10, math.Floor(math.Log10(x)))
-	for _, m := range []float64{1, 1.2, 1.5, 2, 2.5, 3, 4, 5, 6, 8, 10} {
-		if m*p >= x*(1-1e-12) {
-			return m * p
-		}
-	}
-	return 10 * p
 }
 
 func round1(x float64) float64 { return math.Round(x*10) / 10 }

@@ -76,7 +76,7 @@ func (l *Lab) runLive(ctx context.Context, s settings, emit func(labs.Frame)) er
 		emit(labs.Frame{Final: true, Status: "Not run: too long to watch.", Error: fmt.Sprintf(
 			"On an idle GPU this run would take about %s of real time; a live run is kept under %s. "+
 				"Send fewer requests, shorter answers or a higher request rate, or use the sweep, which runs on a virtual clock.",
-			fmtMS(ms(v.estimate)), fmtMS(ms(maxLiveDuration)))})
+			fmtMS(labs.Millis(v.estimate)), fmtMS(labs.Millis(maxLiveDuration)))})
 		return nil
 	}
 
@@ -273,12 +273,12 @@ func newLiveView(s settings, cfg engine.Config, w workload) (*liveView, error) {
 		last = max(last, r.End)
 	}
 	return &liveView{s: s, cfg: cfg, static: cfg.Policy == engine.Static, estimate: last,
-		xmax: niceCeil(ms(last) * 1.1), ymax: niceCeil(float64(max(peak, 1)) * 1.1)}, nil
+		xmax: labs.NiceCeil(labs.Millis(last) * 1.1), ymax: labs.NiceCeil(float64(max(peak, 1)) * 1.1)}, nil
 }
 
 // bucket is the throughput chart's bin: about a fiftieth of the axis.
 func (v *liveView) bucket() time.Duration {
-	return time.Duration(niceCeil(v.xmax/50) * float64(time.Millisecond))
+	return time.Duration(labs.NiceCeil(v.xmax/50) * float64(time.Millisecond))
 }
 
 func (v *liveView) status(r *recorder) string {
@@ -296,13 +296,13 @@ func (v *liveView) status(r *recorder) string {
 	}
 	st := r.steps[len(r.steps)-1]
 	return fmt.Sprintf("%s: %d of %d requests done, %d arrived; %d in the batch, %d waiting.",
-		fmtMS(ms(r.now)), done, len(r.reqs), arrived, st.running, st.waiting)
+		fmtMS(labs.Millis(r.now)), done, len(r.reqs), arrived, st.running, st.waiting)
 }
 
 func (v *liveView) doneStatus(r *recorder) string {
 	sum := summarize(r.outcomes(), 0, 0)
 	return fmt.Sprintf("Done: %d requests on %s (%s batching) in %s; p95 time to first token %s.",
-		sum.completed, v.engineName(), v.cfg.Policy, fmtMS(ms(sum.duration)), fmtMS(percentile(sum.ttft, 95)))
+		sum.completed, v.engineName(), v.cfg.Policy, fmtMS(labs.Millis(sum.duration)), fmtMS(percentile(sum.ttft, 95)))
 }
 
 func (v *liveView) engineName() string {

@@ -4,6 +4,8 @@ import (
 	"math"
 	"slices"
 	"time"
+
+	"github.com/latencylab/latencylab/labs"
 )
 
 // outcome is one finished request's engine times, the input to every
@@ -44,9 +46,9 @@ func summarize(outs []outcome, ttftSLO, tpotSLO time.Duration) summary {
 		s.completed++
 		s.outputTokens += o.tokens
 		first, last = min(first, o.arrival), max(last, o.end)
-		s.ttft = append(s.ttft, ms(o.ttft()))
+		s.ttft = append(s.ttft, labs.Millis(o.ttft()))
 		if o.tokens > 1 {
-			s.tpot = append(s.tpot, ms(o.tpot()))
+			s.tpot = append(s.tpot, labs.Millis(o.tpot()))
 		}
 		if o.ttft() <= ttftSLO && o.tpot() <= tpotSLO {
 			s.good++
@@ -85,5 +87,3 @@ func percentile(sorted []float64, p float64) float64 {
 	f := pos - float64(i)
 	return sorted[i] + f*(sorted[i+1]-sorted[i])
 }
-
-func ms(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }

@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/latencylab/latencylab/engine"
+	"github.com/latencylab/latencylab/labs"
 )
 
 // recorder accumulates what a run has shown so far: each request's
@@ -99,7 +100,7 @@ func (r *recorder) token(i, index int, t time.Duration) {
 		}
 	} else {
 		gap := at - q.last
-		r.gaps = append(r.gaps, ms(gap))
+		r.gaps = append(r.gaps, labs.Millis(gap))
 		r.addITL(at, gap)
 	}
 	q.tokens++

@@ -52,7 +52,7 @@ func (v *sweepView) series(f func(*point) float64) []labs.Series {
 	return out
 }
 
-func (v *sweepView) xmax() float64 { return niceCeil(v.plan.rates[len(v.plan.rates)-1] * 1.05) }
+func (v *sweepView) xmax() float64 { return labs.NiceCeil(v.plan.rates[len(v.plan.rates)-1] * 1.05) }
 
 func (v *sweepView) throughputChart() labs.Chart {
 	return labs.Chart{ID: chartSweepThroughput, Title: "Output throughput against request rate", Kind: labs.ChartLine,
@@ -68,7 +68,7 @@ func (v *sweepView) ttftChart() labs.Chart {
 	return labs.Chart{ID: chartSweepTTFT, Kind: labs.ChartLine, Title: "p95 time to first token against request rate (log scale)",
 		XLabel: "request rate", XUnit: "req/s", YLabel: "p95 TTFT", YUnit: "ms", XMax: v.xmax(), LogY: true,
 		Series: v.series(p95),
-		HLines: []labs.Mark{{Label: "TTFT limit", At: ms(v.plan.s.ttftSLO)}}}
+		HLines: []labs.Mark{{Label: "TTFT limit", At: labs.Millis(v.plan.s.ttftSLO)}}}
 }
 
 func (v *sweepView) goodputChart() labs.Chart {
@@ -78,7 +78,7 @@ func (v *sweepView) goodputChart() labs.Chart {
 		offered.Points = append(offered.Points, labs.Point{X: r, Y: r})
 	}
 	return labs.Chart{ID: chartSweepGoodput, Kind: labs.ChartLine,
-		Title:  fmt.Sprintf("Goodput: requests/s within TTFT ≤ %s and TPOT ≤ %s", fmtMS(ms(v.plan.s.ttftSLO)), fmtMS(ms(v.plan.s.tpotSLO))),
+		Title:  fmt.Sprintf("Goodput: requests/s within TTFT ≤ %s and TPOT ≤ %s", fmtMS(labs.Millis(v.plan.s.ttftSLO)), fmtMS(labs.Millis(v.plan.s.tpotSLO))),
 		XLabel: "request rate", XUnit: "req/s", YLabel: "goodput", YUnit: "req/s", XMax: v.xmax(), YMax: v.xmax(),
 		Series: append(ss, offered)}
 }

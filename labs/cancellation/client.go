@@ -39,11 +39,11 @@ func (c *client) on(ev pipeline.Event) {
 		}
 		if c.delivered == 0 {
 			c.firstAt = ev.At
-			c.pts = append(c.pts, labs.Point{X: ms(ev.At), Y: 0})
+			c.pts = append(c.pts, labs.Point{X: labs.Millis(ev.At), Y: 0})
 		}
 		c.text.WriteString(ev.Text)
 		c.delivered += ev.Tokens
-		c.pts = append(c.pts, labs.Point{X: ms(ev.At), Y: float64(c.delivered)})
+		c.pts = append(c.pts, labs.Point{X: labs.Millis(ev.At), Y: float64(c.delivered)})
 		if c.stopAfter > 0 && c.delivered >= c.stopAfter {
 			c.stopped, c.stopAt = true, ev.At
 			c.disconnect()
@@ -81,5 +81,3 @@ func (c *client) view() clientView {
 		firstAt: c.firstAt, stopped: c.stopped, stopAt: c.stopAt, errShown: c.errShown, errAt: c.errAt,
 		errStatus: c.errStatus}
 }
-
-func ms(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }

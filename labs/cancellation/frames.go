@@ -62,15 +62,15 @@ func (v *view) text(c clientView) *labs.TextPanel {
 	body := c.text
 	var marks []labs.Mark
 	if c.delivered > 0 {
-		marks = append(marks, labs.Mark{Label: markFirstWord, At: ms(c.firstAt)})
+		marks = append(marks, labs.Mark{Label: markFirstWord, At: labs.Millis(c.firstAt)})
 	}
 	if c.stopped {
 		body += " ‖ [you stopped reading here]"
-		marks = append(marks, labs.Mark{Label: markStopped, At: ms(c.stopAt)})
+		marks = append(marks, labs.Mark{Label: markStopped, At: labs.Millis(c.stopAt)})
 	}
 	if c.errShown != "" {
 		body += "\n\n⚠ " + c.errShown
-		marks = append(marks, labs.Mark{Label: markError, At: ms(c.errAt)})
+		marks = append(marks, labs.Mark{Label: markError, At: labs.Millis(c.errAt)})
 	}
 	return &labs.TextPanel{Title: "What the reader saw (turn 1)", Body: body, Marks: marks}
 }
@@ -81,14 +81,14 @@ func (v *view) chart(c clientView, gen []time.Duration, now time.Duration, final
 	genPts := []labs.Point{{X: 0, Y: 0}}
 	for i, at := range gen {
 		if i == 0 {
-			genPts = append(genPts, labs.Point{X: ms(at), Y: 0})
+			genPts = append(genPts, labs.Point{X: labs.Millis(at), Y: 0})
 		}
-		genPts = append(genPts, labs.Point{X: ms(at), Y: float64(i + 1)})
+		genPts = append(genPts, labs.Point{X: labs.Millis(at), Y: float64(i + 1)})
 	}
 	delPts := append([]labs.Point{{X: 0, Y: 0}}, c.pts...)
-	end := ms(now)
+	end := labs.Millis(now)
 	if final && len(gen) > 0 {
-		end = ms(gen[len(gen)-1])
+		end = labs.Millis(gen[len(gen)-1])
 	}
 	for _, pts := range []*[]labs.Point{&genPts, &delPts} {
 		last := (*pts)[len(*pts)-1]
@@ -104,13 +104,13 @@ func (v *view) chart(c clientView, gen []time.Duration, now time.Duration, final
 		XMax: v.xmax, YMax: float64(v.s.answer),
 		Series: []labs.Series{{Name: seriesGenerated, Points: genPts}, {Name: seriesDelivered, Points: delPts}}}
 	if c.stopped {
-		ch.Marks = append(ch.Marks, labs.Mark{Label: markStopped, At: ms(c.stopAt)})
+		ch.Marks = append(ch.Marks, labs.Mark{Label: markStopped, At: labs.Millis(c.stopAt)})
 	}
 	if c.errShown != "" {
-		ch.Marks = append(ch.Marks, labs.Mark{Label: markError, At: ms(c.errAt)})
+		ch.Marks = append(ch.Marks, labs.Mark{Label: markError, At: labs.Millis(c.errAt)})
 	}
 	if final && len(gen) > 0 {
-		ch.Marks = append(ch.Marks, labs.Mark{Label: markEngineEnd, At: ms(gen[len(gen)-1])})
+		ch.Marks = append(ch.Marks, labs.Mark{Label: markEngineEnd, At: labs.Millis(gen[len(gen)-1])})
 	}
 	return ch
 }

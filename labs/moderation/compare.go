@@ -82,8 +82,8 @@ func firstErr(errs []error) error {
 // compareFrame draws every policy's delivery front against generation, and
 // when all are done the table of what each cost and let through.
 func (v *view) compareFrame(jobs []*job, now time.Duration, final bool) labs.Frame {
-	if t := ms(now); t > v.xmax {
-		v.xmax = niceCeil(t * 1.25)
+	if t := labs.Millis(now); t > v.xmax {
+		v.xmax = labs.NiceCeil(t * 1.25)
 	}
 	c := labs.Chart{
 		ID: chartFronts, Title: "Generated vs delivered, every policy", Kind: labs.ChartLine,
@@ -110,7 +110,7 @@ func (v *view) compareFrame(jobs []*job, now time.Duration, final bool) labs.Fra
 	checks, total := 0, 0.0
 	for _, j := range jobs {
 		checks += j.meter.checks
-		total = max(total, ms(j.meter.fin))
+		total = max(total, labs.Millis(j.meter.fin))
 	}
 	f.Stats = []labs.Stat{
 		{Key: statTotal, Label: "Total time", Value: total, Unit: "ms", Note: "until the slowest policy finished delivering"},
@@ -130,7 +130,7 @@ func comparison(jobs []*job, s settings) labs.Table {
 		m := j.meter
 		first := "—"
 		if m.firstWord != none {
-			first = strconv.FormatFloat(ms(m.firstWord), 'f', 0, 64)
+			first = strconv.FormatFloat(labs.Millis(m.firstWord), 'f', 0, 64)
 		}
 		name := policyLabel(string(j.policy))
 		if s.promptCheck {
@@ -138,7 +138,7 @@ func comparison(jobs []*job, s settings) labs.Table {
 		}
 		t.Rows = append(t.Rows, []string{
 			name, first, strconv.Itoa(m.truth.leaked), strconv.Itoa(m.truth.afterProblem),
-			strconv.FormatFloat(m.truth.lagMS, 'f', 0, 64), strconv.FormatFloat(ms(m.fin), 'f', 0, 64),
+			strconv.FormatFloat(m.truth.lagMS, 'f', 0, 64), strconv.FormatFloat(labs.Millis(m.fin), 'f', 0, 64),
 			strconv.Itoa(m.checks), outcome(m),
 		})
 	}

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"math"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
 
@@ -46,8 +45,8 @@ type view struct {
 }
 
 func (v *view) frame(m *meter, now time.Duration) labs.Frame {
-	if t := ms(now); t > v.xmax {
-		v.xmax = niceCeil(t * 1.25)
+	if t := labs.Millis(now); t > v.xmax {
+		v.xmax = labs.NiceCeil(t * 1.25)
 	}
 	f := labs.Frame{
 		Final:  m.done,
@@ -66,15 +65,15 @@ func (v *view) status(m *meter, now time.Duration) string {
 	switch {
 	case m.done && m.promptBlocked:
 		return fmt.Sprintf("Refused before generation: the prompt check found %s in %s. No tokens were generated.",
-			cats(m.caught), fmtMS(ms(m.promptAt)))
+			cats(m.caught), labs.FormatMS(labs.Millis(m.promptAt)))
 	case m.done && m.reason == mod.FinishContentFilter:
 		return fmt.Sprintf("Blocked (finish reason content_filter): %s caught at %s; %d unsafe tokens had reached the reader.",
-			cats(m.caught), fmtMS(ms(m.caughtAt)), m.truth.leaked)
+			cats(m.caught), labs.FormatMS(labs.Millis(m.caughtAt)), m.truth.leaked)
 	case m.done:
 		return fmt.Sprintf("Complete: %d tokens delivered in %s after %d checks; nothing was blocked.",
-			m.delivered, fmtMS(ms(m.fin)), m.checks)
+			m.delivered, labs.FormatMS(labs.Millis(m.fin)), m.checks)
 	case len(m.pieces) == 0:
-		return fmt.Sprintf("Waiting for the first token (%s so far).", fmtMS(ms(now)))
+		return fmt.Sprintf("Waiting for the first token (%s so far).", labs.FormatMS(labs.Millis(now)))
 	}
 	return fmt.Sprintf("Generated %d of %d tokens; %d delivered to the reader.", len(m.pieces), v.answer, m.delivered)
 }
@@ -86,17 +85,17 @@ func stats(m *meter) []labs.Stat {
 		out = append(out, labs.Stat{Key: key, Label: label, Value: val, Unit: unit, Note: note})
 	}
 	if m.firstWord != none {
-		add(statFirstWord, "Time to first word", ms(m.firstWord), "ms", "request sent to the first word on screen (the fallback counts)")
+		add(statFirstWord, "Time to first word", labs.Millis(m.firstWord), "ms", "request sent to the first word on screen (the fallback counts)")
 	}
 	if m.done {
 		add(statLeaked, "Unsafe tokens shown", float64(m.truth.leaked), "tokens", "delivered tokens inside personal data or off-policy text")
 		add(statAfterProblem, "Tokens after the problem", float64(m.truth.afterProblem), "tokens", "generated after the first unsafe item was complete")
 		add(statLag, "Delivery lag", m.truth.lagMS, "ms", "mean time a delivered token waited behind generation")
-		add(statTotal, "Total time", ms(m.fin), "ms", "request sent to the end of delivery")
+		add(statTotal, "Total time", labs.Millis(m.fin), "ms", "request sent to the end of delivery")
 		add(statGenerated, "Tokens generated", float64(len(m.pieces)), "tokens", "what the GPU wrote (and was paid for)")
 	}
 	add(statChecks, "Checks", float64(m.checks), "", "moderation calls, the prompt check included")
-	add(statModeration, "Time in moderation", ms(m.checkTime), "ms", "detectors plus service latency, summed over checks")
+	add(statModeration, "Time in moderation", labs.Millis(m.checkTime), "ms", "detectors plus service latency, summed over checks")
 	return out
 }
 
@@ -105,7 +104,7 @@ func text(m *meter) *labs.TextPanel {
 	p := &labs.TextPanel{Title: "What the user saw", Body: m.visible, Marks: []labs.Mark{}}
 	add := func(label string, at time.Duration) {
 		if at != none {
-			p.Marks = append(p.Marks, labs.Mark{Label: label, At: ms(at)})
+			p.Marks = append(p.Marks, labs.Mark{Label: label, At: labs.Millis(at)})
 		}
 	}
 	add(markFirstWord, m.firstWord)
@@ -149,8 +148,8 @@ func extend(pts []labs.Point, now time.Duration, done bool, end time.Duration) [
 		t = end
 	}
 	out := slices.Clone(pts)
-	if last := out[len(out)-1]; ms(t) > last.X {
-		out = append(out, labs.Point{X: ms(t), Y: last.Y})
+	if last := out[len(out)-1]; labs.Millis(t) > last.X {
+		out = append(out, labs.Point{X: labs.Millis(t), Y: last.Y})
 	}
 	return out
 }
@@ -196,7 +195,7 @@ func replay(m *meter) labs.Table {
 	slices.SortStableFunc(rows, func(a, b row) int { return int(a.at - b.at) })
 	t := labs.Table{Title: "What the user saw, step by step", Columns: []string{"Time", "Event", "On screen"}}
 	for _, r := range rows {
-		t.Rows = append(t.Rows, []string{fmtMS(ms(r.at)), r.what, r.seen})
+		t.Rows = append(t.Rows, []string{labs.FormatMS(labs.Millis(r.at)), r.what, r.seen})
 	}
 	return t
 }
@@ -235,27 +234,4 @@ func cats(cs []mod.Category) string {
 		out[i] = string(c)
 	}
 	return strings.Join(out, ", ")
-}
-
-// niceCeil rounds x up to 1, 1.2, 1.5, 2, 2.5, 3, 4, 5, 6 or 8 times a power
-// of ten, so a fixed axis ends on a round number.
-func niceCeil(x float64) float64 {
-	if !(x > 0) || math.IsInf(x, 0) {
-		return 1
-	}
-	p := math.Pow(10, math.Floor(math.Log10(x)))
-	for _, m := range []float64{1, 1.2, 1.5, 2, 2.5, 3, 4, 5, 6, 8, 10} {
-		if m*p >= x*(1-1e-12) {
-			return m * p
-		}
-	}
-	return 10 * p
-}
-
-// fmtMS formats milliseconds: "412 ms", "2.41 s".
-func fmtMS(v float64) string {
-	if v >= 1000 {
-		return strconv.FormatFloat(v/1000, 'f', 2, 64) + " s"
-	}
-	return strconv.FormatFloat(v, 'f', 0, 64) + " ms"
 }

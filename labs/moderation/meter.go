@@ -99,7 +99,7 @@ func (m *meter) end(at time.Duration, c *mod.Checker) {
 // step extends a step line to y at time x.
 func step(pts []labs.Point, x time.Duration, y int) []labs.Point {
 	last := pts[len(pts)-1]
-	return append(pts, labs.Point{X: ms(x), Y: last.Y}, labs.Point{X: ms(x), Y: float64(y)})
+	return append(pts, labs.Point{X: labs.Millis(x), Y: last.Y}, labs.Point{X: labs.Millis(x), Y: float64(y)})
 }
 
 // analysis is what the run let through, judged after the run by the same
@@ -157,7 +157,7 @@ func analyse(m *meter, c *mod.Checker) *analysis {
 		for i := 0; i < m.delivered; i++ {
 			sum += m.delAt[i] - m.genAt[i]
 		}
-		a.lagMS = ms(sum) / float64(m.delivered)
+		a.lagMS = labs.Millis(sum) / float64(m.delivered)
 	}
 	return a
 }
@@ -166,6 +166,3 @@ func analyse(m *meter, c *mod.Checker) *analysis {
 func hasWord(s string) bool {
 	return strings.IndexFunc(s, func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }) >= 0
 }
-
-// ms converts a duration to fractional milliseconds.
-func ms(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }

@@ -169,5 +169,5 @@ func axisEstimate(cfg engine.Config, req request, s settings) float64 {
 	if err != nil || len(res.Requests) == 0 {
 		return 1000
 	}
-	return niceCeil((ms(res.Requests[0].E2E()) + 3*ms(s.latency)) * 1.2)
+	return labs.NiceCeil((labs.Millis(res.Requests[0].E2E()) + 3*labs.Millis(s.latency)) * 1.2)
 }

@@ -39,7 +39,7 @@ func (v *view) ttftChart() labs.Chart {
 	}
 	if m := v.first; m != nil && m.tokens > 0 {
 		c.Series = append(c.Series, labs.Series{Name: seriesYours,
-			Points: []labs.Point{{X: float64(len(v.prompt.ids)), Y: ms(m.ttft)}}})
+			Points: []labs.Point{{X: float64(len(v.prompt.ids)), Y: labs.Millis(m.ttft)}}})
 	}
 	return c
 }
@@ -56,7 +56,7 @@ func (v *view) decodeChart() labs.Chart {
 	}
 	if m := v.first; m != nil && m.done {
 		c.Series = append(c.Series, labs.Series{Name: seriesYours,
-			Points: []labs.Point{{X: float64(m.tokens), Y: ms(m.decode())}}})
+			Points: []labs.Point{{X: float64(m.tokens), Y: labs.Millis(m.decode())}}})
 	}
 	return c
 }
@@ -109,15 +109,15 @@ func (v *view) cachingChart() labs.Chart {
 	return labs.Chart{ID: chartCaching, Title: title, Kind: labs.ChartStackedBar,
 		YLabel: "Time to first token", YUnit: "ms",
 		Bars: []labs.BarGroup{
-			{Label: "your request", Segments: []labs.Segment{{Name: segTTFT, Value: ms(v.first.ttft)}}},
-			{Label: "second customer", Segments: []labs.Segment{{Name: segTTFT, Value: ms(v.second.ttft)}}},
+			{Label: "your request", Segments: []labs.Segment{{Name: segTTFT, Value: labs.Millis(v.first.ttft)}}},
+			{Label: "second customer", Segments: []labs.Segment{{Name: segTTFT, Value: labs.Millis(v.second.ttft)}}},
 		}}
 }
 
 // cachingTable lists both customers' prompts, cached tokens and TTFT.
 func (v *view) cachingTable() labs.Table {
 	row := func(name string, p prompt, m *measurement) []string {
-		return []string{name, thousands(len(p.ids)), thousands(m.usage.CachedTokens), fmtMS(ms(m.ttft))}
+		return []string{name, thousands(len(p.ids)), thousands(m.usage.CachedTokens), labs.FormatMS(labs.Millis(m.ttft))}
 	}
 	return labs.Table{Title: "Prefix caching", Columns: []string{"Request", "Prompt tokens", "Cached tokens", "Time to first token"},
 		Rows: [][]string{row("your request", v.prompt, v.first), row("second customer", v.secondPrompt, v.second)}}

@@ -73,11 +73,11 @@ func (v *view) firstStatus() string {
 	switch {
 	case m.done:
 		return fmt.Sprintf("Your request: first token after %s, then %d tokens in %s. Sending a second customer's request…",
-			fmtMS(ms(m.ttft)), m.tokens, fmtMS(ms(m.decode())))
+			labs.FormatMS(labs.Millis(m.ttft)), m.tokens, labs.FormatMS(labs.Millis(m.decode())))
 	case m.tokens > 0:
-		return fmt.Sprintf("First token after %s. Decoding: %d of %d tokens.", fmtMS(ms(m.ttft)), m.tokens, v.s.output)
+		return fmt.Sprintf("First token after %s. Decoding: %d of %d tokens.", labs.FormatMS(labs.Millis(m.ttft)), m.tokens, v.s.output)
 	case m.elapsed > 0:
-		return fmt.Sprintf("Prefill: the GPU is reading your %s-token prompt (%s so far).", thousands(n), fmtMS(ms(m.elapsed)))
+		return fmt.Sprintf("Prefill: the GPU is reading your %s-token prompt (%s so far).", thousands(n), labs.FormatMS(labs.Millis(m.elapsed)))
 	}
 	return fmt.Sprintf("Prefill: the GPU is reading your %s-token prompt.", thousands(n))
 }
@@ -92,10 +92,10 @@ func (v *view) secondStatus() string {
 func (v *view) finalStatus() string {
 	m, m2 := v.first, v.second
 	s := fmt.Sprintf("Done. Prefill of %s tokens: %s to the first token. Decode: %s per token over %d tokens.",
-		thousands(len(v.prompt.ids)), fmtMS(ms(m.ttft)), fmtMSPrecise(ms(m.tpot())), m.tokens)
+		thousands(len(v.prompt.ids)), labs.FormatMS(labs.Millis(m.ttft)), fmtMSPrecise(labs.Millis(m.tpot())), m.tokens)
 	if v.s.caching {
 		s += fmt.Sprintf(" The second customer reused %s cached tokens: first token after %s.",
-			thousands(m2.usage.CachedTokens), fmtMS(ms(m2.ttft)))
+			thousands(m2.usage.CachedTokens), labs.FormatMS(labs.Millis(m2.ttft)))
 	}
 	return s
 }
@@ -107,12 +107,12 @@ func (v *view) stats() []labs.Stat {
 		out = append(out, labs.Stat{Key: key, Label: label, Value: val, Unit: unit, Note: note})
 	}
 	if m := v.first; m != nil && m.tokens > 0 {
-		add(statTTFT, "Time to first token", ms(m.ttft), "ms", "your request, measured at the handler")
+		add(statTTFT, "Time to first token", labs.Millis(m.ttft), "ms", "your request, measured at the handler")
 	}
 	if m := v.first; m != nil && m.done {
-		add(statDecode, "Decode time", ms(m.decode()), "ms", "first token to last")
+		add(statDecode, "Decode time", labs.Millis(m.decode()), "ms", "first token to last")
 		if m.tokens > 1 {
-			add(statTPOT, "Time per output token", ms(m.tpot()), "ms", "decode time ÷ (tokens − 1)")
+			add(statTPOT, "Time per output token", labs.Millis(m.tpot()), "ms", "decode time ÷ (tokens − 1)")
 		}
 	}
 	add(statPrompt, "Prompt", float64(len(v.prompt.ids)), "tokens", "counted by the tokenizer")
@@ -134,18 +134,10 @@ func (v *view) stats() []labs.Stat {
 		if v.s.caching {
 			note = "second customer, shared system prompt"
 		}
-		add(statSecondTTFT, "Second customer's TTFT", ms(m.ttft), "ms", note)
+		add(statSecondTTFT, "Second customer's TTFT", labs.Millis(m.ttft), "ms", note)
 		add(statCached, "Cached tokens", float64(m.usage.CachedTokens), "tokens", "second customer, from the engine's usage")
 	}
 	return out
-}
-
-// fmtMS formats milliseconds for a status line: "412 ms", "2.41 s".
-func fmtMS(v float64) string {
-	if v >= 1000 {
-		return strconv.FormatFloat(v/1000, 'f', 2, 64) + " s"
-	}
-	return strconv.FormatFloat(v, 'f', 0, 64) + " ms"
 }
 
 // fmtMSPrecise keeps a decimal for short times such as a time per token.
@@ -153,7 +145,7 @@ func fmtMSPrecise(v float64) string {
 	if v < 100 {
 		return strconv.FormatFloat(v, 'f', 1, 64) + " ms"
 	}
-	return fmtMS(v)
+	return labs.FormatMS(v)
 }
 
 // thousands formats n with comma separators: 8000 → "8,000".

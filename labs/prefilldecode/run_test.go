@@ -157,10 +157,10 @@ func TestRun(t *testing.T) {
 			}
 			// The handler's times equal the modelled times exactly: the
 			// lockstep clock lets it read the time as each token arrives.
-			if got, w := st[statTTFT], ms(want1.TTFT()); !near(got, w) {
+			if got, w := st[statTTFT], labs.Millis(want1.TTFT()); !near(got, w) {
 				t.Errorf("ttft %v ms, modelled %v ms", got, w)
 			}
-			if got, w := st[statDecode], ms(want1.E2E()-want1.TTFT()); !near(got, w) {
+			if got, w := st[statDecode], labs.Millis(want1.E2E()-want1.TTFT()); !near(got, w) {
 				t.Errorf("decode %v ms, modelled %v ms", got, w)
 			}
 			if s.output > 1 {
@@ -168,7 +168,7 @@ func TestRun(t *testing.T) {
 					t.Errorf("tpot %v ms, want decode ÷ (n − 1) = %v", got, w)
 				}
 			}
-			if got, w := st[statSecondTTFT], ms(want2.TTFT()); !near(got, w) {
+			if got, w := st[statSecondTTFT], labs.Millis(want2.TTFT()); !near(got, w) {
 				t.Errorf("second ttft %v ms, modelled %v ms", got, w)
 			}
 			if int(st[statCached]) != want2.Usage.CachedTokens {

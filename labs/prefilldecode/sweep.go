@@ -3,8 +3,8 @@ package prefilldecode
 import (
 	"context"
 	"fmt"
+	"github.com/latencylab/latencylab/labs"
 	"math"
-	"time"
 
 	"github.com/latencylab/latencylab/engine"
 )
@@ -68,7 +68,7 @@ func runSweep(ctx context.Context, s settings, learner engine.Request, systemTok
 		if err != nil {
 			return sw, fmt.Errorf("sweep: prompt of %d: %w", n, err)
 		}
-		sw.ttft = append(sw.ttft, sample{tokens: len(p.ids), ms: ms(r.TTFT())})
+		sw.ttft = append(sw.ttft, sample{tokens: len(p.ids), ms: labs.Millis(r.TTFT())})
 	}
 	for _, n := range outputLengths(min(sweepMaxOutput, room-prompt)) {
 		if err := ctx.Err(); err != nil {
@@ -78,7 +78,7 @@ func runSweep(ctx context.Context, s settings, learner engine.Request, systemTok
 		if err != nil {
 			return sw, fmt.Errorf("sweep: answer of %d: %w", n, err)
 		}
-		sw.decode = append(sw.decode, sample{tokens: r.Usage.CompletionTokens, ms: ms(r.E2E() - r.TTFT())})
+		sw.decode = append(sw.decode, sample{tokens: r.Usage.CompletionTokens, ms: labs.Millis(r.E2E() - r.TTFT())})
 	}
 	if err := ctx.Err(); err != nil {
 		return sw, err
@@ -149,6 +149,3 @@ func outputLengths(maxTokens int) []int {
 	}
 	return out
 }
-
-// ms converts a duration to milliseconds.
-func ms(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }

@@ -2,7 +2,6 @@ package streaming
 
 import (
 	"fmt"
-	"math"
 	"strconv"
 	"time"
 
@@ -40,8 +39,8 @@ type view struct {
 
 // frame is the state of every panel at time now (since the request was sent).
 func (v *view) frame(m *meter, now time.Duration) labs.Frame {
-	if t := ms(now); t > v.xmax {
-		v.xmax = niceCeil(t * 1.25)
+	if t := labs.Millis(now); t > v.xmax {
+		v.xmax = labs.NiceCeil(t * 1.25)
 	}
 	return labs.Frame{
 		Final:  m.done,
@@ -56,13 +55,13 @@ func (v *view) status(m *meter, now time.Duration) string {
 	switch {
 	case m.done && v.s.streaming:
 		return fmt.Sprintf("Complete: %d tokens in %s. The first word appeared after %s.",
-			m.tokens, fmtMS(ms(m.complete)), fmtMS(ms(m.firstWord)))
+			m.tokens, labs.FormatMS(labs.Millis(m.complete)), labs.FormatMS(labs.Millis(m.firstWord)))
 	case m.done:
 		return fmt.Sprintf("Complete: %d tokens in %s. Nothing was shown until the whole answer was ready.",
-			m.tokens, fmtMS(ms(m.complete)))
+			m.tokens, labs.FormatMS(labs.Millis(m.complete)))
 	case m.tokens == 0 && now > 0:
 		return fmt.Sprintf("Waiting for the first token (%s so far) while the GPU reads the %s-token prompt.",
-			fmtMS(ms(now)), thousands(v.s.promptTokens))
+			labs.FormatMS(labs.Millis(now)), thousands(v.s.promptTokens))
 	case m.tokens == 0:
 		return fmt.Sprintf("Request sent; waiting for the first token while the GPU reads the %s-token prompt.",
 			thousands(v.s.promptTokens))
@@ -79,15 +78,15 @@ func (v *view) stats(m *meter) []labs.Stat {
 		out = append(out, labs.Stat{Key: key, Label: label, Value: val, Unit: unit, Note: note})
 	}
 	if m.words > 0 {
-		add(statFirstWord, "Time to first word", ms(m.firstWord), "ms", "what the reader waits for")
+		add(statFirstWord, "Time to first word", labs.Millis(m.firstWord), "ms", "what the reader waits for")
 	}
 	if m.tokens > 0 {
-		add(statTTFT, "Time to first token", ms(m.firstTok), "ms", "first token at the handler")
+		add(statTTFT, "Time to first token", labs.Millis(m.firstTok), "ms", "first token at the handler")
 	}
 	if m.done {
 		tpot := m.tpotMS()
 		add(statTPOT, "Time per output token", tpot, "ms", "(complete − first token) ÷ (tokens − 1)")
-		add(statTotal, "Total time", ms(m.complete), "ms", "request sent to answer complete")
+		add(statTotal, "Total time", labs.Millis(m.complete), "ms", "request sent to answer complete")
 	}
 	add(statTokens, "Tokens", float64(m.tokens), "tokens", "received by the handler")
 	if m.done {
@@ -105,10 +104,10 @@ func (v *view) stats(m *meter) []labs.Stat {
 func (v *view) text(m *meter) *labs.TextPanel {
 	marks := []labs.Mark{{Label: markSent, At: 0}}
 	if m.words > 0 {
-		marks = append(marks, labs.Mark{Label: markFirstWord, At: ms(m.firstWord)})
+		marks = append(marks, labs.Mark{Label: markFirstWord, At: labs.Millis(m.firstWord)})
 	}
 	if m.done {
-		marks = append(marks, labs.Mark{Label: markComplete, At: ms(m.complete)})
+		marks = append(marks, labs.Mark{Label: markComplete, At: labs.Millis(m.complete)})
 	}
 	return &labs.TextPanel{Title: "What the reader sees", Body: m.visible, Marks: marks}
 }
@@ -121,10 +120,10 @@ func (v *view) chart(m *meter, now time.Duration) labs.Chart {
 	}
 	words := make([]labs.Point, 0, len(m.steps)+1)
 	for _, p := range m.steps {
-		words = append(words, labs.Point{X: ms(p.at), Y: float64(p.words)})
+		words = append(words, labs.Point{X: labs.Millis(p.at), Y: float64(p.words)})
 	}
 	if last := m.steps[len(m.steps)-1]; end > last.at {
-		words = append(words, labs.Point{X: ms(end), Y: float64(last.words)})
+		words = append(words, labs.Point{X: labs.Millis(end), Y: float64(last.words)})
 	}
 	c := labs.Chart{
 		ID: chartID, Title: "Words the reader can see", Kind: labs.ChartLine,
@@ -136,7 +135,7 @@ func (v *view) chart(m *meter, now time.Duration) labs.Chart {
 	if m.words > 0 {
 		// A reader starts at the first word and reads at a steady pace;
 		// the line stops at the end of the answer or of the axis.
-		t0 := ms(m.firstWord)
+		t0 := labs.Millis(m.firstWord)
 		t1 := min(v.xmax, t0+readingMS(v.answerWords, v.s.readingSpeed))
 		c.Series = append(c.Series, labs.Series{Name: seriesReading, Dashed: true, Points: []labs.Point{
 			{X: t0, Y: 0}, {X: t1, Y: (t1 - t0) / 1000 * v.s.readingSpeed},
@@ -144,7 +143,7 @@ func (v *view) chart(m *meter, now time.Duration) labs.Chart {
 		c.Marks = append(c.Marks, labs.Mark{Label: markFirstWord, At: t0})
 	}
 	if m.done {
-		c.Marks = append(c.Marks, labs.Mark{Label: markComplete, At: ms(m.complete)})
+		c.Marks = append(c.Marks, labs.Mark{Label: markComplete, At: labs.Millis(m.complete)})
 	}
 	return c
 }
@@ -155,29 +154,6 @@ func readingMS(words int, speed float64) float64 {
 		return 0
 	}
 	return float64(words) / speed * 1000
-}
-
-// niceCeil rounds x up to 1, 1.2, 1.5, 2, 2.5, 3, 4, 5, 6 or 8 times a power
-// of ten, so a fixed axis ends on a round number.
-func niceCeil(x float64) float64 {
-	if !(x > 0) || math.IsInf(x, 0) {
-		return 1
-	}
-	p := math.Pow(10, math.Floor(math.Log10(x)))
-	for _, m := range []float64{1, 1.2, 1.5, 2, 2.5, 3, 4, 5, 6, 8, 10} {
-		if m*p >= x*(1-1e-12) {
-			return m * p
-		}
-	}
-	return 10 * p
-}
-
-// fmtMS formats milliseconds for a status line: "412 ms", "2.41 s".
-func fmtMS(v float64) string {
-	if v >= 1000 {
-		return strconv.FormatFloat(v/1000, 'f', 2, 64) + " s"
-	}
-	return strconv.FormatFloat(v, 'f', 0, 64) + " ms"
 }
 
 // thousands formats n with comma separators: 8000 → "8,000".

@@ -83,8 +83,8 @@ func TestNiceCeil(t *testing.T) {
 		{0, 1}, {-3, 1}, {1, 1}, {1.1, 1.2}, {2600, 3000}, {3010, 4000}, {8001, 10000}, {0.013, 0.015},
 	}
 	for _, tc := range tests {
-		if got := niceCeil(tc.in); !near(got, tc.want) {
-			t.Errorf("niceCeil(%v) = %v, want %v", tc.in, got, tc.want)
+		if got := labs.NiceCeil(tc.in); !near(got, tc.want) {
+			t.Errorf("labs.NiceCeil(%v) = %v, want %v", tc.in, got, tc.want)
 		}
 	}
 }
@@ -92,7 +92,7 @@ func TestNiceCeil(t *testing.T) {
 func TestFormatting(t *testing.T) {
 	tests := []struct{ got, want string }{
 		{thousands(8000), "8,000"}, {thousands(50), "50"}, {thousands(1234567), "1,234,567"},
-		{fmtMS(412.4), "412 ms"}, {fmtMS(2414), "2.41 s"},
+		{labs.FormatMS(412.4), "412 ms"}, {labs.FormatMS(2414), "2.41 s"},
 	}
 	for _, tc := range tests {
 		if tc.got != tc.want {

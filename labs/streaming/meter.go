@@ -4,6 +4,8 @@ import (
 	"strings"
 	"time"
 	"unicode"
+
+	"github.com/latencylab/latencylab/labs"
 )
 
 // meter records what the handler saw, on its own clock, relative to the
@@ -90,8 +92,5 @@ func (m *meter) tpotMS() float64 {
 	if m.tokens < 2 {
 		return 0
 	}
-	return ms(m.complete-m.firstTok) / float64(m.tokens-1)
+	return labs.Millis(m.complete-m.firstTok) / float64(m.tokens-1)
 }
-
-// ms converts a duration to fractional milliseconds.
-func ms(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }

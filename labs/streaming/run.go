@@ -101,5 +101,5 @@ func axisEstimate(cfg engine.Config, req engine.Request) float64 {
 		return 1000
 	}
 	r := res.Requests[0]
-	return niceCeil(ms(r.E2E()) * 1.15)
+	return labs.NiceCeil(labs.Millis(r.E2E()) * 1.15)
 }

@@ -133,10 +133,10 @@ func checkFrames(t *testing.T, s settings, frames []labs.Frame, want engine.Requ
 
 	// Handler times equal the modelled times: the lockstep clock lets the
 	// handler read the time exactly when each event is delivered.
-	if got, w := st[statTTFT], ms(want.TTFT()); !near(got, w) {
+	if got, w := st[statTTFT], labs.Millis(want.TTFT()); !near(got, w) {
 		t.Errorf("ttft %v ms, modelled %v ms", got, w)
 	}
-	if got, w := st[statTotal], ms(want.E2E()); !near(got, w) {
+	if got, w := st[statTotal], labs.Millis(want.E2E()); !near(got, w) {
 		t.Errorf("total %v ms, modelled %v ms", got, w)
 	}
 	if int(st[statTokens]) != n || want.Usage.CompletionTokens != n {

@@ -41,19 +41,19 @@ func (v *view) timeline(rs []record, now time.Duration, final bool) labs.Chart {
 		if !r.started {
 			continue
 		}
-		at := func(d time.Duration) float64 { return ms(r.arrival + d) }
+		at := func(d time.Duration) float64 { return labs.Millis(r.arrival + d) }
 		open := func() float64 { // the end of a span still running
 			if final || r.res != nil {
 				return at(r.lastDelta)
 			}
-			return ms(now)
+			return labs.Millis(now)
 		}
 		var spans []labs.Span
 		before := open()
 		if len(r.attempts) > 0 {
 			before = at(r.attempts[0].start)
 		}
-		spans = append(spans, labs.Span{Name: spanBefore, Start: ms(r.arrival), End: before})
+		spans = append(spans, labs.Span{Name: spanBefore, Start: labs.Millis(r.arrival), End: before})
 		for _, a := range r.attempts {
 			stop := open()
 			if a.ended {
@@ -102,7 +102,7 @@ func (v *view) liveStatus(rs []record, now time.Duration, comparisons int) strin
 	}
 	return fmt.Sprintf("Wall clock, %s in: %d of %d requests finished, %d sent to the backup. "+
 		"The same batch runs under %d comparison setting(s) at the same time.",
-		pipelinelab.FmtMS(ms(now)), done, len(rs), backup, comparisons)
+		pipelinelab.FmtMS(labs.Millis(now)), done, len(rs), backup, comparisons)
 }
 
 // stats are the learner's batch in headline figures. A percentile of
@@ -185,9 +185,9 @@ func (v *view) retries(rs []record) (labs.Table, bool) {
 		first, retry := r.res.Attempts[0], r.res.Attempts[1]
 		left := "no deadline"
 		if retry.Budget > 0 || v.s.deadline > 0 {
-			left = pipelinelab.FmtMS(ms(retry.Budget))
+			left = pipelinelab.FmtMS(labs.Millis(retry.Budget))
 		}
-		t.Rows = append(t.Rows, []string{"#" + strconv.Itoa(i+1), pipelinelab.FmtMS(ms(first.End)) + ": " + first.Outcome,
+		t.Rows = append(t.Rows, []string{"#" + strconv.Itoa(i+1), pipelinelab.FmtMS(labs.Millis(first.End)) + ": " + first.Outcome,
 			retry.Tier, left, retry.Outcome, strconv.Itoa(retry.Tokens), r.res.Status})
 	}
 	t.Title = fmt.Sprintf("Requests that moved to the backup (%d)", total)

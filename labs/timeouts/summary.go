@@ -1,9 +1,8 @@
 package timeouts
 
 import (
-	"time"
-
 	"github.com/latencylab/latencylab/engine/pipeline"
+	"github.com/latencylab/latencylab/labs"
 	"github.com/latencylab/latencylab/labs/pipelinelab"
 )
 
@@ -23,8 +22,6 @@ type summary struct {
 	healthyCut int // of those, answers that did not complete
 }
 
-func ms(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
-
 func summarize(rs []record) summary {
 	var s summary
 	for _, r := range rs {
@@ -34,7 +31,7 @@ func summarize(rs []record) summary {
 		s.n++
 		res := r.res
 		if res.Text != "" {
-			s.firstWords = append(s.firstWords, ms(res.Summary.FirstWord))
+			s.firstWords = append(s.firstWords, labs.Millis(res.Summary.FirstWord))
 		} else {
 			s.noWords++
 		}
@@ -44,7 +41,7 @@ func summarize(rs []record) summary {
 		switch res.Status {
 		case pipeline.StatusComplete:
 			s.complete++
-			s.completes = append(s.completes, ms(res.Summary.Total))
+			s.completes = append(s.completes, labs.Millis(res.Summary.Total))
 		case pipeline.StatusError:
 			s.errors++
 		case pipeline.StatusTimeout:

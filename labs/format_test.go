@@ -1,0 +1,32 @@
+package labs
+
+import (
+	"math"
+	"testing"
+	"time"
+)
+
+func TestFormatMS(t *testing.T) {
+	for _, tc := range []struct {
+		v    float64
+		want string
+	}{{0, "0 ms"}, {412.4, "412 ms"}, {999.4, "999 ms"}, {1000, "1.00 s"}, {2412, "2.41 s"}} {
+		if got := FormatMS(tc.v); got != tc.want {
+			t.Errorf("FormatMS(%v) = %q, want %q", tc.v, got, tc.want)
+		}
+	}
+	if got := Millis(1500 * time.Microsecond); got != 1.5 {
+		t.Errorf("Millis(1.5ms) = %v", got)
+	}
+}
+
+func TestNiceCeil(t *testing.T) {
+	for _, tc := range []struct{ x, want float64 }{
+		{0, 1}, {-3, 1}, {math.NaN(), 1}, {math.Inf(1), 1},
+		{1, 1}, {1.1, 1.2}, {7, 8}, {8.5, 10}, {0.013, 0.015}, {2400, 2500}, {1000, 1000},
+	} {
+		if got := NiceCeil(tc.x); math.Abs(got-tc.want) > 1e-12*tc.want {
+			t.Errorf("NiceCeil(%v) = %v, want %v", tc.x, got, tc.want)
+		}
+	}
+}
