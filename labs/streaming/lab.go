@@ -12,6 +12,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/latencylab/latencylab/engine/live"
 	"github.com/latencylab/latencylab/labs"
 )
 
@@ -20,10 +21,6 @@ const Slug = "streaming"
 
 // Clock is the handler's time source; tests inject one so timings are exact.
 type Clock interface{ Now() time.Time }
-
-type wallClock struct{}
-
-func (wallClock) Now() time.Time { return time.Now() }
 
 // Config wires a Lab.
 type Config struct {
@@ -53,7 +50,7 @@ type Lab struct {
 func New(cfg Config) *Lab {
 	clk := cfg.Clock
 	if clk == nil {
-		clk = wallClock{}
+		clk = live.WallClock{}
 	}
 	tick := cfg.Tick
 	if tick == 0 {
