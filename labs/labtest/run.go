@@ -1,6 +1,8 @@
 package labtest
 
 import (
+	"context"
+	"math"
 	"testing"
 	"testing/synctest"
 
@@ -60,4 +62,37 @@ func Chart(t testing.TB, f labs.Frame, id string) labs.Chart {
 	}
 	t.Fatalf("no chart %q", id)
 	return labs.Chart{}
+}
+
+// StatMap returns f's stats by key, failing t (without stopping) when a key
+// appears twice.
+func StatMap(t testing.TB, f labs.Frame) map[string]float64 {
+	t.Helper()
+	out := map[string]float64{}
+	for _, s := range f.Stats {
+		if _, dup := out[s.Key]; dup {
+			t.Errorf("stat %q appears twice", s.Key)
+		}
+		out[s.Key] = s.Value
+	}
+	return out
+}
+
+// Near reports whether a equals b to within a millionth (of b, or
+// absolutely when |b| < 1): equal but for float rounding.
+func Near(a, b float64) bool { return math.Abs(a-b) <= 1e-6*math.Max(1, math.Abs(b)) }
+
+// ExpectNotRun runs l with raw (unvalidated) values that a learner could
+// send and fails t unless Run returns no error and emits exactly one
+// frame, final and carrying an error message: bad settings are a message,
+// not a failure.
+func ExpectNotRun(t testing.TB, l labs.Lab, raw labs.Values) {
+	t.Helper()
+	var frames []labs.Frame
+	if err := l.Run(context.Background(), raw, func(f labs.Frame) { frames = append(frames, f) }); err != nil {
+		t.Errorf("%v: error %v, want a frame", raw, err)
+	}
+	if len(frames) != 1 || !frames[0].Final || frames[0].Error == "" {
+		t.Errorf("%v: frames %+v", raw, frames)
+	}
 }

@@ -9,6 +9,7 @@ import (
 
 	mod "github.com/latencylab/latencylab/engine/moderation"
 	"github.com/latencylab/latencylab/labs"
+	"github.com/latencylab/latencylab/labs/labtest"
 )
 
 // values returns the default knob values with changes applied.
@@ -57,18 +58,6 @@ func runLab(t *testing.T, changes labs.Values) ([]labs.Frame, *labs.Engines) {
 	return frames, pool
 }
 
-func statMap(t *testing.T, f labs.Frame) map[string]float64 {
-	t.Helper()
-	out := map[string]float64{}
-	for _, s := range f.Stats {
-		if _, dup := out[s.Key]; dup {
-			t.Errorf("stat %q twice", s.Key)
-		}
-		out[s.Key] = s.Value
-	}
-	return out
-}
-
 func marks(f labs.Frame) map[string]float64 {
 	out := map[string]float64{}
 	for _, m := range f.Text.Marks {
@@ -89,7 +78,7 @@ func TestLeakScenario(t *testing.T) {
 			if f.Error != "" {
 				t.Fatalf("error %q", f.Error)
 			}
-			st := statMap(t, f)
+			st := labtest.StatMap(t, f)
 			for _, k := range []string{statFirstWord, statLeaked, statAfterProblem, statLag, statTotal, statChecks, statModeration, statGenerated} {
 				if _, ok := st[k]; !ok {
 					t.Errorf("stat %s missing", k)
@@ -149,7 +138,7 @@ func TestLeakScenario(t *testing.T) {
 func TestAbortCancelsEngineRequest(t *testing.T) {
 	frames, _ := runLab(t, labs.Values{knobPolicy: string(mod.AbortMidStream), knobWindow: 8.0, knobOverlap: 8.0, knobLatency: 0.0})
 	f := frames[len(frames)-1]
-	st := statMap(t, f)
+	st := labtest.StatMap(t, f)
 	req := buildRequest(scenarios[scenarioLeak], "Session x")
 	if st[statGenerated] >= float64(len(req.answer.Tokens)) {
 		t.Errorf("generated %v of %d tokens despite the abort", st[statGenerated], len(req.answer.Tokens))
@@ -163,7 +152,7 @@ func TestPromptInjection(t *testing.T) {
 	t.Run("prompt check refuses", func(t *testing.T) {
 		frames, _ := runLab(t, labs.Values{knobScenario: scenarioInjection, knobPromptCheck: true, knobPolicy: string(mod.AbortMidStream)})
 		f := frames[len(frames)-1]
-		st := statMap(t, f)
+		st := labtest.StatMap(t, f)
 		if st[statGenerated] != 0 || st[statLeaked] != 0 || st[statChecks] != 1 {
 			t.Errorf("stats %v: want nothing generated, one check", st)
 		}
@@ -174,7 +163,7 @@ func TestPromptInjection(t *testing.T) {
 	t.Run("output check catches it", func(t *testing.T) {
 		frames, _ := runLab(t, labs.Values{knobScenario: scenarioInjection, knobPolicy: string(mod.AbortMidStream)})
 		f := frames[len(frames)-1]
-		st := statMap(t, f)
+		st := labtest.StatMap(t, f)
 		if st[statGenerated] == 0 || st[statLeaked] != 0 || !strings.Contains(f.Status, "policy.") {
 			t.Errorf("stats %v, status %q: want generation, no leak, a policy category", st, f.Status)
 		}
@@ -187,7 +176,7 @@ func TestCleanScenario(t *testing.T) {
 		t.Run(string(p), func(t *testing.T) {
 			frames, _ := runLab(t, labs.Values{knobScenario: scenarioClean, knobPolicy: string(p), knobPromptCheck: true})
 			f := frames[len(frames)-1]
-			st := statMap(t, f)
+			st := labtest.StatMap(t, f)
 			if f.Text.Body != want || st[statLeaked] != 0 || st[statAfterProblem] != 0 {
 				t.Errorf("body %q, stats %v", f.Text.Body, st)
 			}
@@ -201,7 +190,7 @@ func TestCleanScenario(t *testing.T) {
 func TestSentenceWindow(t *testing.T) {
 	frames, _ := runLab(t, labs.Values{knobPolicy: string(mod.BufferedWindow), knobUnit: string(mod.Sentences), knobWindow: 1.0, knobOverlap: 0.0})
 	f := frames[len(frames)-1]
-	st := statMap(t, f)
+	st := labtest.StatMap(t, f)
 	body := strings.TrimSuffix(f.Text.Body, "\n\n"+mod.DefaultNotice)
 	if st[statLeaked] != 0 || body == f.Text.Body || !strings.HasSuffix(body, ".") {
 		t.Errorf("leaked %v, body %q: want whole sentences then the notice", st[statLeaked], f.Text.Body)

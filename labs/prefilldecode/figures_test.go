@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/latencylab/latencylab/labs"
+	"github.com/latencylab/latencylab/labs/labtest"
 )
 
 // TestRealClockFigures runs the presets once on the wall clock, as the web
@@ -29,7 +30,7 @@ func TestRealClockFigures(t *testing.T) {
 		if err != nil || final.Error != "" {
 			t.Fatalf("%s: %v %s", p.Name, err, final.Error)
 		}
-		st := statMap(t, final)
+		st := labtest.StatMap(t, final)
 		t.Logf("%-38s prompt %5.0f  ttft %7.1f ms  decode %8.1f ms  tpot %6.2f ms  fit %6.1f ms/1k prompt, %5.2f ms/output token  "+
 			"intensity prefill %5.0f decode %4.2f ridge %3.0f  second ttft %6.1f ms (%4.0f cached)  (%d frames, %.1f s)",
 			p.Name, st[statPrompt], st[statTTFT], st[statDecode], st[statTPOT], st[statPer1kPrompt], st[statPerOutputTok],

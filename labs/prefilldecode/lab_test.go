@@ -7,6 +7,7 @@ import (
 
 	"github.com/latencylab/latencylab/engine"
 	"github.com/latencylab/latencylab/labs"
+	"github.com/latencylab/latencylab/labs/labtest"
 )
 
 func TestInfoAndKnobs(t *testing.T) {
@@ -91,7 +92,7 @@ func TestEveryPresetRuns(t *testing.T) {
 			if !final.Final || final.Error != "" {
 				t.Fatalf("final %v, error %q", final.Final, final.Error)
 			}
-			st := statMap(t, final)
+			st := labtest.StatMap(t, final)
 			if st[statTTFT] <= 0 || st[statDecode] <= 0 || st[statTPOT] <= 0 {
 				t.Errorf("stats %v", st)
 			}

@@ -89,20 +89,6 @@ func modelled(t *testing.T, s settings) (first, second engine.RequestResult) {
 	return res.Requests[0], res.Requests[1]
 }
 
-func statMap(t *testing.T, f labs.Frame) map[string]float64 {
-	t.Helper()
-	out := map[string]float64{}
-	for _, s := range f.Stats {
-		if _, dup := out[s.Key]; dup {
-			t.Errorf("stat %q appears twice", s.Key)
-		}
-		out[s.Key] = s.Value
-	}
-	return out
-}
-
-func near(a, b float64) bool { return math.Abs(a-b) <= 1e-6*math.Max(1, math.Abs(b)) }
-
 func runLab(t *testing.T, l *Lab, v labs.Values) []labs.Frame {
 	t.Helper()
 	var frames []labs.Frame
@@ -142,7 +128,7 @@ func TestRun(t *testing.T) {
 			if !final.Final || final.Error != "" {
 				t.Fatalf("last frame: Final %v, Error %q (%s)", final.Final, final.Error, final.Status)
 			}
-			st := statMap(t, final)
+			st := labtest.StatMap(t, final)
 			keys := []string{statTTFT, statDecode, statPrompt, statPrefillI, statRidge,
 				statCached, statSecondTTFT, statPer1kPrompt, statPerOutputTok}
 			if s.output > 1 {
@@ -157,10 +143,10 @@ func TestRun(t *testing.T) {
 			}
 			// The handler's times equal the modelled times exactly: the
 			// lockstep clock lets it read the time as each token arrives.
-			if got, w := st[statTTFT], labs.Millis(want1.TTFT()); !near(got, w) {
+			if got, w := st[statTTFT], labs.Millis(want1.TTFT()); !labtest.Near(got, w) {
 				t.Errorf("ttft %v ms, modelled %v ms", got, w)
 			}
-			if got, w := st[statDecode], labs.Millis(want1.E2E()-want1.TTFT()); !near(got, w) {
+			if got, w := st[statDecode], labs.Millis(want1.E2E()-want1.TTFT()); !labtest.Near(got, w) {
 				t.Errorf("decode %v ms, modelled %v ms", got, w)
 			}
 			if s.output > 1 {
@@ -168,7 +154,7 @@ func TestRun(t *testing.T) {
 					t.Errorf("tpot %v ms, want decode ÷ (n − 1) = %v", got, w)
 				}
 			}
-			if got, w := st[statSecondTTFT], labs.Millis(want2.TTFT()); !near(got, w) {
+			if got, w := st[statSecondTTFT], labs.Millis(want2.TTFT()); !labtest.Near(got, w) {
 				t.Errorf("second ttft %v ms, modelled %v ms", got, w)
 			}
 			if int(st[statCached]) != want2.Usage.CachedTokens {
@@ -217,16 +203,16 @@ func checkCharts(t *testing.T, final labs.Frame, st map[string]float64) {
 		t.Errorf("your point on the decode chart %+v, decode %v", you, st[statDecode])
 	}
 	roof := byID[chartRoofline]
-	if !roof.LogX || len(roof.Marks) == 0 || roof.Marks[0].Label != "ridge" || !near(roof.Marks[0].At, st[statRidge]) {
+	if !roof.LogX || len(roof.Marks) == 0 || roof.Marks[0].Label != "ridge" || !labtest.Near(roof.Marks[0].At, st[statRidge]) {
 		t.Errorf("roofline: LogX %v marks %+v, ridge %v", roof.LogX, roof.Marks, st[statRidge])
 	}
-	if p := series(roof, seriesPrefill).Points[0]; !near(p.X, st[statPrefillI]) {
+	if p := series(roof, seriesPrefill).Points[0]; !labtest.Near(p.X, st[statPrefillI]) {
 		t.Errorf("prefill point at %v, intensity %v", p.X, st[statPrefillI])
 	}
 	names := []string{seriesPrefill}
 	if _, ok := st[statDecodeI]; ok {
 		names = append(names, seriesDecode)
-		if p := series(roof, seriesDecode).Points[0]; !near(p.X, st[statDecodeI]) {
+		if p := series(roof, seriesDecode).Points[0]; !labtest.Near(p.X, st[statDecodeI]) {
 			t.Errorf("decode point at %v, intensity %v", p.X, st[statDecodeI])
 		}
 	}
@@ -282,7 +268,7 @@ func TestPrefixCachingLowersSecondTTFT(t *testing.T) {
 		if final.Error != "" {
 			t.Fatal(final.Error)
 		}
-		got[on] = statMap(t, final)
+		got[on] = labtest.StatMap(t, final)
 	}
 	on, off := got[true], got[false]
 	system := 2000.0
@@ -313,7 +299,7 @@ func TestRepeatRunsDoNotShareCache(t *testing.T) {
 		for run := range 3 {
 			frames := runLab(t, l, v)
 			final := frames[len(frames)-1]
-			ttft = append(ttft, statMap(t, final)[statTTFT])
+			ttft = append(ttft, labtest.StatMap(t, final)[statTTFT])
 			if got := final.Tables[0].Rows[0][2]; got != "0" {
 				t.Errorf("caching %v, run %d: your request found %s cached tokens", caching, run, got)
 			}
@@ -378,7 +364,7 @@ func TestCancel(t *testing.T) {
 			var frames []labs.Frame
 			err := l.Run(ctx, values(nil), func(f labs.Frame) {
 				frames = append(frames, f)
-				st := statMap(t, f)
+				st := labtest.StatMap(t, f)
 				_, first := st[statTTFT]
 				switch {
 				case at == "sweep" && len(frames) == 2,

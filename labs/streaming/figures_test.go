@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/latencylab/latencylab/labs"
+	"github.com/latencylab/latencylab/labs/labtest"
 )
 
 // TestRealClockFigures runs the presets once on the wall clock, as the web
@@ -27,7 +28,7 @@ func TestRealClockFigures(t *testing.T) {
 		if err != nil || final.Error != "" {
 			t.Fatalf("%s: %v %s", p.Name, err, final.Error)
 		}
-		st := statMap(t, final)
+		st := labtest.StatMap(t, final)
 		t.Logf("%-22s first word %7.1f ms  ttft %6.1f ms  tpot %5.2f ms  total %8.1f ms  %4.0f tokens  %6.1f tok/s  reading %7.0f ms  (%d frames)",
 			p.Name, st[statFirstWord], st[statTTFT], st[statTPOT], st[statTotal], st[statTokens], st[statTokPerS], st[statReading], frames)
 	}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/latencylab/latencylab/engine"
 	"github.com/latencylab/latencylab/labs"
+	"github.com/latencylab/latencylab/labs/labtest"
 )
 
 func TestInfoAndKnobs(t *testing.T) {
@@ -83,7 +84,7 @@ func TestNiceCeil(t *testing.T) {
 		{0, 1}, {-3, 1}, {1, 1}, {1.1, 1.2}, {2600, 3000}, {3010, 4000}, {8001, 10000}, {0.013, 0.015},
 	}
 	for _, tc := range tests {
-		if got := labs.NiceCeil(tc.in); !near(got, tc.want) {
+		if got := labs.NiceCeil(tc.in); !labtest.Near(got, tc.want) {
 			t.Errorf("labs.NiceCeil(%v) = %v, want %v", tc.in, got, tc.want)
 		}
 	}

@@ -3,7 +3,6 @@ package streaming
 import (
 	"context"
 	"errors"
-	"math"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -60,20 +59,6 @@ func modelled(t *testing.T, s settings) engine.RequestResult {
 	return res.Requests[0]
 }
 
-func statMap(t *testing.T, f labs.Frame) map[string]float64 {
-	t.Helper()
-	out := map[string]float64{}
-	for _, s := range f.Stats {
-		if _, dup := out[s.Key]; dup {
-			t.Errorf("stat %q appears twice", s.Key)
-		}
-		out[s.Key] = s.Value
-	}
-	return out
-}
-
-func near(a, b float64) bool { return math.Abs(a-b) <= 1e-6*math.Max(1, math.Abs(b)) }
-
 func TestRun(t *testing.T) {
 	tests := []struct {
 		name    string
@@ -121,7 +106,7 @@ func checkFrames(t *testing.T, s settings, frames []labs.Frame, want engine.Requ
 	if !final.Final || final.Error != "" {
 		t.Fatalf("last frame: Final %v, Error %q", final.Final, final.Error)
 	}
-	st := statMap(t, final)
+	st := labtest.StatMap(t, final)
 	for _, k := range []string{statFirstWord, statTTFT, statTPOT, statTotal, statTokens, statTokPerS, statReading} {
 		if _, ok := st[k]; !ok {
 			t.Errorf("final frame lacks stat %q", k)
@@ -133,24 +118,24 @@ func checkFrames(t *testing.T, s settings, frames []labs.Frame, want engine.Requ
 
 	// Handler times equal the modelled times: the lockstep clock lets the
 	// handler read the time exactly when each event is delivered.
-	if got, w := st[statTTFT], labs.Millis(want.TTFT()); !near(got, w) {
+	if got, w := st[statTTFT], labs.Millis(want.TTFT()); !labtest.Near(got, w) {
 		t.Errorf("ttft %v ms, modelled %v ms", got, w)
 	}
-	if got, w := st[statTotal], labs.Millis(want.E2E()); !near(got, w) {
+	if got, w := st[statTotal], labs.Millis(want.E2E()); !labtest.Near(got, w) {
 		t.Errorf("total %v ms, modelled %v ms", got, w)
 	}
 	if int(st[statTokens]) != n || want.Usage.CompletionTokens != n {
 		t.Errorf("tokens %v (modelled %d), want %d", st[statTokens], want.Usage.CompletionTokens, n)
 	}
 	tpot := (st[statTotal] - st[statTTFT]) / float64(n-1)
-	if !near(st[statTPOT], tpot) || !(tpot > 0) {
+	if !labtest.Near(st[statTPOT], tpot) || !(tpot > 0) {
 		t.Errorf("tpot %v, want (total − ttft)/(tokens − 1) = %v", st[statTPOT], tpot)
 	}
-	if !near(st[statTokPerS], 1000/tpot) {
+	if !labtest.Near(st[statTokPerS], 1000/tpot) {
 		t.Errorf("tokens/s %v, want %v", st[statTokPerS], 1000/tpot)
 	}
 	words := countWords(final.Text.Body)
-	if !near(st[statReading], float64(words)/s.readingSpeed*1000) {
+	if !labtest.Near(st[statReading], float64(words)/s.readingSpeed*1000) {
 		t.Errorf("reading %v ms for %d words at %v words/s", st[statReading], words, s.readingSpeed)
 	}
 	if words < n/2 {
@@ -197,7 +182,7 @@ func checkMarks(t *testing.T, final labs.Frame, st map[string]float64) {
 		t.Fatalf("text marks %v, want %v", got, want)
 	}
 	for i := range want {
-		if got[i].Label != want[i].Label || !near(got[i].At, want[i].At) {
+		if got[i].Label != want[i].Label || !labtest.Near(got[i].At, want[i].At) {
 			t.Errorf("text mark %d = %v, want %v", i, got[i], want[i])
 		}
 	}
@@ -225,9 +210,9 @@ func checkChart(t *testing.T, s settings, frames []labs.Frame, words int) {
 		}
 	}
 	c := frames[len(frames)-1].Charts[0]
-	st := statMap(t, frames[len(frames)-1])
+	st := labtest.StatMap(t, frames[len(frames)-1])
 	pts := c.Series[0].Points
-	if last := pts[len(pts)-1]; !near(last.X, st[statTotal]) || int(last.Y) != words {
+	if last := pts[len(pts)-1]; !labtest.Near(last.X, st[statTotal]) || int(last.Y) != words {
 		t.Errorf("words line ends at %v, want (%v ms, %d words)", last, st[statTotal], words)
 	}
 	if st[statTotal] > xmax {
@@ -240,7 +225,7 @@ func checkChart(t *testing.T, s settings, frames []labs.Frame, words int) {
 	if r[0].X != st[statFirstWord] || r[0].Y != 0 {
 		t.Errorf("reading line starts at %v, want the first word (%v ms)", r[0], st[statFirstWord])
 	}
-	if slope := (r[1].Y - r[0].Y) / (r[1].X - r[0].X) * 1000; r[1].X > r[0].X && !near(slope, s.readingSpeed) {
+	if slope := (r[1].Y - r[0].Y) / (r[1].X - r[0].X) * 1000; r[1].X > r[0].X && !labtest.Near(slope, s.readingSpeed) {
 		t.Errorf("reading line slope %v words/s, want %v", slope, s.readingSpeed)
 	}
 	if len(c.Marks) != 2 || c.Marks[0].Label != markFirstWord || c.Marks[1].Label != markComplete {
@@ -270,7 +255,7 @@ func TestRunCancel(t *testing.T) {
 				if returned.Load() {
 					late.Add(1)
 				}
-				if st := statMap(t, f); st[statTokens] == stopAt {
+				if st := labtest.StatMap(t, f); st[statTokens] == stopAt {
 					cancel()
 				}
 			}
@@ -390,7 +375,7 @@ func TestRepeatRunsMissThePrefixCache(t *testing.T) {
 		if err := l.Run(context.Background(), v, func(f labs.Frame) { final = f }); err != nil {
 			t.Fatal(err)
 		}
-		ttft = append(ttft, statMap(t, final)[statTTFT])
+		ttft = append(ttft, labtest.StatMap(t, final)[statTTFT])
 	}
 	if ttft[0] != ttft[1] {
 		t.Errorf("ttft %v ms then %v ms, want the same", ttft[0], ttft[1])
@@ -467,7 +452,7 @@ func TestWaitRefreshesWhileThePromptIsRead(t *testing.T) {
 	if waits < 3 {
 		t.Fatalf("%d waiting frames, want at least 3", waits)
 	}
-	if !frames[len(frames)-1].Final || statMap(t, frames[len(frames)-1])[statTokens] != 50 {
+	if !frames[len(frames)-1].Final || labtest.StatMap(t, frames[len(frames)-1])[statTokens] != 50 {
 		t.Errorf("run did not complete after the wait: %+v", frames[len(frames)-1].Status)
 	}
 }
