@@ -56,9 +56,9 @@ func TestBrowserBatchingPresets(t *testing.T) {
 	pg := e2e.Lab{Tab: b, Prefix: "lab-" + Slug}
 	for i, p := range lab.Presets() {
 		t.Run(p.Name, func(t *testing.T) {
-			e2e.Do(t, b, "preset", 10*time.Second, chromedp.Click(chromedp.ID(fmt.Sprintf("lab-batching-preset-%d", i))))
+			pg.ClickPreset(t, i)
 			e2e.WaitFor(t, b, "preset applied", fmt.Sprintf(`document.querySelector("#lab-batching-k-mode").value === %q`, p.Values.String(knobMode)), 5*time.Second)
-			e2e.Do(t, b, "guess", 5*time.Second, e2e.SetInput("lab-batching-guess", "500"))
+			pg.Guess(t, "500")
 			pg.WatchChanges(t, "charts")
 			// Forget the previous run's end, so "done" below is this run's.
 			pg.Run(t, 60*time.Second)

@@ -8,8 +8,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/chromedp/chromedp"
-
 	"github.com/latencylab/latencylab/labs"
 	"github.com/latencylab/latencylab/labs/labtest"
 	"github.com/latencylab/latencylab/web/e2e"
@@ -57,7 +55,7 @@ func TestBrowserLatencyBudgetLab(t *testing.T) {
 		t.Run(p.Name, func(t *testing.T) {
 			start := time.Now()
 			mode := p.Values.String(knobLookups)
-			e2e.Do(t, b, "preset", 10*time.Second, chromedp.Click(chromedp.ID(fmt.Sprintf("lab-latency-budget-preset-%d", i))))
+			pg.ClickPreset(t, i)
 			e2e.WaitFor(t, b, "preset applied", fmt.Sprintf(`document.querySelector("#lab-latency-budget-k-lookups").value === %q`, mode), 5*time.Second)
 			// Record every row count the waterfall shows and when the
 			// histogram first appears, as the page changes.

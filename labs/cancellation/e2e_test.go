@@ -6,8 +6,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/chromedp/chromedp"
-
 	"github.com/latencylab/latencylab/labs"
 	"github.com/latencylab/latencylab/labs/labtest"
 	"github.com/latencylab/latencylab/labs/pipelinelab"
@@ -29,10 +27,10 @@ func TestBrowserCancellationLab(t *testing.T) {
 	b := pg.Tab
 	for i, p := range lab.Presets() {
 		t.Run(p.Name, func(t *testing.T) {
-			e2e.Do(t, b, "preset", 10*time.Second, chromedp.Click(chromedp.ID(fmt.Sprintf("lab-cancellation-preset-%d", i))))
+			pg.ClickPreset(t, i)
 			e2e.WaitFor(t, b, "preset applied", fmt.Sprintf(`document.querySelector("#lab-cancellation-k-failAfter").value == %q`,
 				fmt.Sprint(p.Values.Float(knobFailAfter))), 5*time.Second)
-			e2e.Do(t, b, "guess", 5*time.Second, e2e.SetInput("lab-cancellation-guess", "5"))
+			pg.Guess(t, "5")
 			pg.WatchChanges(t, "charts")
 			pg.Run(t, 60*time.Second)
 			if n := pg.Changes(t); n < 3 {

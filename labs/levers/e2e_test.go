@@ -25,7 +25,7 @@ func TestBrowserLeversLab(t *testing.T) {
 	b := pg.Tab
 
 	start := time.Now()
-	e2e.Do(t, b, "guess", 5*time.Second, e2e.SetInput("lab-levers-guess", "1500"))
+	pg.Guess(t, "1500")
 	// Record every row count the table shows while the run goes.
 	e2e.Eval[bool](t, b, `(() => { window.__rows = [];
 		const count = () => document.querySelectorAll("#lab-levers-tables tbody tr").length;

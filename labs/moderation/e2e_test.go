@@ -7,8 +7,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/chromedp/chromedp"
-
 	"github.com/latencylab/latencylab/labs"
 	"github.com/latencylab/latencylab/labs/labtest"
 	"github.com/latencylab/latencylab/web/e2e"
@@ -32,9 +30,9 @@ func TestBrowserModerationPolicies(t *testing.T) {
 		t.Run(p.Name, func(t *testing.T) {
 			start := time.Now()
 			policy := p.Values.String(knobPolicy)
-			e2e.Do(t, b, "preset", 10*time.Second, chromedp.Click(chromedp.ID(fmt.Sprintf("lab-moderation-preset-%d", i))))
+			pg.ClickPreset(t, i)
 			e2e.WaitFor(t, b, "preset applied", fmt.Sprintf(`document.querySelector("#lab-moderation-k-policy").value === %q`, policy), 5*time.Second)
-			e2e.Do(t, b, "guess", 5*time.Second, e2e.SetInput("lab-moderation-guess", "3"))
+			pg.Guess(t, "3")
 			pg.WatchChanges(t, "charts")
 			// Record whether the reader's text ever showed an e-mail
 			// address, not just at the end: a leak is later replaced.

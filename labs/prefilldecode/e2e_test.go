@@ -28,7 +28,7 @@ func TestBrowserPrefillDecodeLab(t *testing.T) {
 
 	t.Run("default run", func(t *testing.T) {
 		start := time.Now()
-		e2e.Do(t, b, "guess", 5*time.Second, e2e.SetInput("lab-prefill-decode-guess", "300"))
+		pg.Guess(t, "300")
 		pg.WatchChanges(t, "charts")
 		pg.Run(t, 2*time.Minute)
 		if n := pg.Changes(t); n < 3 {

@@ -7,8 +7,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/chromedp/chromedp"
-
 	"github.com/latencylab/latencylab/labs"
 	"github.com/latencylab/latencylab/labs/labtest"
 	"github.com/latencylab/latencylab/web/e2e"
@@ -34,10 +32,10 @@ func TestBrowserRAGLab(t *testing.T) {
 	}
 	p := lab.Presets()[i]
 	start := time.Now()
-	e2e.Do(t, b, "preset", 10*time.Second, chromedp.Click(chromedp.ID(fmt.Sprintf("lab-rag-preset-%d", i))))
+	pg.ClickPreset(t, i)
 	e2e.WaitFor(t, b, "preset applied", fmt.Sprintf(`document.querySelector("#lab-rag-k-topK").value == %q && document.querySelector("#lab-rag-k-historyTurns").value == %q`,
 		fmt.Sprint(p.Values.Int(knobTopK)), fmt.Sprint(p.Values.Int(knobHistory))), 5*time.Second)
-	e2e.Do(t, b, "guess", 5*time.Second, e2e.SetInput("lab-rag-guess", "400"))
+	pg.Guess(t, "400")
 	pg.Run(t, 2*time.Minute)
 	passages := e2e.Eval[int](t, b, `(() => { const t = [...document.querySelectorAll("#lab-rag-tables table")].find(t =>
 		(t.querySelector("caption") || {textContent: ""}).textContent.startsWith("Retrieved passages")); return t ? t.querySelectorAll("tbody tr").length : -1 })()`)

@@ -6,8 +6,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/chromedp/chromedp"
-
 	"github.com/latencylab/latencylab/labs"
 	"github.com/latencylab/latencylab/labs/labtest"
 	"github.com/latencylab/latencylab/labs/pipelinelab"
@@ -30,10 +28,10 @@ func TestBrowserTimeoutsLab(t *testing.T) {
 	for _, i := range []int{1, 2} {
 		p := lab.Presets()[i]
 		t.Run(p.Name, func(t *testing.T) {
-			e2e.Do(t, b, "preset", 10*time.Second, chromedp.Click(chromedp.ID(fmt.Sprintf("lab-timeouts-preset-%d", i))))
+			pg.ClickPreset(t, i)
 			e2e.WaitFor(t, b, "preset applied", fmt.Sprintf(`document.querySelector("#lab-timeouts-k-overallTimeout").value == %q`,
 				fmt.Sprint(p.Values.Float(knobOverall))), 5*time.Second)
-			e2e.Do(t, b, "guess", 5*time.Second, e2e.SetInput("lab-timeouts-guess", "5000"))
+			pg.Guess(t, "5000")
 			pg.WatchChanges(t, "charts")
 			pg.Run(t, 90*time.Second)
 			if n := pg.Changes(t); n < 5 {

@@ -85,3 +85,15 @@ func (l Lab) NoError(t testing.TB) {
 		t.Fatalf("run failed: %s", msg)
 	}
 }
+
+// ClickPreset presses the i-th preset's button (0 is the first).
+func (l Lab) ClickPreset(t testing.TB, i int) {
+	t.Helper()
+	Do(t, l.Tab, "preset", 10*time.Second, chromedp.Click(chromedp.ID(fmt.Sprintf("%s-preset-%d", l.Prefix, i))))
+}
+
+// Guess types value into the prediction box.
+func (l Lab) Guess(t testing.TB, value string) {
+	t.Helper()
+	Do(t, l.Tab, "guess", 5*time.Second, SetInput(l.ID("guess"), value))
+}
