@@ -85,14 +85,17 @@ func Near(a, b float64) bool { return math.Abs(a-b) <= 1e-6*math.Max(1, math.Abs
 // ExpectNotRun runs l with raw (unvalidated) values that a learner could
 // send and fails t unless Run returns no error and emits exactly one
 // frame, final and carrying an error message: bad settings are a message,
-// not a failure.
-func ExpectNotRun(t testing.TB, l labs.Lab, raw labs.Values) {
+// not a failure. It returns that message ("" when there was none) for the
+// caller to check its wording.
+func ExpectNotRun(t testing.TB, l labs.Lab, raw labs.Values) string {
 	t.Helper()
 	var frames []labs.Frame
 	if err := l.Run(context.Background(), raw, func(f labs.Frame) { frames = append(frames, f) }); err != nil {
 		t.Errorf("%v: error %v, want a frame", raw, err)
 	}
 	if len(frames) != 1 || !frames[0].Final || frames[0].Error == "" {
-		t.Errorf("%v: frames %+v", raw, frames)
+		t.Errorf("%v: frames %+v, want one final frame with an error", raw, frames)
+		return ""
 	}
+	return frames[0].Error
 }
