@@ -1,8 +1,6 @@
 package prefilldecode
 
 import (
-	"context"
-	"os"
 	"testing"
 	"time"
 
@@ -16,24 +14,13 @@ import (
 //
 //	LATENCYLAB_FIGURES=1 go test ./labs/prefilldecode -run RealClock -v
 func TestRealClockFigures(t *testing.T) {
-	if os.Getenv("LATENCYLAB_FIGURES") == "" {
-		t.Skip("set LATENCYLAB_FIGURES=1 to run the presets on the real clock")
-	}
 	pool := labs.NewEngines(labs.EnginesConfig{})
 	defer pool.Close()
-	l := New(Config{Engines: pool})
-	for _, p := range l.Presets() {
-		var frames int
-		var final labs.Frame
-		start := time.Now()
-		err := l.Run(context.Background(), p.Values, func(f labs.Frame) { frames++; final = f })
-		if err != nil || final.Error != "" {
-			t.Fatalf("%s: %v %s", p.Name, err, final.Error)
-		}
+	labtest.RunPresetsOnWallClock(t, New(Config{Engines: pool}), func(p labs.Preset, final labs.Frame, frames int, took time.Duration) {
 		st := labtest.StatMap(t, final)
 		t.Logf("%-38s prompt %5.0f  ttft %7.1f ms  decode %8.1f ms  tpot %6.2f ms  fit %6.1f ms/1k prompt, %5.2f ms/output token  "+
 			"intensity prefill %5.0f decode %4.2f ridge %3.0f  second ttft %6.1f ms (%4.0f cached)  (%d frames, %.1f s)",
 			p.Name, st[statPrompt], st[statTTFT], st[statDecode], st[statTPOT], st[statPer1kPrompt], st[statPerOutputTok],
-			st[statPrefillI], st[statDecodeI], st[statRidge], st[statSecondTTFT], st[statCached], frames, time.Since(start).Seconds())
-	}
+			st[statPrefillI], st[statDecodeI], st[statRidge], st[statSecondTTFT], st[statCached], frames, took.Seconds())
+	})
 }
