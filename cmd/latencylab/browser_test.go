@@ -255,6 +255,9 @@ func TestBrowserTwoLabsOnALesson(t *testing.T) {
 		if n := e2e.Eval[int](t, ctx, `document.querySelectorAll("#`+id+`-stats .stat").length`); n == 0 {
 			t.Errorf("%s shows no stats", id)
 		}
+		// The run list is patched after the run is saved, which can land a
+		// moment after the final frame marks the status done.
+		e2e.WaitFor(t, ctx, id+" lists its run", `document.querySelectorAll("#`+id+`-runs thead th").length - 1 >= 1`, 30*time.Second)
 		if n := e2e.Eval[int](t, ctx, `document.querySelectorAll("#`+id+`-runs thead th").length - 1`); n != 1 {
 			t.Errorf("%s lists %d runs, want 1", id, n)
 		}
