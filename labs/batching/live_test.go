@@ -147,10 +147,17 @@ func TestLiveTimelineAndStats(t *testing.T) {
 			}
 			// The live engine takes an arrival at the next step boundary
 			// and a burst may straddle one step, so allow a few steps.
+			// Under static batching a request that lands one step late
+			// misses its batch and waits for the next whole batch, so the
+			// live total may be up to one batch longer.
+			tol := 0.1
+			if s.policy == engine.Static {
+				tol = 0.3
+			}
 			for _, key := range []string{statTotal, statTPOTP50} {
 				lv, _ := statValue(final, key)
 				rv, _ := statValue(replay, key)
-				if math.Abs(lv-rv) > 0.1*rv+30 {
+				if math.Abs(lv-rv) > tol*rv+30 {
 					t.Errorf("%s: live %v, virtual clock %v", key, lv, rv)
 				}
 			}
