@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"regexp"
+	"strconv"
 	"testing"
 )
 
@@ -48,5 +49,20 @@ func TestJoinFieldErrors(t *testing.T) {
 	var fe FieldError
 	if !errors.As(err, &fe) || fe != a || err.Error() != "a: bad a\nb: bad b" {
 		t.Errorf("two field errors: %v, want both joined", err)
+	}
+}
+
+// TestRunIDs checks ids are numbered from 1, carry the slug and tag, and
+// differ between lab instances.
+func TestRunIDs(t *testing.T) {
+	ids := NewRunIDsTag("lab", "abcd")
+	for want := uint64(1); want <= 3; want++ {
+		n, id := ids.Next()
+		if n != want || id != "lab-abcd-"+strconv.FormatUint(want, 10) {
+			t.Fatalf("Next() = %d, %q; want %d, lab-abcd-%d", n, id, want, want)
+		}
+	}
+	if a, b := NewRunIDs("lab"), NewRunIDs("lab"); a.Tag() == b.Tag() {
+		t.Fatalf("two instances share the tag %q", a.Tag())
 	}
 }

@@ -2,7 +2,6 @@ package budget
 
 import (
 	"context"
-	"fmt"
 	"time"
 
 	"github.com/latencylab/latencylab/engine/pipeline"
@@ -54,8 +53,7 @@ func (l *Lab) deps(ctx context.Context, conv string) (pipeline.Deps, error) {
 // live runs the one request on the wall clock, emitting a frame as each
 // stage ends and as the answer streams.
 func (l *Lab) live(ctx context.Context, s settings, v *view, update func()) (*pipeline.Result, pipeline.Config, pipeline.Deps, pipeline.Request, error) {
-	n := l.seq.Add(1)
-	id := fmt.Sprintf("%s-%s-%d", Slug, l.tag, n)
+	n, id := l.ids.Next()
 	cfg := pipelineConfig(s, id)
 	deps, err := l.deps(ctx, id)
 	if err != nil {

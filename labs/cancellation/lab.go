@@ -11,7 +11,6 @@ package cancellation
 import (
 	"context"
 	"errors"
-	"sync/atomic"
 	"time"
 
 	"github.com/latencylab/latencylab/engine/pipeline"
@@ -46,10 +45,8 @@ type Config struct {
 // Lab is the cancellation lab; safe for concurrent runs.
 type Lab struct {
 	cfg Config
-	// tag and seq make request ids and session lines unique across runs
-	// in the shared engines (the meter finds its request by id).
-	tag string
-	seq atomic.Uint64
+	// ids number the runs so request ids and session lines are unique.
+	ids *labs.RunIDs
 }
 
 // New returns the lab.
@@ -57,7 +54,7 @@ func New(cfg Config) *Lab {
 	if cfg.Quiet <= 0 {
 		cfg.Quiet = 500 * time.Millisecond
 	}
-	return &Lab{cfg: cfg, tag: labs.NewTag()}
+	return &Lab{cfg: cfg, ids: labs.NewRunIDs(Slug)}
 }
 
 // Info describes the lab.

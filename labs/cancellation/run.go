@@ -55,7 +55,7 @@ func (l *Lab) run(ctx context.Context, s settings, emit func(labs.Frame)) error 
 	if err != nil {
 		return fmt.Errorf("cancellation: engine for %s: %w", s.tier.Name, err)
 	}
-	base := fmt.Sprintf("%s-%s-%d", Slug, l.tag, l.seq.Add(1))
+	_, base := l.ids.Next()
 	conv := pipeline.NewMemoryConversations()
 	tierOf := func(p pipeline.Provider) []pipeline.Tier {
 		return []pipeline.Tier{{Name: s.tier.Name, Provider: p, Model: s.tier.Profile.Model,

@@ -10,7 +10,6 @@ package levers
 import (
 	"context"
 	"errors"
-	"sync/atomic"
 	"time"
 
 	"github.com/latencylab/latencylab/engine/pipeline"
@@ -48,8 +47,8 @@ type Config struct {
 // Lab is the levers lab; safe for concurrent runs.
 type Lab struct {
 	cfg Config
-	tag string
-	seq atomic.Uint64
+	// ids number the runs so request ids and session lines are unique.
+	ids *labs.RunIDs
 }
 
 // New returns the lab.
@@ -57,7 +56,7 @@ func New(cfg Config) *Lab {
 	if cfg.WallLimit == 0 {
 		cfg.WallLimit = DefaultWallLimit
 	}
-	return &Lab{cfg: cfg, tag: labs.NewTag()}
+	return &Lab{cfg: cfg, ids: labs.NewRunIDs(Slug)}
 }
 
 // Info describes the lab.

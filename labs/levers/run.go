@@ -18,8 +18,7 @@ func (l *Lab) run(ctx context.Context, s settings, emit func(labs.Frame)) error 
 	if err != nil {
 		return fmt.Errorf("levers: %w", err)
 	}
-	n := l.seq.Add(1)
-	base := fmt.Sprintf("%s-%s-%d", Slug, l.tag, n)
+	_, base := l.ids.Next()
 	v := &view{s: s, limit: l.cfg.WallLimit}
 
 	// The virtual set is cheap and tells how long the live one would

@@ -12,7 +12,6 @@ package moderation
 import (
 	"context"
 	"errors"
-	"sync/atomic"
 	"time"
 
 	"github.com/latencylab/latencylab/engine/live"
@@ -40,10 +39,8 @@ type Lab struct {
 	engines *labs.Engines
 	clock   live.Clock
 	tick    time.Duration
-	// tag and seq make request ids and session lines unique, so runs
-	// never collide in a shared engine or hit each other's prefix cache.
-	tag string
-	seq atomic.Uint64
+	// ids number the runs so request ids and session lines are unique.
+	ids *labs.RunIDs
 }
 
 // New returns the lab.
@@ -56,7 +53,7 @@ func New(cfg Config) *Lab {
 	if tick == 0 {
 		tick = 100 * time.Millisecond
 	}
-	return &Lab{engines: cfg.Engines, clock: clk, tick: tick, tag: labs.NewTag()}
+	return &Lab{engines: cfg.Engines, clock: clk, tick: tick, ids: labs.NewRunIDs(Slug)}
 }
 
 // Info describes the lab.

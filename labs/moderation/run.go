@@ -29,7 +29,7 @@ type job struct {
 // newJob builds the request for one policy. Each job gets its own session
 // line, so its prompt shares no cached prefix with any other run.
 func (l *Lab) newJob(s settings, p mod.Policy) *job {
-	id := fmt.Sprintf("%s-%s-%d", Slug, l.tag, l.seq.Add(1))
+	_, id := l.ids.Next()
 	return &job{policy: p, id: id, req: buildRequest(scenarios[s.scenario], "Session "+id), meter: newMeter(p)}
 }
 

@@ -13,7 +13,6 @@ package prefilldecode
 import (
 	"context"
 	"errors"
-	"sync/atomic"
 	"time"
 
 	"github.com/latencylab/latencylab/engine/live"
@@ -42,11 +41,8 @@ type Lab struct {
 	engines *labs.Engines
 	clock   Clock
 	tick    time.Duration
-	// tag and seq make request ids and session lines unique, so runs never
-	// collide in a shared engine and never reuse each other's cached
-	// prefixes (a repeat run must not look faster than the first).
-	tag string
-	seq atomic.Uint64
+	// ids number the runs so request ids and session lines are unique.
+	ids *labs.RunIDs
 }
 
 // New returns the lab.
@@ -59,7 +55,7 @@ func New(cfg Config) *Lab {
 	if tick == 0 {
 		tick = 100 * time.Millisecond
 	}
-	return &Lab{engines: cfg.Engines, clock: clk, tick: tick, tag: labs.NewTag()}
+	return &Lab{engines: cfg.Engines, clock: clk, tick: tick, ids: labs.NewRunIDs(Slug)}
 }
 
 // Info describes the lab.

@@ -25,9 +25,8 @@ type job struct {
 // run builds the requests, measures the sweep and then the wall-clock
 // requests.
 func (l *Lab) run(ctx context.Context, s settings, emit func(labs.Frame)) error {
-	seq := l.seq.Add(1)
-	id := fmt.Sprintf("%s-%s-%d", Slug, l.tag, seq)
-	session, session2 := sessions(seq, l.tag, s.caching)
+	seq, id := l.ids.Next()
+	session, session2 := sessions(seq, l.ids.Tag(), s.caching)
 	emit(labs.Frame{Status: "Building the prompt…"})
 	first, err := newJob(s, id, session, 0, s.output)
 	if err != nil {

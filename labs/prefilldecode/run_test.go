@@ -39,7 +39,7 @@ func newTestLab(t *testing.T) (*Lab, *labtest.Lockstep) {
 		}
 	})
 	l := New(Config{Engines: pool, Clock: clk.Handler(), Tick: -1})
-	l.tag = "0a1b2c3d" // as long as a real tag, so the first KV block is as in production
+	l.ids = labs.NewRunIDsTag(Slug, "0a1b2c3d") // as long as a real tag, so the first KV block is as in production
 	return l, clk
 }
 

@@ -10,7 +10,6 @@ package rag
 import (
 	"context"
 	"errors"
-	"sync/atomic"
 
 	"github.com/latencylab/latencylab/engine/pipeline"
 	"github.com/latencylab/latencylab/labs"
@@ -40,13 +39,13 @@ type Config struct {
 // Lab is the RAG lab; safe for concurrent runs.
 type Lab struct {
 	cfg Config
-	tag string
-	seq atomic.Uint64
+	// ids number the runs so request ids and session lines are unique.
+	ids *labs.RunIDs
 }
 
 // New returns the lab.
 func New(cfg Config) *Lab {
-	return &Lab{cfg: cfg, tag: labs.NewTag()}
+	return &Lab{cfg: cfg, ids: labs.NewRunIDs(Slug)}
 }
 
 // Info describes the lab.

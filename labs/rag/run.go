@@ -45,8 +45,7 @@ func (l *Lab) run(ctx context.Context, s settings, emit func(labs.Frame)) error 
 	if err != nil {
 		return fmt.Errorf("rag: %w", err)
 	}
-	n := l.seq.Add(1)
-	id := fmt.Sprintf("%s-%s-%d", Slug, l.tag, n)
+	n, id := l.ids.Next()
 	system := pipelinelab.PaddedSystemPrompt(id, s.system, textmodel.Count)
 	conv, err := pipelinelab.NewConversation(ctx, id, s.history, time.Time{})
 	if err != nil {

@@ -16,7 +16,7 @@ import (
 // either forwards each token's text (streaming) or holds the text back until
 // the answer is complete (blocking).
 func (l *Lab) run(ctx context.Context, s settings, emit func(labs.Frame)) error {
-	id := fmt.Sprintf("%s-%s-%d", Slug, l.tag, l.seq.Add(1))
+	_, id := l.ids.Next()
 	p, err := buildPrompt(s.promptTokens, "Session "+id)
 	if err != nil {
 		emit(labs.Frame{Final: true, Status: "Not run.", Error: err.Error()})

@@ -29,7 +29,7 @@ func newTestLab(t *testing.T) (*Lab, *labs.Engines, *labtest.Lockstep) {
 		}
 	})
 	l := New(Config{Engines: pool, Clock: clk.Handler(), Tick: -1})
-	l.tag = "test"
+	l.ids = labs.NewRunIDsTag(Slug, "test")
 	return l, pool, clk
 }
 

@@ -15,7 +15,6 @@ package timeouts
 import (
 	"context"
 	"errors"
-	"sync/atomic"
 	"time"
 
 	"github.com/latencylab/latencylab/engine/pipeline"
@@ -50,10 +49,8 @@ type Config struct {
 // Lab is the timeouts lab; safe for concurrent runs.
 type Lab struct {
 	cfg Config
-	// tag and seq make request ids and prompt session lines unique, so
-	// runs never collide in a shared engine.
-	tag string
-	seq atomic.Uint64
+	// ids number the runs so request ids and session lines are unique.
+	ids *labs.RunIDs
 }
 
 // New returns the lab.
@@ -61,7 +58,7 @@ func New(cfg Config) *Lab {
 	if cfg.Tick == 0 {
 		cfg.Tick = 100 * time.Millisecond
 	}
-	return &Lab{cfg: cfg, tag: labs.NewTag()}
+	return &Lab{cfg: cfg, ids: labs.NewRunIDs(Slug)}
 }
 
 // Info describes the lab.

@@ -17,7 +17,7 @@ func (l *Lab) run(ctx context.Context, s settings, emit func(labs.Frame)) error 
 	if err != nil {
 		return fmt.Errorf("timeouts: %w", err)
 	}
-	base := fmt.Sprintf("%s-%s-%d", Slug, l.tag, l.seq.Add(1))
+	_, base := l.ids.Next()
 	vs := variants(s)
 	batches := make([]*batch, len(vs))
 	type pair struct{ healthy, faulty *pipeline.Pipeline }
