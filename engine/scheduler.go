@@ -32,16 +32,9 @@ func (e *Engine) scheduleContinuous(shape *BatchShape) int {
 			k = budget
 		}
 		need := e.blocks.need(s, s.numComputedTokens+k)
-		for need > e.blocks.numFree {
-			victim := e.running[len(e.running)-1]
-			e.preempt(victim)
-			preempted++
-			if victim == s {
-				k = 0
-				break
-			}
-		}
-		if k == 0 {
+		n, ok := e.makeRoom(s, need)
+		preempted += n
+		if !ok || k == 0 {
 			break
 		}
 		e.blocks.grow(s, need)
@@ -96,16 +89,9 @@ func (e *Engine) scheduleStatic(shape *BatchShape) int {
 		s := e.running[i]
 		k := s.numUncomputed()
 		need := e.blocks.need(s, s.numComputedTokens+k)
-		for need > e.blocks.numFree {
-			victim := e.running[len(e.running)-1]
-			e.preempt(victim)
-			preempted++
-			if victim == s {
-				k = 0
-				break
-			}
-		}
-		if k == 0 {
+		n, ok := e.makeRoom(s, need)
+		preempted += n
+		if !ok || k == 0 {
 			break
 		}
 		e.blocks.grow(s, need)
@@ -142,6 +128,21 @@ func (e *Engine) admit(s *sequence, budget int, chunked bool) (int, bool) {
 		e.stats.PrefixCacheHits += int64(cached)
 	}
 	return k, true
+}
+
+// makeRoom preempts the newest running sequences until need blocks are free
+// for s. It returns how many it preempted, and false when s itself had to
+// go (it was the newest).
+func (e *Engine) makeRoom(s *sequence, need int) (preempted int, ok bool) {
+	for need > e.blocks.numFree {
+		victim := e.running[len(e.running)-1]
+		e.preempt(victim)
+		preempted++
+		if victim == s {
+			return preempted, false
+		}
+	}
+	return preempted, true
 }
 
 // preempt evicts a running sequence by recompute: it drops its blocks and
