@@ -24,6 +24,12 @@ func main() {
 // run dispatches to a subcommand and returns the process exit code:
 // 0 on success, 1 on a runtime failure, 2 on bad input.
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	// A help flag before any command asks about latencylab itself, not serve
+	// (the default command), so it must be caught before flags go to serve.
+	if len(args) > 0 && isHelp(args[0]) {
+		fmt.Fprintln(stdout, usage)
+		return 0
+	}
 	sub := "serve"
 	if len(args) > 0 && !strings.HasPrefix(args[0], "-") {
 		sub, args = args[0], args[1:]
@@ -37,19 +43,35 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return runBench(ctx, args, stdout, stderr)
 	case "profiles":
 		return runProfiles(ctx, args, stdout, stderr)
-	case "help", "-h", "--help":
+	case "help":
 		fmt.Fprintln(stdout, usage)
 		return 0
 	}
-	fmt.Fprintf(stderr, "latencylab: unknown command %q (want serve, sim, bench or profiles)\n", sub)
+	fmt.Fprintf(stderr, "latencylab: unknown command %q (want serve, sim, bench or profiles; -h lists them)\n", sub)
 	return 2
 }
 
-const usage = `usage: latencylab [serve|sim|bench|profiles] [flags]
+// isHelp reports whether arg is one of the spellings the flag package
+// accepts for help.
+func isHelp(arg string) bool {
+	switch arg {
+	case "-h", "--h", "-help", "--help":
+		return true
+	}
+	return false
+}
+
+// usage is the top-level help: every command with one line, as Go CLIs print.
+const usage = `Latency Lab: an interactive teaching lab on LLM serving latency.
+
+usage: latencylab [command] [flags]
+
+Commands:
 
   serve     serve the web app on http://127.0.0.1:8080 (default)
   sim       run a workload on the bundled engine's virtual clock
   bench     run the same workload against an OpenAI-compatible server
   profiles  list hardware and model profiles with derived figures
 
-Run "latencylab COMMAND -h" for a command's flags.`
+With no command, latencylab serves. Run "latencylab COMMAND -h" for a
+command's flags.`
