@@ -153,48 +153,6 @@ func (e *Engine) Stats() Stats {
 	return st
 }
 
-// Step runs one iteration: abort, schedule, cost, postprocess. The clock
-// advances by the modelled step time and every token produced is stamped
-// with the step's end. When nothing can run (idle, or a static batch still
-// filling) the trace's Batch is empty and the clock does not move. The
-// result is reused by the next call.
-func (e *Engine) Step() *StepResult {
-	r := &e.res
-	r.Tokens, r.Finished = r.Tokens[:0], r.Finished[:0]
-	r.Trace = StepTrace{Index: int(e.stats.Steps), Start: e.now, Batch: r.Trace.Batch[:0]}
-	e.processAborts()
-	shape, preempted := e.schedule()
-	r.Trace.Preemptions = preempted
-	r.Trace.Running, r.Trace.Waiting = len(e.running), e.waiting.len()
-	if len(e.sched) == 0 {
-		r.Trace.KVUsage = e.blocks.usage()
-		return r
-	}
-	d := e.cost.StepTime(shape)
-	e.now += d
-	r.Trace.Duration = d
-	r.Trace.PrefillTokens, r.Trace.DecodeTokens = shape.PrefillTokens, shape.DecodeTokens
-	e.postprocess()
-	r.Trace.KVUsage = e.blocks.usage()
-	e.stats.Steps++
-	e.stats.Preemptions += int64(preempted)
-	e.stats.BusyTime += d
-	e.stats.LastStepDuration = d
-	return r
-}
-
-// processAborts frees aborted requests before scheduling.
-func (e *Engine) processAborts() {
-	for _, s := range e.aborts {
-		if !e.removeRunning(s) {
-			e.waiting.remove(s)
-		}
-		e.finish(s, FinishAbort)
-	}
-	clear(e.aborts)
-	e.aborts = e.aborts[:0]
-}
-
 // removeRunning deletes s from the running list, keeping order.
 func (e *Engine) removeRunning(s *sequence) bool {
 	for i, r := range e.running {
@@ -206,16 +164,4 @@ func (e *Engine) removeRunning(s *sequence) bool {
 		}
 	}
 	return false
-}
-
-// finish frees s's blocks and reports it.
-func (e *Engine) finish(s *sequence, reason string) {
-	e.blocks.free(s)
-	delete(e.byID, s.req.ID)
-	s.timing.End = e.now
-	e.stats.FinishedRequests++
-	e.res.Finished = append(e.res.Finished, Finished{
-		ID: s.req.ID, Serial: s.serial, FinishReason: reason, Usage: s.usage(),
-		Timing: s.timing, Preemptions: s.preemptions,
-	})
 }

@@ -1,5 +1,7 @@
 package engine
 
+import "math"
+
 // schedule picks this step's work into e.sched and returns the batch shape
 // and the number of sequences preempted to make room.
 func (e *Engine) schedule() (BatchShape, int) {
@@ -38,7 +40,7 @@ func (e *Engine) scheduleContinuous(shape *BatchShape) int {
 			break
 		}
 		e.blocks.grow(s, need)
-		e.add(s, k, shape)
+		e.addToBatch(s, k, shape)
 		budget -= k
 	}
 	if preempted > 0 {
@@ -52,11 +54,15 @@ func (e *Engine) scheduleContinuous(shape *BatchShape) int {
 		}
 		e.waiting.popFront()
 		e.running = append(e.running, s)
-		e.add(s, k, shape)
+		e.addToBatch(s, k, shape)
 		budget -= k
 	}
 	return preempted
 }
+
+// noTokenBudget lets admit take a whole prompt: the static policy prefills
+// its batch in one step, however long the prompts are.
+const noTokenBudget = math.MaxInt
 
 // scheduleStatic runs one batch to completion: when no batch is running it
 // forms one of up to BatchSize waiting requests (once enough have arrived
@@ -74,13 +80,13 @@ func (e *Engine) scheduleStatic(shape *BatchShape) int {
 		}
 		for e.waiting.len() > 0 && len(e.running) < e.cfg.BatchSize {
 			s := e.waiting.at(0)
-			k, ok := e.admit(s, 1<<30, false)
+			k, ok := e.admit(s, noTokenBudget, false)
 			if !ok {
 				break
 			}
 			e.waiting.popFront()
 			e.running = append(e.running, s)
-			e.add(s, k, shape)
+			e.addToBatch(s, k, shape)
 		}
 		return 0
 	}
@@ -95,7 +101,7 @@ func (e *Engine) scheduleStatic(shape *BatchShape) int {
 			break
 		}
 		e.blocks.grow(s, need)
-		e.add(s, k, shape)
+		e.addToBatch(s, k, shape)
 	}
 	return preempted
 }
@@ -155,8 +161,8 @@ func (e *Engine) preempt(s *sequence) {
 	e.waiting.pushFront(s)
 }
 
-// add puts k tokens of s into this step's batch.
-func (e *Engine) add(s *sequence, k int, shape *BatchShape) {
+// addToBatch puts k tokens of s into this step's batch and its shape.
+func (e *Engine) addToBatch(s *sequence, k int, shape *BatchShape) {
 	s.stepTokens = k
 	s.stepDecode = s.isDecoding()
 	if !s.started {
@@ -177,53 +183,4 @@ func (e *Engine) add(s *sequence, k int, shape *BatchShape) {
 		shape.SampledTokens++
 	}
 	e.sched = append(e.sched, s)
-}
-
-// postprocess applies the step: computed tokens land in the cache, caught-up
-// sequences sample their next token, finished ones free their blocks now.
-func (e *Engine) postprocess() {
-	r := &e.res
-	finished := false
-	for _, s := range e.sched {
-		k := s.stepTokens
-		s.numComputedTokens += k
-		if s.numHashedAdded < len(s.blockHashes) {
-			e.blocks.register(s)
-		}
-		entry := BatchEntry{ID: s.req.ID}
-		if s.stepDecode {
-			entry.Decode = 1
-		} else {
-			entry.Prefill = k
-		}
-		r.Trace.Batch = append(r.Trace.Batch, entry)
-		if s.numComputedTokens < s.numTokens() {
-			continue // mid-prefill chunk: nothing to sample yet
-		}
-		i := s.numOutputTokens
-		if i == 0 {
-			s.timing.FirstToken = e.now
-		}
-		r.Tokens = append(r.Tokens, TokenEvent{ID: s.req.ID, Serial: s.serial, Index: i, Token: s.req.outputToken(i), Time: e.now})
-		s.numOutputTokens++
-		e.stats.GenerationTokens++
-		if s.numOutputTokens >= s.target {
-			s.done = true
-			finished = true
-		}
-	}
-	if !finished {
-		return
-	}
-	n := 0
-	for _, s := range e.running {
-		if s.done {
-			e.finish(s, s.finishReason())
-			continue
-		}
-		e.running[n] = s
-		n++
-	}
-	clear(e.running[n:])
-	e.running = e.running[:n]
 }

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"slices"
@@ -66,96 +67,143 @@ func Simulate(cfg Config, reqs []Request, opt SimOptions) (*SimResult, error) {
 			return nil, fmt.Errorf("simulate: %w", err)
 		}
 	}
-	order := make([]int, len(reqs))
-	for i := range order {
-		order[i] = i
-	}
-	slices.SortStableFunc(order, func(a, b int) int { return int(reqs[a].Arrival - reqs[b].Arrival) })
-
-	res := &SimResult{Requests: make([]RequestResult, len(reqs))}
-	bySerial := make([]int, 0, len(reqs)) // serial → input index
-	next, inflight, done := 0, 0, 0
-	var first time.Duration
-	if len(order) > 0 {
-		first = reqs[order[0]].Arrival
-	}
-	// dispatch adds every request that has arrived, up to the concurrency
-	// cap; the first `early` of them could have been sent on arrival, the
-	// rest waited for a slot that freed at Now.
-	dispatch := func(early int) error {
-		for next < len(order) && reqs[order[next]].Arrival <= e.Now() {
-			if opt.MaxConcurrency > 0 && inflight >= opt.MaxConcurrency {
-				return nil
-			}
-			idx := order[next]
-			r := reqs[idx]
-			if early <= 0 {
-				r.Arrival = e.Now()
-			}
-			early--
-			if err := e.Add(r); err != nil {
-				return fmt.Errorf("simulate: %w", err)
-			}
-			bySerial = append(bySerial, idx)
-			rr := &res.Requests[idx]
-			rr.ID, rr.Arrival = r.ID, r.Arrival
-			rr.TokenTimes = make([]time.Duration, 0, r.targetOutput(cfg.Model.MaxContextLen))
-			next++
-			inflight++
-		}
-		return nil
-	}
-	free := func() int {
-		if opt.MaxConcurrency == 0 {
-			return len(reqs)
-		}
-		return opt.MaxConcurrency - inflight
-	}
-	for done < len(reqs) {
-		if err := dispatch(len(reqs)); err != nil {
+	sim := newSimulation(e, reqs, opt)
+	for sim.done < len(reqs) {
+		if err := sim.sendArrived(sim.freeSlots()); err != nil {
 			return nil, err
 		}
 		at, ok := e.NextStepAt()
 		if !ok || at > e.Now() {
-			wake := at
-			if next < len(order) && free() > 0 && (!ok || reqs[order[next]].Arrival < at) {
-				wake = reqs[order[next]].Arrival
-			} else if !ok {
-				return nil, errStalled
+			if err := sim.skipIdle(at, ok); err != nil {
+				return nil, err
 			}
-			e.AdvanceTo(wake)
 			continue
 		}
-		early := free()
-		step := e.Step()
-		if opt.RecordTrace && len(step.Trace.Batch) > 0 {
-			res.Trace = append(res.Trace, step.Trace.Clone())
+		freeBefore := sim.freeSlots()
+		if err := sim.collect(e.Step()); err != nil {
+			return nil, err
 		}
-		for i := range step.Tokens {
-			t := &step.Tokens[i]
-			rr := &res.Requests[bySerial[t.Serial]]
-			rr.TokenTimes = append(rr.TokenTimes, t.Time)
-		}
-		for i := range step.Finished {
-			f := &step.Finished[i]
-			rr := &res.Requests[bySerial[f.Serial]]
-			rr.Timing, rr.Usage, rr.FinishReason, rr.Preemptions = f.Timing, f.Usage, f.FinishReason, f.Preemptions
-			inflight--
-			done++
-		}
-		if opt.afterStep != nil {
-			if err := opt.afterStep(e, step); err != nil {
-				return nil, fmt.Errorf("simulate: step %d: %w", step.Trace.Index, err)
-			}
-		}
-		if len(step.Trace.Batch) == 0 && len(step.Finished) == 0 {
-			return nil, errStalled
-		}
-		if err := dispatch(early); err != nil {
+		// Requests that arrived during the step are sent at its end; only
+		// those that found a slot free when they arrived keep their Arrival.
+		if err := sim.sendArrived(freeBefore); err != nil {
 			return nil, err
 		}
 	}
-	res.Stats = e.Stats()
-	res.Duration = e.Now() - first
-	return res, nil
+	sim.res.Stats = e.Stats()
+	sim.res.Duration = e.Now() - sim.firstArrival()
+	return sim.res, nil
+}
+
+// simulation is the client side of a Simulate run: it sends requests in
+// arrival order within the concurrency cap and collects what steps return.
+type simulation struct {
+	e    *Engine
+	reqs []Request
+	opt  SimOptions
+	res  *SimResult
+
+	order    []int // input indices by arrival; order[next] is sent next
+	next     int
+	inflight int   // sent and not finished
+	done     int   // finished
+	bySerial []int // engine serial → input index
+}
+
+func newSimulation(e *Engine, reqs []Request, opt SimOptions) *simulation {
+	order := make([]int, len(reqs))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(reqs[a].Arrival, reqs[b].Arrival) })
+	return &simulation{
+		e: e, reqs: reqs, opt: opt, order: order,
+		res:      &SimResult{Requests: make([]RequestResult, len(reqs))},
+		bySerial: make([]int, 0, len(reqs)),
+	}
+}
+
+// firstArrival is when the earliest request arrived (0 with none).
+func (sim *simulation) firstArrival() time.Duration {
+	if len(sim.order) == 0 {
+		return 0
+	}
+	return sim.reqs[sim.order[0]].Arrival
+}
+
+// freeSlots is how many more requests the concurrency cap lets in.
+func (sim *simulation) freeSlots() int {
+	if sim.opt.MaxConcurrency == 0 {
+		return len(sim.reqs)
+	}
+	return sim.opt.MaxConcurrency - sim.inflight
+}
+
+// sendArrived adds every request that has arrived by Now while the cap
+// allows. The first onTime of them keep their Arrival (a slot was free when
+// they arrived); the rest waited for a slot that freed at Now, which becomes
+// their Arrival, as vllm bench serve measures a held-back request.
+func (sim *simulation) sendArrived(onTime int) error {
+	now := sim.e.Now()
+	for sim.next < len(sim.order) && sim.reqs[sim.order[sim.next]].Arrival <= now && sim.freeSlots() > 0 {
+		idx := sim.order[sim.next]
+		r := sim.reqs[idx]
+		if onTime <= 0 {
+			r.Arrival = now
+		}
+		onTime--
+		if err := sim.e.Add(r); err != nil {
+			return fmt.Errorf("simulate: %w", err)
+		}
+		sim.bySerial = append(sim.bySerial, idx)
+		rr := &sim.res.Requests[idx]
+		rr.ID, rr.Arrival = r.ID, r.Arrival
+		rr.TokenTimes = make([]time.Duration, 0, r.targetOutput(sim.e.cfg.Model.MaxContextLen))
+		sim.next++
+		sim.inflight++
+	}
+	return nil
+}
+
+// skipIdle moves the clock over a gap with nothing to step: to the next
+// arrival that may be sent, or to when the engine can next step (a static
+// batch's wait ending), whichever comes first.
+func (sim *simulation) skipIdle(stepAt time.Duration, canStep bool) error {
+	wake := stepAt
+	if sim.next < len(sim.order) && sim.freeSlots() > 0 {
+		if arrival := sim.reqs[sim.order[sim.next]].Arrival; !canStep || arrival < stepAt {
+			wake = arrival
+		}
+	} else if !canStep {
+		return errStalled
+	}
+	sim.e.AdvanceTo(wake)
+	return nil
+}
+
+// collect records one step's trace, tokens and finished requests.
+func (sim *simulation) collect(step *StepResult) error {
+	if sim.opt.RecordTrace && len(step.Trace.Batch) > 0 {
+		sim.res.Trace = append(sim.res.Trace, step.Trace.Clone())
+	}
+	for i := range step.Tokens {
+		t := &step.Tokens[i]
+		rr := &sim.res.Requests[sim.bySerial[t.Serial]]
+		rr.TokenTimes = append(rr.TokenTimes, t.Time)
+	}
+	for i := range step.Finished {
+		f := &step.Finished[i]
+		rr := &sim.res.Requests[sim.bySerial[f.Serial]]
+		rr.Timing, rr.Usage, rr.FinishReason, rr.Preemptions = f.Timing, f.Usage, f.FinishReason, f.Preemptions
+		sim.inflight--
+		sim.done++
+	}
+	if sim.opt.afterStep != nil {
+		if err := sim.opt.afterStep(sim.e, step); err != nil {
+			return fmt.Errorf("simulate: step %d: %w", step.Trace.Index, err)
+		}
+	}
+	if len(step.Trace.Batch) == 0 && len(step.Finished) == 0 {
+		return errStalled
+	}
+	return nil
 }
