@@ -168,18 +168,6 @@ func NewFilter(cfg FilterConfig) (*Filter, error) {
 	return &Filter{cfg: cfg, offs: []int{0}}, nil
 }
 
-// Config returns the filter's configuration, defaults filled in.
-func (f *Filter) Config() FilterConfig { return f.cfg }
-
-// Text is the answer generated so far, shown or not.
-func (f *Filter) Text() string { return f.text.String() }
-
-// Tokens is the number of tokens generated so far.
-func (f *Filter) Tokens() int { return len(f.pieces) }
-
-// Blocked reports whether a check has failed.
-func (f *Filter) Blocked() bool { return f.blocked }
-
 // Token takes the next generated token's text (possibly empty, for a token
 // that ends inside a character).
 func (f *Filter) Token(piece string) []Action {

@@ -221,14 +221,6 @@ func groupThousands(s string) string {
 
 func itoa(i int) string { return strconv.Itoa(i) }
 
-// heading picks h1 or h2 for a lab title.
-func heading(l Lab) string {
-	if l.Heading == 1 {
-		return "h1"
-	}
-	return "h2"
-}
-
 // Guess is a learner's prediction, shown beside the stat it predicts.
 type Guess struct {
 	Value float64
