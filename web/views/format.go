@@ -1,0 +1,133 @@
+package views
+
+import (
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/latencylab/latencylab/labs"
+)
+
+// FormatValue formats a measured figure with its unit, with precision that
+// suits its size ("412 ms", "38.5 tok/s", "0.25 s").
+func FormatValue(v float64, unit string) string {
+	num, u := SplitValue(v, unit)
+	return num + u
+}
+
+// SplitValue formats a figure as its number and its unit suffix (with the
+// leading space, if any), so the unit can be set smaller. Milliseconds of
+// ten seconds or more read better as seconds.
+func SplitValue(v float64, unit string) (num, suffix string) {
+	if unit == "ms" && math.Abs(v) >= 10000 {
+		v, unit = v/1000, "s"
+	}
+	num = FormatNumber(v)
+	switch unit {
+	case "":
+		return num, ""
+	case "%":
+		return num, "%"
+	}
+	return num, " " + unit
+}
+
+// FormatNumber formats a number with at most three significant decimals and
+// thousands separators on large values.
+func FormatNumber(v float64) string {
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		return "—"
+	}
+	a := math.Abs(v)
+	var s string
+	switch {
+	case a >= 100 || a == math.Trunc(a):
+		s = strconv.FormatFloat(math.Round(v), 'f', 0, 64)
+		return groupThousands(s)
+	case a >= 10:
+		s = strconv.FormatFloat(v, 'f', 1, 64)
+	case a >= 1:
+		s = strconv.FormatFloat(v, 'f', 2, 64)
+	default:
+		s = strconv.FormatFloat(v, 'f', 3, 64)
+	}
+	if strings.Contains(s, ".") {
+		s = strings.TrimRight(strings.TrimRight(s, "0"), ".")
+	}
+	return s
+}
+
+func groupThousands(s string) string {
+	neg := strings.HasPrefix(s, "-")
+	s = strings.TrimPrefix(s, "-")
+	if len(s) <= 4 {
+		if neg {
+			return "-" + s
+		}
+		return s
+	}
+	var b strings.Builder
+	for i, r := range s {
+		if i > 0 && (len(s)-i)%3 == 0 {
+			b.WriteRune(',')
+		}
+		b.WriteRune(r)
+	}
+	if neg {
+		return "-" + b.String()
+	}
+	return b.String()
+}
+
+func itoa(i int) string { return strconv.Itoa(i) }
+
+// FormatPlain formats a number for an HTML attribute (no separators).
+func FormatPlain(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }
+
+func stepOf(k labs.Knob) float64 {
+	if k.Step > 0 {
+		return k.Step
+	}
+	return 1
+}
+
+func joinComma(s []string) string { return strings.Join(s, ", ") }
+
+func statNum(s labs.Stat) string  { n, _ := SplitValue(s.Value, s.Unit); return n }
+func statUnit(s labs.Stat) string { _, u := SplitValue(s.Value, s.Unit); return u }
+
+// numericColumns marks the columns whose every non-empty cell starts with a
+// number ("412", "1,024 ms", "-3.5%"), so they can be right-aligned.
+func numericColumns(t labs.Table) []bool {
+	out := make([]bool, len(t.Columns))
+	for i := range out {
+		seen := false
+		out[i] = true
+		for _, r := range t.Rows {
+			if i >= len(r) || strings.TrimSpace(r[i]) == "" || r[i] == "—" {
+				continue
+			}
+			seen = true
+			if !startsWithNumber(r[i]) {
+				out[i] = false
+				break
+			}
+		}
+		out[i] = out[i] && seen
+	}
+	return out
+}
+
+func startsWithNumber(s string) bool {
+	s = strings.TrimSpace(s)
+	s = strings.TrimPrefix(strings.TrimPrefix(s, "−"), "$") // typographic minus, money
+	end := 0
+	for end < len(s) && strings.ContainsRune("+-0123456789.,", rune(s[end])) {
+		end++
+	}
+	if end == 0 || (end < len(s) && s[end] != ' ' && s[end] != '%' && !strings.ContainsRune("×xkMGsµm", rune(s[end]))) {
+		return false
+	}
+	_, err := strconv.ParseFloat(strings.ReplaceAll(s[:end], ",", ""), 64)
+	return err == nil
+}
