@@ -27,7 +27,7 @@ func TestRooflineShape(t *testing.T) {
 	none := func(*Config) {}
 	fp8 := func(c *Config) { c.Precision = FP8 }
 	m70 := func(tp int) func(*Config) {
-		return func(c *Config) { c.Model, _ = LookupModel("llama-3.1-70b"); c.TP = tp }
+		return func(c *Config) { c.Model = mustModel(t, "llama-3.1-70b"); c.TP = tp }
 	}
 	prefill := BatchShape{NumSeqs: 1, PrefillTokens: 4096, SampledTokens: 1, AttnPairs: 4096 * 4097 / 2}
 	tests := []struct {

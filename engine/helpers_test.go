@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"slices"
+	"testing"
 	"time"
 )
 
@@ -86,4 +87,26 @@ func summarize(res *SimResult) metrics {
 		m.outputThroughput = float64(tokens) / res.Duration.Seconds()
 	}
 	return m
+}
+
+// mustModel looks up a built-in model profile, failing the test if the
+// name is unknown (a zero Model would make every figure after it wrong).
+func mustModel(t testing.TB, name string) Model {
+	t.Helper()
+	m, err := LookupModel(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
+// mustHardware looks up a built-in hardware profile, failing the test if
+// the name is unknown.
+func mustHardware(t testing.TB, name string) Hardware {
+	t.Helper()
+	h, err := LookupHardware(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return h
 }

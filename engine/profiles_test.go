@@ -20,7 +20,7 @@ func TestModelProfiles(t *testing.T) {
 			t.Error(err)
 		}
 	}
-	m, _ := LookupModel("llama-3.1-8b")
+	m := mustModel(t, "llama-3.1-8b")
 	if got := m.KVBytesPerToken(); got != 128*1024 {
 		t.Errorf("llama-3.1-8b KV bytes per token = %d, want 131072", got)
 	}
@@ -55,8 +55,8 @@ func TestFootprint(t *testing.T) {
 	}
 	for _, tt := range tests {
 		cfg := DefaultConfig()
-		cfg.Hardware, _ = LookupHardware(tt.hw)
-		cfg.Model, _ = LookupModel(tt.model)
+		cfg.Hardware = mustHardware(t, tt.hw)
+		cfg.Model = mustModel(t, tt.model)
 		cfg.Precision, cfg.TP = tt.prec, tt.tp
 		f, err := cfg.Footprint()
 		if (err == nil) != tt.fits {
@@ -107,7 +107,7 @@ func TestLoadConfigs(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ref, _ := LookupModel("llama-3.1-8b")
+	ref := mustModel(t, "llama-3.1-8b")
 	if m.ParamCount() != ref.ParamCount() || m.HeadDim != 128 || m.Name != "llama" {
 		t.Errorf("loaded %+v", m)
 	}

@@ -68,7 +68,10 @@ func TestSampleLengthsAndPrefix(t *testing.T) {
 			t.Fatalf("rate inf: arrival %v", r.Arrival)
 		}
 	}
-	again, _ := Sample(w, newWordTok(), testCorpus)
+	again, err := Sample(w, newWordTok(), testCorpus)
+	if err != nil {
+		t.Fatal(err)
+	}
 	for i := range reqs {
 		if reqs[i].Prompt != again[i].Prompt || reqs[i].OutputLen != again[i].OutputLen || reqs[i].Arrival != again[i].Arrival {
 			t.Fatal("same seed gave a different dataset")

@@ -117,11 +117,14 @@ func TestStageTimings(t *testing.T) {
 
 func TestStageCancel(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		c, _ := NewChecker(Config{Latency: 200 * time.Millisecond})
+		c, err := NewChecker(Config{Latency: 200 * time.Millisecond})
+		if err != nil {
+			t.Fatal(err)
+		}
 		ctx, cancel := context.WithCancel(context.Background())
 		src := &tokenSource{pieces: split("A long and harmless answer about refunds and parcels."), gap: 10 * time.Millisecond}
 		go func() { time.Sleep(35 * time.Millisecond); cancel() }()
-		_, err := Stage{Checker: c, Filter: FilterConfig{Policy: BufferedWindow, Window: 2}}.Run(ctx, "", src.generate, func(Event) {})
+		_, err = Stage{Checker: c, Filter: FilterConfig{Policy: BufferedWindow, Window: 2}}.Run(ctx, "", src.generate, func(Event) {})
 		if !errors.Is(err, context.Canceled) {
 			t.Fatalf("Run = %v, want context.Canceled", err)
 		}

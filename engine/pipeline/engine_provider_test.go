@@ -73,7 +73,7 @@ func TestEngineProviderDisconnectFreesTheEngine(t *testing.T) {
 		ctx, leave := context.WithCancel(t.Context())
 		defer leave()
 		n := 0
-		res, _ := p.Run(ctx, Request{ConversationID: "c", Question: "How do returns work?"}, func(ev Event) {
+		res := mustRun(t, p, ctx, Request{ConversationID: "c", Question: "How do returns work?"}, func(ev Event) {
 			if ev.Kind == EventDelta {
 				if n++; n == 3 {
 					leave()

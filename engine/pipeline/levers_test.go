@@ -38,7 +38,7 @@ func TestBufferedAnswerArrivesAllAtOnce(t *testing.T) {
 				st := newMemStore()
 				p := mustNew(t, cfg, Deps{Tiers: tiers(prov, nil), Messages: st})
 				deltas := 0
-				res, _ := p.Run(t.Context(), Request{ConversationID: "c", Question: "How do returns work?"}, func(ev Event) {
+				res := mustRun(t, p, t.Context(), Request{ConversationID: "c", Question: "How do returns work?"}, func(ev Event) {
 					if ev.Kind == EventDelta {
 						deltas++
 					}
@@ -76,7 +76,7 @@ func TestHelperCallsInARowAddUp(t *testing.T) {
 				cfg := bareConfig()
 				cfg.Helpers = HelperCalls{Count: tc.count, Parallel: tc.parallel, MaxTokens: 10}
 				p := mustNew(t, cfg, Deps{Tiers: tiers(prov, nil)})
-				res, _ := p.Run(t.Context(), Request{Question: "Where is my order?"}, nil)
+				res := mustRun(t, p, t.Context(), Request{Question: "Where is my order?"}, nil)
 				if res.Status != StatusComplete || res.Summary.FirstWord != tc.wantFirst {
 					t.Errorf("status %s first word %v, want %v", res.Status, res.Summary.FirstWord, tc.wantFirst)
 				}
@@ -110,8 +110,8 @@ func TestMemoryConversations(t *testing.T) {
 	if err != nil || len(turns) != 2 || turns[0].Content != "b" || turns[1].Content != "c" {
 		t.Errorf("turns %+v err %v", turns, err)
 	}
-	if turns, _ := m.RecentTurns(t.Context(), "other", 5); len(turns) != 0 {
-		t.Errorf("unknown conversation has %d turns", len(turns))
+	if turns, err := m.RecentTurns(t.Context(), "other", 5); err != nil || len(turns) != 0 {
+		t.Errorf("unknown conversation has %d turns, err %v", len(turns), err)
 	}
 }
 
@@ -132,7 +132,7 @@ func TestContentFilterBlocksTheAnswer(t *testing.T) {
 		st := newMemStore()
 		p := mustNew(t, cfg, Deps{Tiers: tiers(filter, small), Messages: st})
 		var last Event
-		res, _ := p.Run(t.Context(), Request{ConversationID: "c", Question: "Hi"}, func(ev Event) {
+		res := mustRun(t, p, t.Context(), Request{ConversationID: "c", Question: "Hi"}, func(ev Event) {
 			if ev.Kind == EventError {
 				last = ev
 			}
@@ -163,7 +163,7 @@ type filterStream struct {
 
 func (f *filterStream) Recv() (StreamEvent, error) {
 	if f.n >= f.after {
-		_ = f.Stream.Close()
+		_ = f.Stream.Close() // the fake ends the answer itself; the inner stream's close error is not under test
 		return StreamEvent{}, fmt.Errorf("card number in the answer: %w", ErrContentFilter)
 	}
 	ev, err := f.Stream.Recv()

@@ -213,7 +213,7 @@ func TestOverallTimeoutReturnsWhatWasWritten(t *testing.T) {
 		st := newMemStore()
 		p := mustNew(t, cfg, Deps{Tiers: tiers(prov, nil), Messages: st})
 		var errEvents []Event
-		res, _ := p.Run(t.Context(), Request{ConversationID: "c", Question: "Tell me everything"}, func(ev Event) {
+		res := mustRun(t, p, t.Context(), Request{ConversationID: "c", Question: "Tell me everything"}, func(ev Event) {
 			if ev.Kind == EventError {
 				errEvents = append(errEvents, ev)
 			}
@@ -242,7 +242,7 @@ func TestDisconnectStopsGenerationAndSavesThePartial(t *testing.T) {
 		defer leave()
 		var shown strings.Builder
 		deltas := 0
-		res, _ := p.Run(ctx, Request{ConversationID: "c1", Question: "How do returns work?"}, func(ev Event) {
+		res := mustRun(t, p, ctx, Request{ConversationID: "c1", Question: "How do returns work?"}, func(ev Event) {
 			if ev.Kind == EventDelta {
 				shown.WriteString(ev.Text)
 				if deltas++; deltas == 5 {
@@ -267,7 +267,7 @@ func TestDisconnectStopsGenerationAndSavesThePartial(t *testing.T) {
 		}
 
 		// The next turn's history is what the user saw.
-		res2, _ := p.Run(t.Context(), Request{ConversationID: "c1", Question: "And exchanges?"}, nil)
+		res2 := mustRun(t, p, t.Context(), Request{ConversationID: "c1", Question: "And exchanges?"}, nil)
 		msgs := res2.Prompt.Messages
 		if len(msgs) < 3 || msgs[len(msgs)-2].Content != strings.TrimSpace(shown.String()) && msgs[len(msgs)-2].Content != shown.String() {
 			t.Errorf("next prompt's history %+v does not end with the partial answer", msgs)
@@ -286,7 +286,7 @@ func TestMidStreamFaultReachesTheClient(t *testing.T) {
 		cfg.Gateway.Fallback = []string{"small"}
 		p := mustNew(t, cfg, Deps{Tiers: tiers(medium, small), Messages: st})
 		var events []Event
-		res, _ := p.Run(t.Context(), Request{ConversationID: "c", Question: "How do returns work?"}, func(ev Event) {
+		res := mustRun(t, p, t.Context(), Request{ConversationID: "c", Question: "How do returns work?"}, func(ev Event) {
 			events = append(events, ev)
 		})
 		if res.Status != StatusError || res.Text != wordsText(10) {
@@ -323,14 +323,14 @@ func TestRefusalFallsBack(t *testing.T) {
 		cfg := bareConfig()
 		cfg.Gateway.Fallback = []string{"small"}
 		p := mustNew(t, cfg, Deps{Tiers: tiers(medium, small)})
-		res, _ := p.Run(t.Context(), Request{Question: "Hi"}, nil)
+		res := mustRun(t, p, t.Context(), Request{Question: "Hi"}, nil)
 		if res.Status != StatusComplete || res.Tier != "small" || res.Attempts[0].Outcome != OutcomeFailed {
 			t.Errorf("status %s tier %s attempts %+v", res.Status, res.Tier, res.Attempts)
 		}
 
 		cfg.Gateway.Fallback = nil
 		p = mustNew(t, cfg, Deps{Tiers: tiers(medium, small)})
-		res, _ = p.Run(t.Context(), Request{Question: "Hi"}, nil)
+		res = mustRun(t, p, t.Context(), Request{Question: "Hi"}, nil)
 		if res.Status != StatusError || !strings.Contains(res.Err.Error(), "refused") {
 			t.Errorf("without fallback: status %s err %v", res.Status, res.Err)
 		}
@@ -344,7 +344,7 @@ func TestStallMidStream(t *testing.T) {
 			Faults: Faults{StallAfter: 5, StallFor: 3 * time.Second}, Clock: clk}
 		p := mustNew(t, bareConfig(), Deps{Tiers: tiers(medium, nil)})
 		var ats []time.Duration
-		res, _ := p.Run(t.Context(), Request{Question: "Hi"}, func(ev Event) {
+		res := mustRun(t, p, t.Context(), Request{Question: "Hi"}, func(ev Event) {
 			if ev.Kind == EventDelta {
 				ats = append(ats, ev.At)
 			}
@@ -366,8 +366,8 @@ func TestCacheHitIsNearZero(t *testing.T) {
 		cfg.Gateway.Cache = true
 		st := newMemStore()
 		p := mustNew(t, cfg, Deps{Tiers: tiers(prov, nil), Retriever: st, Cache: NewCache(16)})
-		first, _ := p.Run(t.Context(), Request{Question: "How long does shipping take?"}, nil)
-		second, _ := p.Run(t.Context(), Request{Question: "How long does shipping take?"}, nil)
+		first := mustRun(t, p, t.Context(), Request{Question: "How long does shipping take?"}, nil)
+		second := mustRun(t, p, t.Context(), Request{Question: "How long does shipping take?"}, nil)
 		if calls, _, _ := prov.state(); calls != 1 {
 			t.Errorf("provider called %d times, want 1", calls)
 		}
@@ -381,7 +381,7 @@ func TestCacheHitIsNearZero(t *testing.T) {
 			t.Errorf("miss TTFT %v", first.Summary.FirstToken)
 		}
 		// A different question misses.
-		third, _ := p.Run(t.Context(), Request{Question: "How do returns work?"}, nil)
+		third := mustRun(t, p, t.Context(), Request{Question: "How do returns work?"}, nil)
 		if third.Cached {
 			t.Error("a different prompt hit the cache")
 		}
@@ -411,7 +411,7 @@ func TestGuardrailInPipeline(t *testing.T) {
 				cfg.Context.RetrievalLatency = Latency{Base: 120 * ms}
 				prov := &scriptProvider{clk: RealClock{}, ttft: 100 * ms, words: 3}
 				p := mustNew(t, cfg, Deps{Tiers: tiers(prov, nil), Retriever: st, Messages: st})
-				res, _ := p.Run(t.Context(), Request{ConversationID: "c", Question: tc.question}, nil)
+				res := mustRun(t, p, t.Context(), Request{ConversationID: "c", Question: tc.question}, nil)
 				if res.Status != tc.wantStatus {
 					t.Fatalf("status %s, want %s (%+v)", res.Status, tc.wantStatus, res.Verdict)
 				}
@@ -447,7 +447,7 @@ func TestPIIIsRedactedBeforeTheModel(t *testing.T) {
 		cfg.Guard.Enabled = true
 		st := newMemStore()
 		p := mustNew(t, cfg, Deps{Tiers: tiers(prov, nil), Messages: st})
-		res, _ := p.Run(t.Context(), Request{ConversationID: "c", Question: "My email is ana@example.com, where is my refund?"}, nil)
+		res := mustRun(t, p, t.Context(), Request{ConversationID: "c", Question: "My email is ana@example.com, where is my refund?"}, nil)
 		if res.Status != StatusComplete || res.Verdict.Action != ActionRedact {
 			t.Fatalf("status %s verdict %+v", res.Status, res.Verdict)
 		}
@@ -475,7 +475,7 @@ func TestFailedLookupDegrades(t *testing.T) {
 		cfg.Context.Parallel = true
 		prov := &scriptProvider{clk: RealClock{}, words: 2}
 		p := mustNew(t, cfg, Deps{Tiers: tiers(prov, nil), Retriever: st, Orders: st})
-		res, _ := p.Run(t.Context(), Request{Question: "Where is my order?"}, nil)
+		res := mustRun(t, p, t.Context(), Request{Question: "Where is my order?"}, nil)
 		if res.Status != StatusComplete || len(res.Lookups.Failed) != 1 || res.Lookups.Order == nil {
 			t.Errorf("status %s failed %v order %v", res.Status, res.Lookups.Failed, res.Lookups.Order)
 		}
@@ -495,7 +495,7 @@ func TestSaveOutlivesTheClient(t *testing.T) {
 			time.Sleep(500 * ms)
 			cancel()
 		}()
-		res, _ := p.Run(ctx, Request{ConversationID: "c", Question: "Hi"}, nil)
+		res := mustRun(t, p, ctx, Request{ConversationID: "c", Question: "Hi"}, nil)
 		if res.Status != StatusCancelled || res.SaveErr != nil || len(st.saved) != 2 {
 			t.Errorf("status %s save err %v saved %d", res.Status, res.SaveErr, len(st.saved))
 		}

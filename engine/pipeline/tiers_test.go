@@ -24,7 +24,7 @@ func TestDefaultTiersAreOrdered(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			res, _ := p.Run(t.Context(), Request{Question: "How long does shipping take?"}, nil)
+			res := mustRun(t, p, t.Context(), Request{Question: "How long does shipping take?"}, nil)
 			if res.Status != StatusComplete || res.Tier != tier || res.Usage.CompletionTokens != 300 {
 				t.Fatalf("%s: status %s tier %s tokens %d", tier, res.Status, res.Tier, res.Usage.CompletionTokens)
 			}
