@@ -200,8 +200,8 @@ type binary struct {
 }
 
 // startBinary runs `latencylab serve` on port 0 and waits for its
-// "running at" line. The limit variables raise the run caps above the 20
-// answers this test streams from one machine (ignored where unknown).
+// "running at" line, with the run caps raised above the 20 answers this
+// test streams from one machine.
 func startBinary(t *testing.T, bin, db, upstreamURL string) *binary {
 	t.Helper()
 	cmd := exec.Command(bin, "serve", "--addr", "127.0.0.1:0", "--db", db,
@@ -247,10 +247,11 @@ func startBinary(t *testing.T, bin, db, upstreamURL string) *binary {
 	return b
 }
 
-// crashTestLimits lifts the server's run caps for this test: 20 answers at
-// once from loopback is the point of it.
+// crashTestLimits lifts the server's run caps (--max-runs-total and
+// --max-runs-per-addr, through their env fallbacks, so the test also runs
+// against a binary without them): 20 answers at once is the point of it.
 var crashTestLimits = []string{
-	"LATENCYLAB_MAX_RUNS_TOTAL=64", "LATENCYLAB_MAX_RUNS_PER_ADDR=64",
+	"LATENCYLAB_MAX_RUNS=64", "LATENCYLAB_MAX_RUNS_PER_ADDR=64",
 }
 
 func (b *binary) kill(t *testing.T) {
