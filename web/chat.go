@@ -256,6 +256,11 @@ func noteFor(status string, hasText bool, msg string) string {
 		if msg != "" {
 			return "Why: " + msg
 		}
+	case pipeline.StatusInterrupted:
+		if !hasText {
+			return "No answer: the server stopped before the first word."
+		}
+		return "Cut off: the server stopped while this answer was streaming. This is what was saved."
 	}
 	return ""
 }

@@ -302,7 +302,8 @@ func readUntil(t *testing.T, r *bufio.Reader, match func(string) bool) string {
 	}
 }
 
-// waitForAnswer polls the store until the conversation's answer is saved.
+// waitForAnswer polls the store until the conversation's answer is saved
+// with how it ended (it is saved "streaming" while it grows).
 func waitForAnswer(t *testing.T, st *store.Store, learner, conv string) store.Message {
 	t.Helper()
 	deadline := time.Now().Add(10 * time.Second)
@@ -311,7 +312,7 @@ func waitForAnswer(t *testing.T, st *store.Store, learner, conv string) store.Me
 		if err != nil {
 			t.Fatal(err)
 		}
-		if len(msgs) == 2 {
+		if len(msgs) == 2 && msgs[1].Status != pipeline.StatusStreaming {
 			return msgs[1]
 		}
 		time.Sleep(20 * time.Millisecond)

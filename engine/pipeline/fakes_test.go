@@ -18,6 +18,14 @@ type memStore struct {
 	chunks []Chunk
 	order  *Order
 	fail   map[string]error // by method name
+	writes []savedWrite     // every StartAnswer and UpdateAnswer, in order
+}
+
+// savedWrite is one save of an answer, for tests of the save cadence.
+type savedWrite struct {
+	at  time.Time
+	id  AnswerID
+	msg SavedMessage
 }
 
 func newMemStore() *memStore {
@@ -41,7 +49,28 @@ func (m *memStore) RecentTurns(ctx context.Context, conv string, n int) ([]Turn,
 	return append([]Turn(nil), t...), nil
 }
 
-func (m *memStore) SaveMessage(ctx context.Context, s SavedMessage) error {
+// StartAnswer appends the question and the answer, as the SQLite store
+// does in one transaction.
+func (m *memStore) StartAnswer(ctx context.Context, q, a SavedMessage) (AnswerID, error) {
+	if err := ctx.Err(); err != nil {
+		return 0, err
+	}
+	if err := m.fail["save"]; err != nil {
+		return 0, err
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	for _, s := range []SavedMessage{q, a} {
+		m.saved = append(m.saved, s)
+		m.turns[s.ConversationID] = append(m.turns[s.ConversationID], Turn{Role: s.Role, Content: s.Content, Status: s.Status, At: s.At})
+	}
+	m.writes = append(m.writes, savedWrite{at: time.Now(), id: AnswerID(len(m.saved) - 1), msg: a})
+	return AnswerID(len(m.saved) - 1), nil
+}
+
+// UpdateAnswer rewrites an answer in place and logs the write with the
+// (bubble's virtual) time it happened.
+func (m *memStore) UpdateAnswer(ctx context.Context, id AnswerID, a SavedMessage) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
@@ -50,8 +79,22 @@ func (m *memStore) SaveMessage(ctx context.Context, s SavedMessage) error {
 	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	m.saved = append(m.saved, s)
-	m.turns[s.ConversationID] = append(m.turns[s.ConversationID], Turn{Role: s.Role, Content: s.Content, Status: s.Status, At: s.At})
+	i := int(id)
+	if i < 0 || i >= len(m.saved) {
+		return fmt.Errorf("no answer %d", id)
+	}
+	a.ConversationID, a.Role, a.At = m.saved[i].ConversationID, m.saved[i].Role, m.saved[i].At
+	m.saved[i] = a
+	// Each conversation's turns mirror saved; find the answer's turn by
+	// counting the conversation's messages before it.
+	n := 0
+	for _, s := range m.saved[:i] {
+		if s.ConversationID == a.ConversationID {
+			n++
+		}
+	}
+	m.turns[a.ConversationID][n] = Turn{Role: a.Role, Content: a.Content, Status: a.Status, At: a.At}
+	m.writes = append(m.writes, savedWrite{at: time.Now(), id: id, msg: a})
 	return nil
 }
 

@@ -144,6 +144,7 @@ func (r *run) show(a *answer, text string, tokens int, tier string) {
 	a.lastShown = now
 	a.text.WriteString(text)
 	r.rec.emit(Event{Kind: EventDelta, At: now, Text: text, Tokens: tokens, Tier: tier})
+	r.growAnswer(a, tokens)
 }
 
 // flush sends a buffered answer in one piece, as a non-streaming API

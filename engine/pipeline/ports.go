@@ -33,8 +33,9 @@ type Turn struct {
 	Role    string // "user" or "assistant"
 	Content string
 	// Status says how an assistant answer ended: "complete", "cancelled",
-	// "error", "timeout", "blocked". Partial answers are kept so the next
-	// turn's history matches what the user saw.
+	// "error", "timeout", "blocked", "interrupted" (the server stopped), or
+	// "streaming" while it is still growing. Partial answers are kept so
+	// the next turn's history matches what the user saw.
 	Status string
 	At     time.Time
 }
@@ -75,7 +76,19 @@ type SavedMessage struct {
 	At             time.Time
 }
 
-// Messages saves conversation messages.
+// AnswerID names a saved answer so it can be rewritten as it grows.
+type AnswerID int64
+
+// Messages saves conversation messages. A turn is saved in steps so a crash
+// loses at most the last moments of an answer: StartAnswer stores the
+// question with the answer's first state before the model is called, then
+// UpdateAnswer rewrites that answer in place as it grows and once more with
+// how it ended. Each call is atomic.
 type Messages interface {
-	SaveMessage(ctx context.Context, m SavedMessage) error
+	// StartAnswer saves the question and the answer (usually empty, with
+	// StatusStreaming) together and returns the answer's id.
+	StartAnswer(ctx context.Context, question, answer SavedMessage) (AnswerID, error)
+	// UpdateAnswer replaces the content, status, token counts and tier of
+	// the answer id (its conversation, role and time stay).
+	UpdateAnswer(ctx context.Context, id AnswerID, answer SavedMessage) error
 }

@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"crypto/rand"
+	"database/sql"
 	"errors"
 	"fmt"
 	"time"
@@ -47,7 +48,8 @@ type Message struct {
 var (
 	validRoles    = map[string]bool{"user": true, "assistant": true}
 	validStatuses = map[string]bool{pipeline.StatusComplete: true, pipeline.StatusCancelled: true,
-		pipeline.StatusError: true, pipeline.StatusTimeout: true, pipeline.StatusBlocked: true}
+		pipeline.StatusError: true, pipeline.StatusTimeout: true, pipeline.StatusBlocked: true,
+		pipeline.StatusStreaming: true, pipeline.StatusInterrupted: true}
 )
 
 // CreateConversation starts a new conversation owned by learnerID and
@@ -115,37 +117,60 @@ func (s *Store) ListConversations(ctx context.Context, learnerID string, limit i
 // that says how they ended, so the next turn's history matches what the
 // learner saw.
 func (s *Store) SaveMessage(ctx context.Context, m pipeline.SavedMessage) error {
+	m, err := checkMessage(m)
+	if err != nil {
+		return fmt.Errorf("save message: %w", err)
+	}
+	if _, err := insertMessage(ctx, s.db, m); err != nil {
+		return fmt.Errorf("save message: %w", err)
+	}
+	return nil
+}
+
+// execer is a *sql.DB or a *sql.Tx.
+type execer interface {
+	ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error)
+}
+
+// insertMessage inserts a checked message and returns its id. It inserts
+// only into a conversation that exists, and says which case it was instead
+// of a bare foreign-key error.
+func insertMessage(ctx context.Context, db execer, m pipeline.SavedMessage) (int64, error) {
+	res, err := db.ExecContext(ctx, `INSERT INTO messages
+		(conversation, role, content, status, prompt_tokens, output_tokens, tier, created_at)
+		SELECT ?, ?, ?, ?, ?, ?, ?, ? WHERE EXISTS (SELECT 1 FROM conversations WHERE id = ?)`,
+		m.ConversationID, m.Role, m.Content, m.Status, m.PromptTokens, m.OutputTokens, m.Tier, formatTime(m.At), m.ConversationID)
+	if err != nil {
+		return 0, err
+	}
+	if n, err := res.RowsAffected(); err != nil {
+		return 0, err
+	} else if n == 0 {
+		return 0, ErrConversationNotFound
+	}
+	return res.LastInsertId()
+}
+
+// checkMessage refuses a message the table must not hold and fills in the
+// defaults: an empty Status means "complete", a zero At means now.
+func checkMessage(m pipeline.SavedMessage) (pipeline.SavedMessage, error) {
 	if m.Status == "" {
 		m.Status = pipeline.StatusComplete
 	}
 	switch {
 	case !validRoles[m.Role]:
-		return fmt.Errorf("save message: %w: role %q", ErrInvalid, truncate(m.Role, 20))
+		return m, fmt.Errorf("%w: role %q", ErrInvalid, truncate(m.Role, 20))
 	case !validStatuses[m.Status]:
-		return fmt.Errorf("save message: %w: status %q", ErrInvalid, truncate(m.Status, 20))
+		return m, fmt.Errorf("%w: status %q", ErrInvalid, truncate(m.Status, 20))
 	case len(m.Content) > MaxMessageBytes:
-		return fmt.Errorf("save message: %w: content of %d bytes, limit %d", ErrInvalid, len(m.Content), MaxMessageBytes)
+		return m, fmt.Errorf("%w: content of %d bytes, limit %d", ErrInvalid, len(m.Content), MaxMessageBytes)
 	case m.PromptTokens < 0 || m.OutputTokens < 0:
-		return fmt.Errorf("save message: %w: negative token count", ErrInvalid)
+		return m, fmt.Errorf("%w: negative token count", ErrInvalid)
 	}
 	if m.At.IsZero() {
 		m.At = time.Now()
 	}
-	// Insert only into a conversation that exists, and tell the caller
-	// which case it was instead of a bare foreign-key error.
-	res, err := s.db.ExecContext(ctx, `INSERT INTO messages
-		(conversation, role, content, status, prompt_tokens, output_tokens, tier, created_at)
-		SELECT ?, ?, ?, ?, ?, ?, ?, ? WHERE EXISTS (SELECT 1 FROM conversations WHERE id = ?)`,
-		m.ConversationID, m.Role, m.Content, m.Status, m.PromptTokens, m.OutputTokens, m.Tier, formatTime(m.At), m.ConversationID)
-	if err != nil {
-		return fmt.Errorf("save message: %w", err)
-	}
-	if n, err := res.RowsAffected(); err != nil {
-		return fmt.Errorf("save message: %w", err)
-	} else if n == 0 {
-		return fmt.Errorf("save message: %w", ErrConversationNotFound)
-	}
-	return nil
+	return m, nil
 }
 
 // RecentTurns returns the last maxTurns messages of a conversation (each

@@ -29,15 +29,18 @@ var ErrInvalid = errors.New("invalid input")
 
 // Store is an open database. It is safe for concurrent use.
 type Store struct {
-	db *sql.DB
+	db          *sql.DB
+	interrupted int64 // answers Open marked interrupted
 }
 
 // timeFormat stores times as sortable UTC text with nanoseconds, so runs saved
 // in the same second still list newest first.
 const timeFormat = "2006-01-02T15:04:05.000000000Z"
 
-// Open opens (creating if needed) the database at path and applies pending
-// migrations.
+// Open opens (creating if needed) the database at path, applies pending
+// migrations and marks answers a crashed run left streaming as interrupted.
+// Open a database from one serving process at a time: a second Open would
+// mark the first one's live answers interrupted.
 func Open(ctx context.Context, path string) (*Store, error) {
 	if strings.TrimSpace(path) == "" {
 		return nil, fmt.Errorf("open store: %w: empty path", ErrInvalid)
@@ -50,6 +53,10 @@ func Open(ctx context.Context, path string) (*Store, error) {
 	}
 	s := &Store{db: db}
 	if err := s.migrate(ctx); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("open store %s: %w", path, err)
+	}
+	if s.interrupted, err = s.markInterrupted(ctx); err != nil {
 		db.Close()
 		return nil, fmt.Errorf("open store %s: %w", path, err)
 	}

@@ -1,0 +1,56 @@
+package pipeline
+
+import "time"
+
+// Summary holds the headline figures of a run, all measured on the clock.
+type Summary struct {
+	// FirstToken is the model's time to first token: from the start of
+	// the attempt that answered to its first token.
+	FirstToken time.Duration
+	// FirstWord is what the user waits: request start to the first text.
+	FirstWord time.Duration
+	// Total is request start to the last text (the answer complete).
+	Total time.Duration
+	// Elapsed includes saving the messages.
+	Elapsed      time.Duration
+	PromptTokens int
+	OutputTokens int
+	Cost         float64 // US dollars, every attempt included
+}
+
+// Result is a finished run.
+type Result struct {
+	ID     string
+	Status string
+	// Text is exactly what the user was shown of the answer.
+	Text string
+	// Message explains a status other than complete, for the user.
+	Message      string
+	Err          error
+	Tier         string // the tier that answered (or was replayed from cache)
+	Cached       bool
+	FinishReason string
+	Verdict      Verdict
+	Lookups      Lookups
+	Prompt       Prompt
+	Attempts     []Attempt
+	Usage        Usage
+	Spans        []Span
+	Summary      Summary
+	SaveErr      error
+}
+
+// userMessage explains an ending to the user.
+func userMessage(status string) string {
+	switch status {
+	case StatusBlocked:
+		return "Sorry, I can't help with that message. Please rephrase your question about your order or our service."
+	case StatusError:
+		return "The answer broke off because the model failed, so it is incomplete. Please ask again."
+	case StatusTimeout:
+		return "The answer took longer than allowed and was cut off here."
+	case StatusCancelled:
+		return "Stopped."
+	}
+	return ""
+}
