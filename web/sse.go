@@ -44,8 +44,9 @@ func openStream(c echo.Context, status int) *stream {
 
 // mergeHTML morphs html into the element matched by selector.
 func (s *stream) mergeHTML(selector, html string) error {
-	lines := dataLines(nil, "selector", selector)
-	lines = append(lines, "mergeMode morph")
+	// A selector is one line: a line end in it is CSS whitespace, so it
+	// becomes a space rather than a second selector line.
+	lines := []string{"selector " + strings.ReplaceAll(normalizeLineEnds(selector), "\n", " "), "mergeMode morph"}
 	lines = dataLines(lines, "fragments", strings.TrimSpace(normalizeLineEnds(html)))
 	return s.sse.Send(eventMergeFragments, lines)
 }
@@ -85,9 +86,9 @@ func normalizeLineEnds(text string) string {
 }
 
 // dataLines appends value to lines as data lines "key <line>", one per line
-// of value, after normalizeLineEnds. Every line the adapter writes goes
-// through here, so no text — a selector, signals JSON, user or model words
-// in a fragment — can start a line of the event: each one begins with the
+// of value, after normalizeLineEnds. Every value the adapter writes goes
+// through normalizeLineEnds, so no text — a selector, signals JSON, user or
+// model words in a fragment — can start a line of the event: each one begins with the
 // SDK's "data: " and the key. The client joins a key's lines with LF, so
 // the value arrives intact.
 func dataLines(lines []string, key, value string) []string {
