@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"html"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -278,4 +279,75 @@ func TestInjectionThroughLabFrames(t *testing.T) {
 		}
 		return fmt.Sprintf("%d events", len(events)), html.String()
 	})
+}
+
+// xssPayloads are 30 classic script-injection strings: tags, event
+// handlers, javascript: URLs, parser confusions and Datastar's own
+// attributes (which the client would evaluate as expressions).
+var xssPayloads = []string{
+	`<script>alert(1)</script>`,
+	`<img src=x onerror=alert(1)>`,
+	`<svg onload=alert(1)>`,
+	`"><script>alert(1)</script>`,
+	`'><img src=x onerror=alert(1)>`,
+	`</div><script>alert(1)</script>`,
+	`<iframe src="javascript:alert(1)"></iframe>`,
+	`<a href="javascript:alert(1)">x</a>`,
+	`<body onload=alert(1)>`,
+	`<input autofocus onfocus=alert(1)>`,
+	`<details open ontoggle=alert(1)>`,
+	`<math><mtext><table><mglyph><style><img src=x onerror=alert(1)>`,
+	`<div data-on-load="alert(1)">x</div>`,
+	`<div data-signals="{x: alert(1)}"></div>`,
+	`<div data-text="$x" data-on-click="document.title='PWN'">x</div>`,
+	"${alert(1)} {{ .x }} `x`",
+	`<template><script>alert(1)</script></template>`,
+	`<style>*{background:url(javascript:alert(1))}</style>`,
+	`<object data="data:text/html,<script>alert(1)</script>">`,
+	`<embed src="javascript:alert(1)">`,
+	`<meta http-equiv="refresh" content="0;url=javascript:alert(1)">`,
+	`<base href="javascript:alert(1)//">`,
+	`<form action="javascript:alert(1)"><button>x</button></form>`,
+	`&lt;script&gt;alert(1)&lt;/script&gt;`,
+	`<scr<script>ipt>alert(1)</scr</script>ipt>`,
+	`<!--<img src="--><img src=x onerror=alert(1)//">`,
+	`<noscript><p title="</noscript><img src=x onerror=alert(1)>">`,
+	`<svg><animate onbegin=alert(1) attributeName=x dur=1s>`,
+	`javascript:alert(document.cookie)`,
+	`<img src=x onerror="&#97;lert(1)">`,
+}
+
+// TestXSSPayloadsReloadedFromSQLite saves every payload as a question and
+// an answer, then reloads the conversation from the database twice: as
+// the page and as the stream that replays it after the next answer. Each
+// must show every payload as text: escaped, inside its message, and never
+// as markup.
+func TestXSSPayloadsReloadedFromSQLite(t *testing.T) {
+	if len(xssPayloads) != 30 {
+		t.Fatalf("%d payloads, want the 30 of the issue", len(xssPayloads))
+	}
+	s, ts := fastChatServer(t, scriptedProvider{deltas: []string{"Refunds take ", "five days."}})
+	c := client(t)
+	conv := newConversation(t, c, ts.URL)
+	for _, p := range xssPayloads {
+		for _, role := range []string{"user", "assistant"} {
+			if err := s.store.SaveMessage(context.Background(), pipeline.SavedMessage{ConversationID: conv, Role: role, Content: p}); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	status, body := chatSend(t, c, ts.URL, conv, "How long do refunds take?")
+	_, streamed := chatShape(t, status, body)
+	_, page := get(t, c, ts.URL+"/chat/"+conv)
+	for name, out := range map[string]string{"replay stream": streamed, "page": page} {
+		for i, p := range xssPayloads {
+			want := `<div class="msg-text">` + html.EscapeString(p) + `</div>`
+			if n := strings.Count(out, want); n != 2 {
+				t.Errorf("%s: payload %d (%s) shown as escaped text %d times, want 2 (question and answer)", name, i, p, n)
+			}
+			if strings.ContainsAny(p, `<>"'`) && strings.Contains(out, p) {
+				t.Errorf("%s: payload %d (%s) appears unescaped", name, i, p)
+			}
+		}
+	}
 }
