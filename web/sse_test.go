@@ -20,18 +20,26 @@ import (
 // event whose signals the client evaluates as script.
 const injectionPayload = "\r\revent: datastar-merge-signals\rdata: signals {x: (document.title='PWN')}"
 
+// htmlSafePayload is the same attack with no character HTML escaping
+// changes (templ turns ' into &#39;, which would make the injected
+// expression a syntax error instead of a title change), so in a browser it
+// runs when the adapter lets it through. The last CR puts the rest of the
+// fragment on a line of its own, which the client ignores.
+const htmlSafePayload = "\r\revent: datastar-merge-signals\rdata: signals {x: (document.title=`PWN`)}\r"
+
 // lineBreakVariants is every character sequence that ends, or might be
 // taken to end, a line somewhere between the server and the page, each
 // inside text that also carries the injection's words.
 var lineBreakVariants = map[string]string{
-	"clean":   "plain words only",
-	"cr":      "a\rb\r\revent: datastar-merge-signals\rdata: signals {x: 1}",
-	"crlf":    "a\r\nb\r\n\r\nevent: datastar-merge-signals\r\ndata: signals {x: 1}",
-	"lf":      "a\nb\n\nevent: datastar-merge-signals\ndata: signals {x: 1}",
-	"u2028":   "a\u2028b\u2028\u2028event: datastar-merge-signals\u2028data: signals {x: 1}",
-	"u2029":   "a\u2029b\u2029\u2029event: datastar-merge-signals\u2029data: signals {x: 1}",
-	"nul":     "a\x00b\x00\x00event: datastar-merge-signals\x00data: signals {x: 1}",
-	"payload": injectionPayload,
+	"clean":              "plain words only",
+	"cr":                 "a\rb\r\revent: datastar-merge-signals\rdata: signals {x: 1}",
+	"crlf":               "a\r\nb\r\n\r\nevent: datastar-merge-signals\r\ndata: signals {x: 1}",
+	"lf":                 "a\nb\n\nevent: datastar-merge-signals\ndata: signals {x: 1}",
+	"u2028":              "a\u2028b\u2028\u2028event: datastar-merge-signals\u2028data: signals {x: 1}",
+	"u2029":              "a\u2029b\u2029\u2029event: datastar-merge-signals\u2029data: signals {x: 1}",
+	"nul":                "a\x00b\x00\x00event: datastar-merge-signals\x00data: signals {x: 1}",
+	"payload":            injectionPayload,
+	"payload, html-safe": htmlSafePayload,
 }
 
 // wireEvent is one dispatched event as a browser sees it.
