@@ -12,7 +12,6 @@ import (
 	"testing"
 
 	"github.com/latencylab/latencylab/engine/pipeline"
-	"github.com/latencylab/latencylab/labs"
 )
 
 // fuzzSeeds are the line-break variants, the XSS payloads and a few odd
@@ -130,11 +129,7 @@ func chatFuzzServer(f *testing.F) *httptest.Server {
 	p.Guard.Latency, p.Gateway.Overhead = pipeline.Latency{}, pipeline.Latency{}
 	p.Context.HistoryLatency, p.Context.RetrievalLatency, p.Context.OrderLatency = pipeline.Latency{}, pipeline.Latency{}, pipeline.Latency{}
 	p.Gateway.Cache = false
-	cat, err := labs.NewCatalog(newTickerLab())
-	if err != nil {
-		f.Fatal(err)
-	}
-	s, err := New(Config{Addr: "127.0.0.1:0", DBPath: filepath.Join(f.TempDir(), "fuzz.db"), Catalog: cat,
+	s, err := New(Config{Addr: "127.0.0.1:0", DBPath: filepath.Join(f.TempDir(), "fuzz.db"),
 		Lessons: newFakeLessons(), Logger: slog.New(slog.NewTextHandler(io.Discard, nil)),
 		RatePerSecond: 1e6, RateBurst: 1e6,
 		Chat: &ChatBackend{Label: "scripted", Pipeline: &p,

@@ -218,31 +218,36 @@ func TestInjectionThroughUpstreamAnswer(t *testing.T) {
 	})
 }
 
-// hostileLab puts its text into every place a frame has text: status,
+// hostileFrame puts text into every place a frame has text: status,
 // error, stat labels and notes, the text panel, a chart's labels and a
-// table. It emits one final frame, so its stream has a fixed shape.
+// table.
+func hostileFrame(x string) labs.Frame {
+	return labs.Frame{Final: true, Status: "status " + x, Error: "error " + x,
+		Stats: []labs.Stat{{Key: "first", Label: "label " + x, Value: 1, Unit: "ms", Note: "note " + x}},
+		Text:  &labs.TextPanel{Title: "title " + x, Body: "body " + x, Marks: []labs.Mark{{Label: "mark " + x, At: 1}}},
+		Charts: []labs.Chart{{ID: "c", Title: "chart " + x, Kind: labs.ChartLine, XLabel: "x " + x, YLabel: "y " + x,
+			Series: []labs.Series{{Name: "series " + x, Points: []labs.Point{{X: 0, Y: 0}, {X: 1, Y: 1}}}}}},
+		Tables: []labs.Table{{Title: "table " + x, Columns: []string{"col " + x}, Rows: [][]string{{"cell " + x}}}},
+	}
+}
+
+// hostileLab is a lab without knobs whose one frame is hostileFrame, so
+// its stream has a fixed shape. It is the only code here that depends on
+// how a lab is declared.
 type hostileLab struct{ text string }
 
 func (l *hostileLab) Info() labs.Info        { return labs.Info{Slug: "hostile", Title: "Hostile lab"} }
 func (l *hostileLab) Knobs() []labs.Knob     { return nil }
 func (l *hostileLab) Presets() []labs.Preset { return nil }
 func (l *hostileLab) Run(_ context.Context, _ labs.Values, emit func(labs.Frame)) error {
-	x := l.text
-	emit(labs.Frame{Final: true, Status: "status " + x, Error: "error " + x,
-		Stats: []labs.Stat{{Key: "first", Label: "label " + x, Value: 1, Unit: "ms", Note: "note " + x}},
-		Text:  &labs.TextPanel{Title: "title " + x, Body: "body " + x, Marks: []labs.Mark{{Label: "mark " + x, At: 1}}},
-		Charts: []labs.Chart{{ID: "c", Title: "chart " + x, Kind: labs.ChartLine, XLabel: "x " + x, YLabel: "y " + x,
-			Series: []labs.Series{{Name: "series " + x, Points: []labs.Point{{X: 0, Y: 0}, {X: 1, Y: 1}}}}}},
-		Tables: []labs.Table{{Title: "table " + x, Columns: []string{"col " + x}, Rows: [][]string{{"cell " + x}}}},
-	})
+	emit(hostileFrame(l.text))
 	return nil
 }
 
 func TestInjectionThroughLabFrames(t *testing.T) {
 	checkVariants(t, func(t *testing.T, text string) (string, string) {
-		lab := &hostileLab{text: text}
 		s := newTestServer(t, func(c *Config) {
-			cat, err := labs.NewCatalog(lab)
+			cat, err := labs.NewCatalog(&hostileLab{text: text})
 			if err != nil {
 				t.Fatal(err)
 			}
