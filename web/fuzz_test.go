@@ -89,6 +89,10 @@ func FuzzChatInput(f *testing.F) {
 		}
 		out, _ := io.ReadAll(resp.Body)
 		resp.Body.Close()
+		if resp.StatusCode == http.StatusTooManyRequests {
+			// Every input would then be a refusal and the chat path untested.
+			t.Fatalf("the fuzz server hit a rate limit: raise the limits in chatFuzzServer")
+		}
 		if resp.StatusCode >= 500 || resp.StatusCode < 200 || resp.StatusCode/100 == 3 {
 			t.Fatalf("status %d for %q: %s", resp.StatusCode, msg, out)
 		}
