@@ -82,7 +82,11 @@ var sseLineEnds = strings.NewReplacer("\r\n", "\n", "\r", "\n", "\x00", "\uFFFD"
 // client's TextDecoder would show) so a byte sequence cannot smuggle
 // anything past the split.
 func normalizeLineEnds(text string) string {
-	return sseLineEnds.Replace(strings.ToValidUTF8(text, "\uFFFD"))
+	text = strings.ToValidUTF8(text, "\uFFFD") // no copy when valid
+	if !strings.ContainsAny(text, "\r\x00") {
+		return text // the common case: every patch goes through here
+	}
+	return sseLineEnds.Replace(text)
 }
 
 // dataLines appends value to lines as data lines "key <line>", one per line
