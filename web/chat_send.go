@@ -38,7 +38,7 @@ func (h *chat) handleSend(c echo.Context) error {
 		}
 		return badRequest("The message could not be read. Reload the page and try again.", err)
 	}
-	q := strings.TrimSpace(sig.Input)
+	q := strings.TrimSpace(cleanChatInput(sig.Input))
 	switch n := utf8.RuneCountInString(q); {
 	case q == "":
 		return chatRefusal(http.StatusUnprocessableEntity, "Type a question first: an empty message cannot be sent.")

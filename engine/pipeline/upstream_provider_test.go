@@ -124,3 +124,43 @@ func TestUpstreamDisconnectClosesTheConnection(t *testing.T) {
 		t.Error("the server never saw the client go away")
 	}
 }
+
+// TestUpstreamProviderTextHasNoCR: a model whose deltas hold CR (alone, in
+// CRLF, or as a CRLF split across chunks) reaches the pipeline with LF
+// only, so no CR goes on into pages, streams or the saved answer.
+func TestUpstreamProviderTextHasNoCR(t *testing.T) {
+	for name, tc := range map[string]struct {
+		words []string
+		want  string
+	}{
+		"bare cr":     {[]string{"a\rb"}, "a\nb"},
+		"crlf":        {[]string{"a\r\nb"}, "a\nb"},
+		"split crlf":  {[]string{"a\r", "\nb"}, "a\nb"},
+		"sse payload": {[]string{"ok\r\revent: datastar-merge-signals\rdata: signals {x: 1}"}, "ok\n\nevent: datastar-merge-signals\ndata: signals {x: 1}"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			srv := fakeOpenAI(t, tc.words, 0, 0, nil)
+			defer srv.Close()
+			p := NewUpstreamProvider(&upstream.Client{BaseURL: srv.URL + "/v1"})
+			st, err := p.Stream(context.Background(), ProviderRequest{Model: "m", Messages: nil, MaxTokens: 8})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer st.Close()
+			var text strings.Builder
+			for {
+				ev, err := st.Recv()
+				if err != nil {
+					t.Fatalf("recv: %v", err)
+				}
+				text.WriteString(ev.Text)
+				if ev.Done {
+					break
+				}
+			}
+			if text.String() != tc.want {
+				t.Errorf("text %q, want %q", text.String(), tc.want)
+			}
+		})
+	}
+}

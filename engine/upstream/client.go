@@ -47,7 +47,9 @@ type Request struct {
 	Seed        *int64
 }
 
-// Chunk is one streamed piece of the answer.
+// Chunk is one streamed piece of the answer. Its text has LF as its only
+// line end: the client turns CR and CRLF into LF, so no caller passes a
+// bare CR on to a page or an SSE stream.
 type Chunk struct {
 	Text         string
 	FinishReason string
@@ -154,8 +156,10 @@ func (c *Client) Stream(ctx context.Context, req Request, onChunk func(Chunk)) (
 		return res, &ServerError{Status: resp.StatusCode, Message: errorMessage(resp.Body)}
 	}
 	var text strings.Builder
+	var ends lineEnds
 	sc := bufio.NewScanner(resp.Body)
 	sc.Buffer(make([]byte, 64*1024), 16*1024*1024)
+	sc.Split(scanEventLines)
 	for sc.Scan() {
 		line := sc.Bytes()
 		data, ok := bytes.CutPrefix(line, []byte("data:"))
@@ -193,6 +197,7 @@ func (c *Client) Stream(ctx context.Context, req Request, onChunk func(Chunk)) (
 			k.FinishReason = *choice.FinishReason
 			res.FinishReason = k.FinishReason
 		}
+		k.Text = ends.normalize(k.Text)
 		text.WriteString(k.Text)
 		if onChunk != nil {
 			onChunk(k)
