@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
+	"os"
 	"strings"
 
 	"github.com/labstack/echo/v4"
@@ -48,6 +49,12 @@ func unprocessable(msg string, err error) error {
 // publicError turns any error into what the learner may see. Unknown
 // errors become a 500 with no detail.
 func publicError(err error) *httpError {
+	if errors.Is(err, os.ErrDeadlineExceeded) {
+		// The body did not arrive within the read timeout; handlers wrap
+		// the read error, so this check comes before theirs.
+		return &httpError{Status: http.StatusRequestTimeout, Title: "Too slow",
+			Message: "The request took too long to arrive. Check your connection and try again.", Err: err}
+	}
 	var he *httpError
 	if errors.As(err, &he) {
 		return he
