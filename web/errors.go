@@ -1,6 +1,7 @@
 package web
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -102,6 +103,10 @@ func (s *Server) handleError(err error, c echo.Context) {
 	if pe.RetryAfter > 0 {
 		c.Response().Header().Set("Retry-After", fmt.Sprint(pe.RetryAfter))
 	}
+	// A body cut by the read timeout cancels the request's context; the
+	// 408 must still render, so the answer does not depend on it.
+	r := c.Request()
+	c.SetRequest(r.WithContext(context.WithoutCancel(r.Context())))
 	msg := pe.Message
 	if pe.Status >= 500 && rid != "" {
 		msg += " (Reference: " + rid + ".)"
