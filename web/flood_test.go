@@ -207,3 +207,32 @@ func TestChatSharesTheGlobalCap(t *testing.T) {
 		t.Errorf("chat while busy: %d %v %.400s", resp.StatusCode, ty.problems, b)
 	}
 }
+
+// TestCookielessPostsWriteNoRows sends every state-changing route a POST
+// without the cookie: each is refused with a reason or (a lab run) served
+// unsaved, and the learners table stays empty.
+func TestCookielessPostsWriteNoRows(t *testing.T) {
+	s, ts := newChatServer(t, nil, nil)
+	tests := []struct {
+		path, ctype, body string
+		status            int
+		says              string
+	}{
+		{"/lessons/first-token/done", "application/x-www-form-urlencoded", "done=1", http.StatusBadRequest, "did not send this site&#39;s cookie"},
+		{"/lessons/first-token/drill", "application/x-www-form-urlencoded", "answer=prefill", http.StatusBadRequest, "did not send this site&#39;s cookie"},
+		{"/chat/new", "application/x-www-form-urlencoded", "", http.StatusBadRequest, "did not send this site&#39;s cookie"},
+		{"/chat/send", "application/json", `{"chatInput":"How long do refunds take?","chatConv":""}`, http.StatusBadRequest, "#chat-error"},
+		{"/labs/ticker/run", "application/json", `{"labTicker":{"steps":2,"gapMs":1}}`, http.StatusOK, "This run was not saved"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.path, func(t *testing.T) {
+			resp, body := postWith(t, http.DefaultClient, ts.URL+tt.path, tt.ctype, tt.body, map[string]string{"Datastar-Request": "true"})
+			if resp.StatusCode != tt.status || !strings.Contains(body, tt.says) {
+				t.Errorf("status %d, want %d with %q: %.400s", resp.StatusCode, tt.status, tt.says, body)
+			}
+		})
+	}
+	if n := learnerRows(t, s); n != 0 {
+		t.Errorf("%d learner rows after cookie-less POSTs", n)
+	}
+}

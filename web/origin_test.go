@@ -238,3 +238,68 @@ func TestHeadAnswersEveryGetPage(t *testing.T) {
 		})
 	}
 }
+
+// FuzzOriginCheck feeds the origin policy arbitrary headers: it must never
+// panic, never let a "null" Origin or a foreign Host through, and never
+// accept an Origin it could not normalise.
+func FuzzOriginCheck(f *testing.F) {
+	f.Add("127.0.0.1:8080", "http://127.0.0.1:8080", "", "")
+	f.Add("localhost:8080", "null", "", "")
+	f.Add("evil.example", "http://evil.example", "same-origin", "http://evil.example/")
+	f.Add("[::1]:8080", "http://[::1]:8080", "", "")
+	f.Add("127.0.0.1:8080", "", "cross-site", "http://127.0.0.1:8080/x")
+	f.Add("127.0.0.1:8080", "HTTP://LOCALHOST:8080", "", "%zz")
+	f.Add("127.0.0.1:80", "http://127.0.0.1", "", "")
+	policies := map[string]*originPolicy{}
+	for _, addr := range []string{"127.0.0.1:8080", "127.0.0.1:0"} {
+		p, err := newOriginPolicy(addr, nil)
+		if err != nil {
+			f.Fatal(err)
+		}
+		policies[addr] = p
+	}
+	f.Fuzz(func(t *testing.T, host, origin, fetchSite, referer string) {
+		for addr, p := range policies {
+			r := httptest.NewRequest("POST", "/", nil)
+			r.Host = host
+			r.Header.Set("Origin", origin)
+			r.Header.Set("Sec-Fetch-Site", fetchSite)
+			r.Header.Set("Referer", referer)
+			reason, ok := p.check(r)
+			switch {
+			case ok && r.Header.Get("Origin") == "null":
+				t.Errorf("%s: null origin allowed", addr)
+			case ok && !p.allowsHost(host):
+				t.Errorf("%s: host %q allowed", addr, host)
+			case ok && r.Header.Get("Origin") != "":
+				if _, err := normalOrigin(r.Header.Get("Origin")); err != nil {
+					t.Errorf("%s: unparseable origin %q allowed", addr, origin)
+				}
+			case !ok && reason == "":
+				t.Errorf("%s: refused without a reason", addr)
+			}
+		}
+	})
+}
+
+// FuzzLimitLists feeds the origin and proxy list parsers arbitrary text:
+// no panic, and whatever they accept parses again to the same value.
+func FuzzLimitLists(f *testing.F) {
+	for _, s := range []string{"https://lab.example.org", "http://[::1]:8080/", "null", "10.0.0.0/8", "::1", "1.2.3.4/33", ""} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if out, err := parseOrigins([]string{s}); err == nil {
+			again, err := parseOrigins(out)
+			if err != nil || len(again) != 1 || again[0] != out[0] {
+				t.Errorf("origin %q → %q → %q, %v", s, out, again, err)
+			}
+		}
+		if ps, err := parseProxies([]string{s}); err == nil {
+			again, err := parseProxies([]string{ps[0].String()})
+			if err != nil || again[0] != ps[0] {
+				t.Errorf("proxy %q → %v → %v, %v", s, ps, again, err)
+			}
+		}
+	})
+}
