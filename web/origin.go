@@ -6,6 +6,7 @@ import (
 	"net"
 	"net/http"
 	"net/url"
+	"sort"
 	"strings"
 )
 
@@ -133,6 +134,20 @@ func isLoopbackHostPort(hp string) bool {
 	host = strings.Trim(host, "[]")
 	ip := net.ParseIP(host)
 	return host == "localhost" || (ip != nil && ip.IsLoopback())
+}
+
+// list names the allowed origins, for the startup log: an operator whose
+// learners' posts are refused can see what the server expects.
+func (p *originPolicy) list() []string {
+	out := make([]string, 0, len(p.origins)+1)
+	for o := range p.origins {
+		out = append(out, o)
+	}
+	sort.Strings(out)
+	if p.loopbackAnyPort {
+		out = append(out, "http://<loopback>:<any port>")
+	}
+	return out
 }
 
 func (p *originPolicy) allowsHost(host string) bool {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net"
 	"net/http"
+	"strings"
 	"sync"
 	"sync/atomic"
 
@@ -120,7 +121,9 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 		s.origins.Store(p)
 	}
 	url := "http://" + ln.Addr().String()
-	s.cfg.Logger.Info("serving", "url", url, "db", s.cfg.DBPath, "labs", len(s.cfg.Catalog.All()))
+	s.cfg.Logger.Info("serving", "url", url, "db", s.cfg.DBPath, "labs", len(s.cfg.Catalog.All()),
+		"allowed_origins", strings.Join(s.origins.Load().list(), " "), "max_runs_total", lim.MaxRunsTotal,
+		"max_runs_per_addr", lim.MaxRunsPerAddr, "trusted_proxies", len(s.proxies))
 	if s.cfg.Ready != nil {
 		s.cfg.Ready(url)
 	}
