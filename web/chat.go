@@ -82,7 +82,7 @@ func (s *Server) registerChat(site []echo.MiddlewareFunc) {
 	streamed := append([]echo.MiddlewareFunc{h.errorsInPage}, site...)
 	e.POST("/chat/send", h.handleSend, streamed...)
 	// Stop is not rate-limited: a learner must always be able to stop.
-	e.POST("/chat/stop", h.handleStop, h.errorsInPage, s.limitBody, s.withLearner, sameOrigin)
+	e.POST("/chat/stop", h.handleStop, h.errorsInPage, s.limitBody, s.withLearner, s.sameOrigin)
 }
 
 var errNoChatBackend = errors.New("no chat backend configured")

@@ -68,10 +68,9 @@ func (h *chat) handleSend(c echo.Context) error {
 		conv = id
 	}
 
-	release, ok := h.srv.slots.acquire(learner)
-	if !ok {
-		return chatRefusal(http.StatusTooManyRequests,
-			fmt.Sprintf("You already have %d answers or lab runs going. Wait for one to finish, then send again.", h.srv.cfg.MaxRuns))
+	release, err := h.srv.acquireRun(c, fmt.Sprintf("You already have %d answers or lab runs going. Wait for one to finish, then send again.", h.srv.cfg.MaxRuns))
+	if err != nil {
+		return err
 	}
 	defer release()
 	runCtx, cancel := context.WithCancelCause(ctx)

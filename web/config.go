@@ -11,6 +11,7 @@ import (
 	"net"
 	"net/http"
 	"os"
+	"runtime"
 	"time"
 
 	"github.com/latencylab/latencylab/labs"
@@ -51,6 +52,37 @@ type Config struct {
 	ShutdownGrace  time.Duration // wait for streams to end on shutdown; default 10 s
 	RunListSize    int           // runs compared under a lab; default 6
 	CookieInsecure bool          // never set Secure on cookies (tests over plain HTTP behind TLS proxies)
+
+	Limits Limits // limits per client address and for the whole machine; see Limits
+}
+
+// Limits are the limits a client cannot dodge by dropping or rotating its
+// cookie, and the server's timeouts. Zero fields take the defaults listed.
+type Limits struct {
+	// AddrRatePerSecond and AddrRateBurst bound POSTs per client address
+	// (IPv6 per /64). A class behind one NAT shares an address, so these
+	// are well above the per-learner rate. Defaults 4/s and 60.
+	AddrRatePerSecond float64
+	AddrRateBurst     int
+	// MaxRunsPerAddr caps concurrent lab runs and chat answers per client
+	// address; default half of MaxRunsTotal, at least the per-learner cap.
+	MaxRunsPerAddr int
+	// MaxRunsTotal caps concurrent lab runs and chat answers on the whole
+	// server; default 4 per CPU, at least 8.
+	MaxRunsTotal int
+
+	// AllowedOrigins are the origins (scheme://host[:port]) whose pages may
+	// POST; default the listen address's own origins (loopback names for a
+	// loopback bind, every interface address for a wildcard bind). Port 0
+	// in Addr means "whatever port Serve gets".
+	AllowedOrigins []string
+	// TrustedProxies are the CIDRs (or bare IPs) of reverse proxies whose
+	// X-Forwarded-For and X-Forwarded-Proto are believed; default none.
+	TrustedProxies []string
+
+	ReadTimeout  time.Duration // whole request, body included; default 10 s
+	WriteTimeout time.Duration // non-streaming responses; default 30 s
+	IdleTimeout  time.Duration // keep-alive between requests; default 2 min
 }
 
 // Clock is the server's time source; tests inject a fake one.
@@ -130,7 +162,55 @@ func (c Config) withDefaults() Config {
 	if c.RunListSize == 0 {
 		c.RunListSize = 6
 	}
+	c.Limits = c.Limits.withDefaults(c.MaxRuns)
 	return c
+}
+
+// withDefaults fills zero limits; perLearner is the per-learner run cap.
+func (l Limits) withDefaults(perLearner int) Limits {
+	if l.AddrRatePerSecond == 0 {
+		l.AddrRatePerSecond = 4
+	}
+	if l.AddrRateBurst == 0 {
+		l.AddrRateBurst = 60
+	}
+	if l.MaxRunsTotal == 0 {
+		l.MaxRunsTotal = max(8, 4*runtime.NumCPU())
+	}
+	if l.MaxRunsPerAddr == 0 {
+		l.MaxRunsPerAddr = max(perLearner, l.MaxRunsTotal/2)
+	}
+	if l.ReadTimeout == 0 {
+		l.ReadTimeout = 10 * time.Second
+	}
+	if l.WriteTimeout == 0 {
+		l.WriteTimeout = 30 * time.Second
+	}
+	if l.IdleTimeout == 0 {
+		l.IdleTimeout = 2 * time.Minute
+	}
+	return l
+}
+
+// validate reports every bad limit.
+func (l Limits) validate() []error {
+	var errs []error
+	if l.AddrRatePerSecond < 0 || l.AddrRateBurst < 1 {
+		errs = append(errs, fmt.Errorf("address rate %.2f/s burst %d: want a positive rate and a burst of at least 1", l.AddrRatePerSecond, l.AddrRateBurst))
+	}
+	if l.MaxRunsTotal < 1 || l.MaxRunsPerAddr < 1 {
+		errs = append(errs, fmt.Errorf("max runs total %d, per address %d: want at least 1 each", l.MaxRunsTotal, l.MaxRunsPerAddr))
+	}
+	if l.ReadTimeout < 0 || l.WriteTimeout < 0 || l.IdleTimeout < 0 {
+		errs = append(errs, errors.New("timeouts must not be negative"))
+	}
+	if _, err := parseOrigins(l.AllowedOrigins); err != nil {
+		errs = append(errs, err)
+	}
+	if _, err := parseProxies(l.TrustedProxies); err != nil {
+		errs = append(errs, err)
+	}
+	return errs
 }
 
 // Validate reports every bad field at once, judging the configuration as
@@ -159,6 +239,7 @@ func (c Config) Validate() error {
 	if c.RunListSize < 1 || c.RunListSize > 50 {
 		errs = append(errs, fmt.Errorf("run list size %d: want 1 to 50", c.RunListSize))
 	}
+	errs = append(errs, c.Limits.validate()...)
 	if c.Catalog != nil {
 		if err := checkCatalog(c.Catalog); err != nil {
 			errs = append(errs, err)

@@ -1,10 +1,12 @@
 package web
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"log/slog"
 	"net/http"
+	"os"
 	"strings"
 
 	"github.com/labstack/echo/v4"
@@ -48,6 +50,12 @@ func unprocessable(msg string, err error) error {
 // publicError turns any error into what the learner may see. Unknown
 // errors become a 500 with no detail.
 func publicError(err error) *httpError {
+	if errors.Is(err, os.ErrDeadlineExceeded) {
+		// The body did not arrive within the read timeout; handlers wrap
+		// the read error, so this check comes before theirs.
+		return &httpError{Status: http.StatusRequestTimeout, Title: "Too slow",
+			Message: "The request took too long to arrive. Check your connection and try again.", Err: err}
+	}
 	var he *httpError
 	if errors.As(err, &he) {
 		return he
@@ -95,6 +103,10 @@ func (s *Server) handleError(err error, c echo.Context) {
 	if pe.RetryAfter > 0 {
 		c.Response().Header().Set("Retry-After", fmt.Sprint(pe.RetryAfter))
 	}
+	// A body cut by the read timeout cancels the request's context; the
+	// 408 must still render, so the answer does not depend on it.
+	r := c.Request()
+	c.SetRequest(r.WithContext(context.WithoutCancel(r.Context())))
 	msg := pe.Message
 	if pe.Status >= 500 && rid != "" {
 		msg += " (Reference: " + rid + ".)"

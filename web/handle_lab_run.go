@@ -64,10 +64,9 @@ func (s *Server) handleLabRun(c echo.Context) error {
 	}
 
 	learner := learnerID(c)
-	release, ok := s.slots.acquire(learner)
-	if !ok {
-		return &httpError{Status: http.StatusTooManyRequests, Title: "Runs in progress",
-			Message: fmt.Sprintf("You already have %d runs going. Wait for one to finish, then run again.", s.cfg.MaxRuns)}
+	release, err := s.acquireRun(c, fmt.Sprintf("You already have %d runs going. Wait for one to finish, then run again.", s.cfg.MaxRuns))
+	if err != nil {
+		return err
 	}
 	defer release()
 
@@ -105,6 +104,13 @@ func (s *Server) handleLabRun(c echo.Context) error {
 		return nil
 	}
 
+	if !hadLearnerCookie(c) {
+		// A fresh id per request would add a learner row per run: the run
+		// is shown, not kept.
+		_ = st.patch(p.ctx, ids.Prefix+"-error", views.ErrorBox(ids.Prefix,
+			"This run was not saved: your browser did not send this site's cookie. Allow cookies for this site and reload the page to keep a list of your runs."))
+		return nil
+	}
 	run := store.Run{Learner: learner, Lab: info.Slug, Params: values, CreatedAt: s.cfg.Clock.Now(),
 		Summary: store.Summary{Stats: res.Final.Stats, Status: res.Final.Status, Error: res.Final.Error}}
 	if guess != nil {

@@ -6,17 +6,22 @@ import (
 )
 
 // routes lists every route in one place. Pages get the learner cookie,
-// body limit, same-origin check for POSTs and the per-learner rate limit;
-// /v1 and /metrics get only the common middleware.
+// body limit, origin check for POSTs, the per-address and per-learner rate
+// limits, and (for POSTs that save) a required cookie; /v1 and /metrics
+// get only the common middleware. HEAD is answered on every GET route by
+// headAsGet, around echo.
 func (s *Server) routes() {
 	e := s.echo
-	e.Use(withRequestID, s.accessLog, s.recoverPanics, securityHeaders)
+	e.Use(withRequestID, s.accessLog, s.recoverPanics, securityHeaders, s.extendDeadlinesAfterBody)
 
 	gz := middleware.GzipWithConfig(middleware.GzipConfig{Level: 5})
-	site := []echo.MiddlewareFunc{
+	// run is the chain of a lab run, which a browser without the cookie
+	// may start (held to its address's limits) but which is then not saved.
+	run := []echo.MiddlewareFunc{
 		s.limitBody,
-		gz, s.withLearner, sameOrigin, s.rateLimit,
+		gz, s.withLearner, s.sameOrigin, s.rateLimit,
 	}
+	site := append(run[:len(run):len(run)], requireLearnerCookie)
 
 	e.GET("/", s.handleHome, site...)
 	e.GET("/lessons", s.handleLessons, site...)
@@ -25,11 +30,10 @@ func (s *Server) routes() {
 	e.POST("/lessons/:slug/drill", s.handleDrillAnswer, site...)
 	e.GET("/labs", s.handleLabs, site...)
 	e.GET("/labs/:slug", s.handleLab, site...)
-	e.POST("/labs/:slug/run", s.handleLabRun, site...)
+	e.POST("/labs/:slug/run", s.handleLabRun, run...)
 	e.GET("/labs/:slug/runs", s.handleLabRuns, site...)
 	s.registerChat(site)
 	e.GET("/healthz", s.handleHealthz)
-	e.HEAD("/healthz", s.handleHealthz) // load balancers and uptime probes often use HEAD
 	e.GET("/static/:name", s.assets.serve, gz)
 
 	if s.cfg.API != nil {

@@ -6,8 +6,9 @@ import (
 	"fmt"
 	"net"
 	"net/http"
+	"strings"
 	"sync"
-	"time"
+	"sync/atomic"
 
 	"github.com/labstack/echo/v4"
 
@@ -19,10 +20,17 @@ import (
 type Server struct {
 	cfg     Config
 	echo    *echo.Echo
+	handler http.Handler // echo, answering HEAD as GET
 	store   *store.Store
 	assets  *assets
-	limiter *learnerLimiter
-	slots   *runSlots
+	// learnerRate and addrRate bound POSTs per learner cookie and per
+	// client address; runs caps concurrent runs per learner, per address
+	// and in total.
+	learnerRate *keyedLimiter
+	addrRate    *keyedLimiter
+	runs        *runLimiter
+	proxies     proxies
+	origins     atomic.Pointer[originPolicy]
 
 	// stopCtx ends when shutdown begins, so running streams can send a last
 	// event before the HTTP server waits for them.
@@ -46,25 +54,37 @@ func New(cfg Config) (*Server, error) {
 	if err != nil {
 		return nil, fmt.Errorf("web: %w", err)
 	}
-	s := &Server{
-		cfg:     cfg,
-		store:   st,
-		assets:  as,
-		limiter: newLearnerLimiter(cfg.RatePerSecond, cfg.RateBurst),
-		slots:   newRunSlots(cfg.MaxRuns),
+	lim := cfg.Limits
+	prox, _ := parseProxies(lim.TrustedProxies) // Validate has checked them
+	origins, err := newOriginPolicy(cfg.Addr, lim.AllowedOrigins)
+	if err != nil {
+		st.Close()
+		return nil, fmt.Errorf("web: %w", err)
 	}
+	s := &Server{
+		cfg:         cfg,
+		store:       st,
+		assets:      as,
+		learnerRate: newKeyedLimiter(cfg.RatePerSecond, cfg.RateBurst),
+		addrRate:    newKeyedLimiter(lim.AddrRatePerSecond, lim.AddrRateBurst),
+		runs:        newRunLimiter(cfg.MaxRuns, lim.MaxRunsPerAddr, lim.MaxRunsTotal, cfg.Clock),
+		proxies:     prox,
+	}
+	s.origins.Store(origins)
 	s.stopCtx, s.stop = context.WithCancel(context.Background())
 	e := echo.New()
 	e.HideBanner = true
 	e.HidePort = true
 	e.HTTPErrorHandler = s.handleError
+	e.IPExtractor = prox.ipExtractor()
 	s.echo = e
+	s.handler = headAsGet(e)
 	s.routes()
 	return s, nil
 }
 
 // Handler is the server's http.Handler, for tests and embedding.
-func (s *Server) Handler() http.Handler { return s.echo }
+func (s *Server) Handler() http.Handler { return s.handler }
 
 // Run listens on the configured address and serves until ctx is done, then
 // shuts down gracefully.
@@ -82,14 +102,28 @@ func (s *Server) Run(ctx context.Context) error {
 // them, and closes the store.
 func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 	defer s.Close()
+	lim := s.cfg.Limits
+	// ReadTimeout covers headers and body, so a body trickled in a byte at
+	// a time is cut; WriteTimeout bounds pages. Streams extend both for
+	// themselves once their body has arrived (extendDeadlinesAfterBody).
 	hs := &http.Server{
-		Handler:           s.echo,
-		ReadHeaderTimeout: 10 * time.Second,
-		IdleTimeout:       2 * time.Minute,
-		ErrorLog:          nil,
+		Handler:      s.handler,
+		ReadTimeout:  lim.ReadTimeout,
+		WriteTimeout: lim.WriteTimeout,
+		IdleTimeout:  lim.IdleTimeout,
+	}
+	if _, port, _ := net.SplitHostPort(s.cfg.Addr); port == "0" && len(lim.AllowedOrigins) == 0 {
+		// Now the port is known, only this server's own origins are allowed.
+		p, err := newOriginPolicy(ln.Addr().String(), nil)
+		if err != nil {
+			return fmt.Errorf("serve: %w", err)
+		}
+		s.origins.Store(p)
 	}
 	url := "http://" + ln.Addr().String()
-	s.cfg.Logger.Info("serving", "url", url, "db", s.cfg.DBPath, "labs", len(s.cfg.Catalog.All()))
+	s.cfg.Logger.Info("serving", "url", url, "db", s.cfg.DBPath, "labs", len(s.cfg.Catalog.All()),
+		"allowed_origins", strings.Join(s.origins.Load().list(), " "), "max_runs_total", lim.MaxRunsTotal,
+		"max_runs_per_addr", lim.MaxRunsPerAddr, "trusted_proxies", len(s.proxies))
 	if s.cfg.Ready != nil {
 		s.cfg.Ready(url)
 	}

@@ -31,6 +31,9 @@ type serveFlags struct {
 	// the moderation window delays the first chunk, and latencylab bench
 	// against /v1 should measure the engine the way sim models it.
 	ModerateAPI bool
+
+	// Limits: who may post, trusted proxies, concurrent runs.
+	Limits limitFlags
 }
 
 // parseServeFlags reads flags with env fallbacks (flags win). Bad input is
@@ -54,7 +57,11 @@ func parseServeFlags(args []string, getenv func(string) string, stderr io.Writer
 	fs.StringVar(&f.UpstreamURL, "upstream-url", f.UpstreamURL, "answer the chat with this OpenAI-compatible server, e.g. http://127.0.0.1:8000/v1 (env LATENCYLAB_UPSTREAM_URL); default the bundled engine")
 	fs.BoolVar(&f.ModerateAPI, "moderate-api", getenv("LATENCYLAB_MODERATE_API") == "1", "moderate /v1 answers (PII, policy, prompt injection): blocked streams end with finish_reason content_filter (env LATENCYLAB_MODERATE_API=1)")
 	fs.StringVar(&f.UpstreamModel, "upstream-model", f.UpstreamModel, "model name on the upstream server (env LATENCYLAB_UPSTREAM_MODEL); default the first it lists")
+	checkLimits := addLimitFlags(fs, getenv, &f.Limits)
 	if err := fs.Parse(args); err != nil {
+		return f, err
+	}
+	if err := checkLimits(); err != nil {
 		return f, err
 	}
 	if fs.NArg() > 0 {
@@ -144,12 +151,14 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		Hardware: f.Hardware,
 		Model:    f.Model,
 		Logger:   logger,
+		Limits:   f.Limits.limits(),
 		Ready: func(url string) {
 			fmt.Fprintf(stdout, "Latency Lab is running at %s (press Ctrl+C to stop)\n", url)
 		},
 	}
 	if err := cfg.Validate(); err != nil {
-		fmt.Fprintf(stderr, "latencylab serve: %v\n", err)
+		// Validate lists every problem, one a line; the CLI says it in one.
+		fmt.Fprintf(stderr, "latencylab serve: %s\n", strings.ReplaceAll(err.Error(), "\n", "; "))
 		return 2
 	}
 	srv, err := web.New(cfg)

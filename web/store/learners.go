@@ -10,7 +10,9 @@ import (
 const MaxIDLen = 128
 
 // EnsureLearner records a learner id the first time it is seen. Every write
-// calls it, so a page view alone never creates a row.
+// calls it, so a page view alone never creates a row. The web layer writes
+// only for a learner whose cookie came with the request, so a flood of
+// cookie-less requests (each with a fresh id) creates none either.
 func (s *Store) EnsureLearner(ctx context.Context, id string, at time.Time) error {
 	if err := checkID("learner", id); err != nil {
 		return err
