@@ -47,6 +47,13 @@ func parseOrigins(list []string) (map[string]bool, error) {
 	return out, nil
 }
 
+// ValidateOrigins reports the first entry of an allowed-origins list that
+// is not scheme://host[:port], for flag checking before a Server exists.
+func ValidateOrigins(list []string) error {
+	_, err := parseOrigins(list)
+	return err
+}
+
 // guard runs the origin and key checks before next.
 func (g *gate) guard(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
