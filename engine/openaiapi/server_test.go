@@ -164,6 +164,9 @@ func TestErrorShapes(t *testing.T) {
 			if resp.StatusCode != c.status {
 				t.Fatalf("status %d, want %d: %s", resp.StatusCode, c.status, raw)
 			}
+			if c.status == http.StatusTooManyRequests && resp.Header.Get("Retry-After") == "" {
+				t.Errorf("429 without Retry-After")
+			}
 			var body struct {
 				Error map[string]any `json:"error"`
 			}
