@@ -61,6 +61,9 @@ func (g *gate) guard(next http.Handler) http.Handler {
 			writeError(w, err)
 			return
 		}
+		if g.allowCrossOrigin(w, r) {
+			return // a CORS preflight, answered
+		}
 		if err := g.checkKey(r); err != nil {
 			w.Header().Set("WWW-Authenticate", `Bearer realm="latencylab"`)
 			writeError(w, err)
@@ -92,6 +95,30 @@ func (g *gate) checkOrigin(r *http.Request) error {
 		return nil
 	}
 	return forbidden("this API does not serve pages from origin %q: only the server's own pages and its configured allowed origins may call it", origin)
+}
+
+// allowCrossOrigin lets the browser hand an allowed other origin's page
+// the response (CORS), and answers its preflight, which carries no key.
+// Only origins that passed checkOrigin reach here.
+func (g *gate) allowCrossOrigin(w http.ResponseWriter, r *http.Request) (answered bool) {
+	origin := r.Header.Get("Origin")
+	if origin == "" {
+		return false
+	}
+	if u, _ := url.Parse(origin); strings.EqualFold(u.Host, r.Host) {
+		return false // the server's own page: no CORS needed
+	}
+	h := w.Header()
+	h.Set("Access-Control-Allow-Origin", origin)
+	h.Add("Vary", "Origin")
+	if r.Method != http.MethodOptions {
+		return false
+	}
+	h.Set("Access-Control-Allow-Methods", "GET, POST")
+	h.Set("Access-Control-Allow-Headers", "Authorization, Content-Type")
+	h.Set("Access-Control-Max-Age", "600")
+	w.WriteHeader(http.StatusNoContent)
+	return true
 }
 
 func forbidden(format string, args ...any) *APIError {

@@ -91,7 +91,7 @@ func TestAccessRules(t *testing.T) {
 	eng := fakeClockEngine(t)
 	open := httptest.NewServer(mustServer(t, Config{Engine: eng, ModelName: testModel, AllowedOrigins: []string{"https://class.example.org"}}))
 	defer open.Close()
-	keyed := httptest.NewServer(mustServer(t, Config{Engine: eng, ModelName: testModel, APIKey: "sk-class-42"}))
+	keyed := httptest.NewServer(mustServer(t, Config{Engine: eng, ModelName: testModel, APIKey: "sk-class-42", AllowedOrigins: []string{"https://class.example.org"}}))
 	defer keyed.Close()
 	own := open.URL // a page served by this server carries its own origin
 	cases := []struct {
@@ -110,6 +110,9 @@ func TestAccessRules(t *testing.T) {
 		{open.URL, apiCall{"other site, models", "GET", "/v1/models", "", map[string]string{"Origin": "http://evil.example"}, 403, "cross_origin_forbidden", "", "evil.example"}},
 		{open.URL, apiCall{"own page", "POST", "/v1/chat/completions", okChat, jsonHeader("Origin", own, "Sec-Fetch-Site", "same-origin"), 200, "", "", ""}},
 		{open.URL, apiCall{"allowed origin", "POST", "/v1/chat/completions", okChat, jsonHeader("Origin", "https://class.example.org", "Sec-Fetch-Site", "cross-site"), 200, "", "", ""}},
+		{open.URL, apiCall{"preflight, allowed origin", "OPTIONS", "/v1/chat/completions", "", map[string]string{"Origin": "https://class.example.org", "Access-Control-Request-Method": "POST"}, 204, "", "", ""}},
+		{keyed.URL, apiCall{"preflight needs no key", "OPTIONS", "/v1/chat/completions", "", map[string]string{"Origin": "https://class.example.org", "Access-Control-Request-Method": "POST"}, 204, "", "", ""}},
+		{open.URL, apiCall{"preflight, other site", "OPTIONS", "/v1/chat/completions", "", map[string]string{"Origin": "https://evil.example", "Access-Control-Request-Method": "POST"}, 403, "cross_origin_forbidden", "", "evil.example"}},
 		{open.URL, apiCall{"typed URL", "GET", "/v1/models", "", map[string]string{"Sec-Fetch-Site": "none"}, 200, "", "", ""}},
 		{keyed.URL, apiCall{"no key", "POST", "/v1/chat/completions", okChat, jsonHeader(), 401, "invalid_api_key", "", "didn't provide an API key"}},
 		{keyed.URL, apiCall{"wrong key", "POST", "/v1/chat/completions", okChat, jsonHeader("Authorization", "Bearer sk-class-41"), 401, "invalid_api_key", "", "Incorrect API key"}},
@@ -125,6 +128,14 @@ func TestAccessRules(t *testing.T) {
 			resp := checkCall(t, c.base, c.apiCall)
 			if c.status == 401 && !strings.HasPrefix(resp.Header.Get("WWW-Authenticate"), "Bearer") {
 				t.Errorf("401 without a Bearer WWW-Authenticate challenge")
+			}
+			// Only an allowed other origin is told it may read the answer.
+			wantCORS := c.header["Origin"] == "https://class.example.org"
+			if got := resp.Header.Get("Access-Control-Allow-Origin"); (got != "") != wantCORS || (wantCORS && got != c.header["Origin"]) {
+				t.Errorf("Access-Control-Allow-Origin %q", got)
+			}
+			if c.method == "OPTIONS" && c.status == 204 && !strings.Contains(resp.Header.Get("Access-Control-Allow-Headers"), "Authorization") {
+				t.Errorf("preflight does not allow the Authorization header")
 			}
 		})
 	}
