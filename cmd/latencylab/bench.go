@@ -13,9 +13,6 @@ import (
 	"time"
 
 	"github.com/latencylab/latencylab/engine/benchmark"
-	"github.com/latencylab/latencylab/engine/live"
-	"github.com/latencylab/latencylab/engine/moderation"
-	"github.com/latencylab/latencylab/engine/openaiapi"
 	"github.com/latencylab/latencylab/engine/textmodel"
 	"github.com/latencylab/latencylab/engine/upstream"
 )
@@ -121,31 +118,4 @@ func firstModel(ctx context.Context, c *upstream.Client) (string, error) {
 		return "", fmt.Errorf("list models (pass --model to skip): no model in the answer")
 	}
 	return list.Data[0].ID, nil
-}
-
-// newAPI builds the OpenAI-compatible surface and /metrics over a live
-// engine, unmoderated, for bench to target: what it measures is the engine
-// alone. The model name is the engine's model profile.
-func newAPI(eng *live.Engine) (*openaiapi.Server, error) {
-	return buildAPI(eng, nil)
-}
-
-// newModeratedAPI is the surface serve mounts (the same handler answers
-// /v1/* and /metrics): every answer passes the API's moderation stage, so
-// personal data is never streamed and a blocked answer ends with
-// finish_reason "content_filter".
-func newModeratedAPI(eng *live.Engine) (*openaiapi.Server, error) {
-	st, err := openaiapi.DefaultModeration()
-	if err != nil {
-		return nil, fmt.Errorf("openai api: %w", err)
-	}
-	return buildAPI(eng, st)
-}
-
-func buildAPI(eng *live.Engine, st *moderation.Stage) (*openaiapi.Server, error) {
-	api, err := openaiapi.New(openaiapi.Config{Engine: eng, ModelName: eng.Config().Model.Name, Moderation: st})
-	if err != nil {
-		return nil, fmt.Errorf("openai api: %w", err)
-	}
-	return api, nil
 }

@@ -34,6 +34,8 @@ type serveFlags struct {
 
 	// Limits: who may post, trusted proxies, concurrent runs.
 	Limits limitFlags
+	// API says who may call /v1, how many at once, and on which engine.
+	API apiFlags
 }
 
 // parseServeFlags reads flags with env fallbacks (flags win). Bad input is
@@ -58,10 +60,14 @@ func parseServeFlags(args []string, getenv func(string) string, stderr io.Writer
 	fs.BoolVar(&f.ModerateAPI, "moderate-api", getenv("LATENCYLAB_MODERATE_API") == "1", "moderate /v1 answers (PII, policy, prompt injection): blocked streams end with finish_reason content_filter (env LATENCYLAB_MODERATE_API=1)")
 	fs.StringVar(&f.UpstreamModel, "upstream-model", f.UpstreamModel, "model name on the upstream server (env LATENCYLAB_UPSTREAM_MODEL); default the first it lists")
 	checkLimits := addLimitFlags(fs, getenv, &f.Limits)
+	f.API.register(fs, getenv)
 	if err := fs.Parse(args); err != nil {
 		return f, err
 	}
 	if err := checkLimits(); err != nil {
+		return f, err
+	}
+	if err := f.API.check(); err != nil {
 		return f, err
 	}
 	if fs.NArg() > 0 {
@@ -124,23 +130,14 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		return 1
 	}
 	defer closeChat()
-	// The OpenAI-compatible API serves the default profile's engine, the
-	// same shared engine the labs use, so outside load (latencylab bench)
-	// shows up in learners' runs as it would on a real server.
-	eng, err := engines.Get(profile)
+	// /v1 runs on an engine of its own unless --api-shares-lab-engine, so
+	// outside load cannot slow learners' runs by default.
+	api, closeAPI, err := startAPI(f.API, f.ModerateAPI, engines, profile)
 	if err != nil {
 		fmt.Fprintf(stderr, "latencylab serve: %v\n", err)
 		return 1
 	}
-	newSurface := newAPI
-	if f.ModerateAPI {
-		newSurface = newModeratedAPI
-	}
-	api, err := newSurface(eng)
-	if err != nil {
-		fmt.Fprintf(stderr, "latencylab serve: %v\n", err)
-		return 1
-	}
+	defer closeAPI()
 	cfg := web.Config{
 		Chat:     chat,
 		Addr:     f.Addr,

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"net/http"
+	"strconv"
 
 	"github.com/latencylab/latencylab/engine/openaiapi/wire"
 )
@@ -45,6 +46,9 @@ func writeError(w http.ResponseWriter, err error) {
 		Message: ae.Message, Type: ae.Type, Param: nullable(ae.Param), Code: nullable(ae.Code),
 	}})
 	w.Header().Set("Content-Type", "application/json")
+	if ae.RetryAfter > 0 {
+		w.Header().Set("Retry-After", strconv.Itoa(ae.RetryAfter))
+	}
 	w.WriteHeader(ae.Status)
 	_, _ = w.Write(append(body, '\n'))
 }

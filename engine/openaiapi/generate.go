@@ -68,7 +68,7 @@ func contextError(e *engine.ContextLengthError, param string) *APIError {
 // is already deep.
 func (s *Server) submit(ctx context.Context, g *generation) (<-chan live.Event, error) {
 	if st := s.cfg.Engine.Stats(); st.Waiting >= s.cfg.MaxWaiting {
-		return nil, &APIError{Status: http.StatusTooManyRequests, Type: "rate_limit_error", Code: "engine_saturated",
+		return nil, &APIError{Status: http.StatusTooManyRequests, Type: "rate_limit_error", Code: "engine_saturated", RetryAfter: 1,
 			Message: fmt.Sprintf("the engine has %d requests waiting (limit %d): retry later", st.Waiting, s.cfg.MaxWaiting)}
 	}
 	ch, err := s.cfg.Engine.Submit(ctx, engine.Request{ID: g.id, PromptTokens: g.prompt, OutputTokens: g.answer.Tokens})

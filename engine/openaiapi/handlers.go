@@ -8,7 +8,7 @@ import (
 )
 
 func (s *Server) chat(w http.ResponseWriter, r *http.Request) error {
-	req, err := wire.DecodeChatRequest(r.Body)
+	req, err := wire.DecodeChatRequest(r.Body, s.limits())
 	if err != nil {
 		return err
 	}
@@ -31,8 +31,14 @@ func (s *Server) chat(w http.ResponseWriter, r *http.Request) error {
 	return s.serve(w, r, g)
 }
 
+// limits are the served model's bounds, so a refusal states the real range.
+func (s *Server) limits() wire.Limits {
+	m := s.cfg.Engine.Config().Model
+	return wire.Limits{VocabSize: m.VocabSize, MaxContext: m.MaxContextLen}
+}
+
 func (s *Server) completion(w http.ResponseWriter, r *http.Request) error {
-	req, err := wire.DecodeCompletionRequest(r.Body)
+	req, err := wire.DecodeCompletionRequest(r.Body, s.limits())
 	if err != nil {
 		return err
 	}

@@ -3,6 +3,7 @@ package openaiapi
 import (
 	"context"
 	"errors"
+	"net/http/httptest"
 	"testing"
 
 	"github.com/openai/openai-go/v3"
@@ -122,4 +123,51 @@ func TestOpenAIGoClient(t *testing.T) {
 			t.Fatalf("err %v, want a 400 context_length_exceeded", err)
 		}
 	})
+}
+
+// With an API key configured, the SDK's key is what lets it in: the right
+// one streams as before, a wrong one is a 401 invalid_api_key the SDK
+// reads as an *openai.Error.
+func TestOpenAIGoClientWithAPIKey(t *testing.T) {
+	ts := httptest.NewServer(mustServer(t, Config{Engine: fakeClockEngine(t), ModelName: testModel, APIKey: "sk-workshop"}))
+	defer ts.Close()
+	ctx := context.Background()
+	params := openai.ChatCompletionNewParams{
+		Model:     testModel,
+		Messages:  []openai.ChatCompletionMessageParamUnion{openai.UserMessage("What is prefill?")},
+		MaxTokens: openai.Int(10),
+	}
+	for _, c := range []struct {
+		name, key string
+		status    int
+	}{
+		{"right key", "sk-workshop", 0},
+		{"wrong key", "sk-guess", 401},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			client := openai.NewClient(option.WithBaseURL(ts.URL+"/v1"), option.WithAPIKey(c.key), option.WithMaxRetries(0))
+			stream := client.Chat.Completions.NewStreaming(ctx, params)
+			text := ""
+			for stream.Next() {
+				for _, ch := range stream.Current().Choices {
+					text += ch.Delta.Content
+				}
+			}
+			err := stream.Err()
+			if c.status == 0 {
+				if err != nil || text == "" {
+					t.Fatalf("err %v, text %q", err, text)
+				}
+				models, err := client.Models.List(ctx)
+				if err != nil || len(models.Data) != 1 || models.Data[0].ID != testModel {
+					t.Fatalf("models %+v, err %v", models, err)
+				}
+				return
+			}
+			var apiErr *openai.Error
+			if !errors.As(err, &apiErr) || apiErr.StatusCode != c.status || apiErr.Code != "invalid_api_key" {
+				t.Fatalf("err %v, want a %d invalid_api_key *openai.Error", err, c.status)
+			}
+		})
+	}
 }

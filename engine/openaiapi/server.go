@@ -46,7 +46,24 @@ type Config struct {
 	// go over the wire. nil (the default, and what benchmarks want) serves
 	// answers unmoderated.
 	Moderation *moderation.Stage
+
+	// APIKey, when set, is the bearer token every /v1 request must carry
+	// (Authorization: Bearer KEY); a missing or wrong one gets 401. Empty
+	// (the default) leaves /v1 open to whoever can reach the port.
+	APIKey string
+	// AllowedOrigins are the browser origins (scheme://host[:port]) whose
+	// pages may call /v1, besides the server's own; any other page gets
+	// 403, so a site a learner visits cannot spend the engines.
+	AllowedOrigins []string
+	// MaxConcurrent caps the completions /v1 serves at once; one beyond
+	// it gets 429 with Retry-After. 0 means DefaultMaxConcurrent.
+	MaxConcurrent int
 }
+
+// DefaultMaxConcurrent is the /v1 concurrency cap when Config leaves it 0:
+// enough for a class's load tests (1,000 concurrent streams), few enough
+// that a flood cannot take every goroutine and socket the labs need.
+const DefaultMaxConcurrent = 1024
 
 // Validate reports a missing engine or model name.
 func (c Config) Validate() error {
@@ -56,8 +73,11 @@ func (c Config) Validate() error {
 	if c.ModelName == "" {
 		return errors.New("openaiapi: config has no model name")
 	}
-	if c.MaxBodyBytes < 0 || c.MaxWaiting < 0 {
+	if c.MaxBodyBytes < 0 || c.MaxWaiting < 0 || c.MaxConcurrent < 0 {
 		return errors.New("openaiapi: negative limits")
+	}
+	if _, err := parseOrigins(c.AllowedOrigins); err != nil {
+		return fmt.Errorf("openaiapi: %w", err)
 	}
 	if m := c.Moderation; m != nil {
 		if m.Checker == nil {
@@ -76,6 +96,7 @@ type Server struct {
 	text    *textmodel.Model
 	metrics *metrics
 	mux     *http.ServeMux
+	gate    *gate
 }
 
 // New returns the handler serving /v1/chat/completions, /v1/completions,
@@ -91,6 +112,9 @@ func New(cfg Config) (*Server, error) {
 	if cfg.MaxWaiting == 0 {
 		cfg.MaxWaiting = 4096
 	}
+	if cfg.MaxConcurrent == 0 {
+		cfg.MaxConcurrent = DefaultMaxConcurrent
+	}
 	if cfg.Now == nil {
 		cfg.Now = time.Now
 	}
@@ -100,19 +124,27 @@ func New(cfg Config) (*Server, error) {
 		st := *cfg.Moderation
 		cfg.Moderation = &st
 	}
-	s := &Server{cfg: cfg, text: cfg.Text, metrics: newMetrics(), mux: http.NewServeMux()}
+	g, err := newGate(cfg)
+	if err != nil {
+		return nil, err
+	}
+	s := &Server{cfg: cfg, text: cfg.Text, metrics: newMetrics(), mux: http.NewServeMux(), gate: g}
 	if s.text == nil {
 		s.text = textmodel.Default()
 	}
-	s.mux.HandleFunc("/v1/chat/completions", s.post(s.chat))
-	s.mux.HandleFunc("/v1/completions", s.post(s.completion))
-	s.mux.HandleFunc("/v1/models", s.get(s.models))
+	s.mux.Handle("/v1/chat/completions", g.guard(s.post(s.chat)))
+	s.mux.Handle("/v1/completions", g.guard(s.post(s.completion)))
+	s.mux.Handle("/v1/models", g.guard(s.get(s.models)))
+	s.mux.Handle("/v1/", g.guard(http.HandlerFunc(notFound)))
 	s.mux.HandleFunc("/metrics", s.get(s.serveMetrics))
-	s.mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
-		writeError(w, &APIError{Status: http.StatusNotFound, Type: "invalid_request_error", Code: "not_found",
-			Message: fmt.Sprintf("no route for %s %s: this server has POST /v1/chat/completions, POST /v1/completions, GET /v1/models and GET /metrics", r.Method, r.URL.Path)})
-	})
+	s.mux.HandleFunc("/", notFound)
 	return s, nil
+}
+
+// notFound names the routes this server has.
+func notFound(w http.ResponseWriter, r *http.Request) {
+	writeError(w, &APIError{Status: http.StatusNotFound, Type: "invalid_request_error", Code: "not_found",
+		Message: fmt.Sprintf("no route for %s %s: this server has POST /v1/chat/completions, POST /v1/completions, GET /v1/models and GET /metrics", r.Method, r.URL.Path)})
 }
 
 // ServeHTTP implements http.Handler.
@@ -132,6 +164,20 @@ func (s *Server) method(verb string, h handlerFunc) http.HandlerFunc {
 			writeError(w, &APIError{Status: http.StatusMethodNotAllowed, Type: "invalid_request_error", Code: "method_not_allowed",
 				Message: fmt.Sprintf("method %s is not allowed on %s: use %s", r.Method, r.URL.Path, verb)})
 			return
+		}
+		if verb == http.MethodPost {
+			if err := requireJSON(r); err != nil {
+				writeError(w, err)
+				return
+			}
+			// The slot is held for the whole request, body included, so a
+			// flood of slow bodies is capped as well as a flood of streams.
+			release, err := s.gate.acquire()
+			if err != nil {
+				writeError(w, err)
+				return
+			}
+			defer release()
 		}
 		r.Body = http.MaxBytesReader(w, r.Body, s.cfg.MaxBodyBytes)
 		if err := h(w, r); err != nil {

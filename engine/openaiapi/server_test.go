@@ -154,6 +154,7 @@ func TestErrorShapes(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			req, _ := http.NewRequest(c.method, c.url, strings.NewReader(c.body))
+			req.Header.Set("Content-Type", "application/json")
 			resp, err := http.DefaultClient.Do(req)
 			if err != nil {
 				t.Fatal(err)
@@ -162,6 +163,9 @@ func TestErrorShapes(t *testing.T) {
 			raw, _ := io.ReadAll(resp.Body)
 			if resp.StatusCode != c.status {
 				t.Fatalf("status %d, want %d: %s", resp.StatusCode, c.status, raw)
+			}
+			if c.status == http.StatusTooManyRequests && resp.Header.Get("Retry-After") == "" {
+				t.Errorf("429 without Retry-After")
 			}
 			var body struct {
 				Error map[string]any `json:"error"`
@@ -215,6 +219,7 @@ func TestClientDisconnectCancelsEngineRequest(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	req, _ := http.NewRequestWithContext(ctx, "POST", ts.URL+"/v1/chat/completions",
 		strings.NewReader(`{"stream":true,"messages":[{"role":"user","content":"hi"}]}`))
+	req.Header.Set("Content-Type", "application/json")
 	go func() {
 		resp, err := http.DefaultClient.Do(req)
 		if err == nil {

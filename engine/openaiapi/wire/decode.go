@@ -4,13 +4,10 @@
 package wire
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
-	"math"
-	"net/http"
 	"strings"
 )
 
@@ -51,72 +48,34 @@ type Params struct {
 	MinTokens   int  // vLLM extension
 }
 
-// Limits on what one request may carry; far above real use, they stop
-// absurd values before they reach the engine.
-const (
-	maxStops       = 16
-	maxStopLen     = 1024
-	maxMessages    = 4096
-	maxPromptIDs   = 1 << 20
-	maxTokensLimit = 1 << 24
-)
-
-type rawStreamOptions struct {
-	IncludeUsage *bool `json:"include_usage"`
+// Limits are the served model's bounds a request is checked against, so
+// an error states the real range rather than a decoder's.
+type Limits struct {
+	// VocabSize bounds token ids in a prompt (ids are 0..VocabSize-1);
+	// 0 leaves them unchecked.
+	VocabSize int
+	// MaxContext bounds max_tokens; 0 means 16,777,216.
+	MaxContext int
 }
 
-type rawCommon struct {
-	Model               string            `json:"model"`
-	Stream              *bool             `json:"stream"`
-	StreamOptions       *rawStreamOptions `json:"stream_options"`
-	MaxTokens           *int64            `json:"max_tokens"`
-	MaxCompletionTokens *int64            `json:"max_completion_tokens"`
-	Stop                json.RawMessage   `json:"stop"`
-	Seed                *float64          `json:"seed"`
-	Temperature         *float64          `json:"temperature"`
-	N                   *int64            `json:"n"`
-	IgnoreEOS           *bool             `json:"ignore_eos"`
-	MinTokens           *int64            `json:"min_tokens"`
-}
-
-type rawChat struct {
-	rawCommon
-	Messages []struct {
-		Role    string          `json:"role"`
-		Content json.RawMessage `json:"content"`
-	} `json:"messages"`
-}
-
-type rawCompletion struct {
-	rawCommon
-	Prompt json.RawMessage `json:"prompt"`
-}
-
-// decodeJSON reads one JSON object, mapping oversize bodies to 413 and
-// malformed JSON to 400 with the decoder's reason.
-func decodeJSON(body io.Reader, v any) error {
-	raw, err := io.ReadAll(body)
-	if err != nil {
-		var mbe *http.MaxBytesError
-		if errors.As(err, &mbe) {
-			return &APIError{Status: http.StatusRequestEntityTooLarge, Type: "invalid_request_error", Code: "request_too_large",
-				Message: fmt.Sprintf("request body is larger than %d bytes", mbe.Limit)}
-		}
-		return BadRequest("", "reading request body: %v", err)
+func (l Limits) maxTokens() int {
+	if l.MaxContext > 0 {
+		return l.MaxContext
 	}
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	if err := dec.Decode(v); err != nil {
-		return BadRequest("", "request body is not valid JSON for this endpoint: %v", err)
+	return maxTokensLimit
+}
+
+// contextNote says where the max_tokens bound comes from.
+func (l Limits) contextNote() string {
+	if l.MaxContext > 0 {
+		return " (the model's context length, prompt included)"
 	}
-	if dec.More() {
-		return BadRequest("", "request body has data after the JSON object")
-	}
-	return nil
+	return ""
 }
 
 // DecodeChatRequest reads and validates a chat completion request. Every
 // failure is an *APIError with status 400 or 413.
-func DecodeChatRequest(body io.Reader) (*ChatRequest, error) {
+func DecodeChatRequest(body io.Reader, lim Limits) (*ChatRequest, error) {
 	var raw rawChat
 	if err := decodeJSON(body, &raw); err != nil {
 		return nil, err
@@ -134,42 +93,49 @@ func DecodeChatRequest(body io.Reader) (*ChatRequest, error) {
 		default:
 			return nil, BadRequest(fmt.Sprintf("messages[%d].role", i), "unknown role %q: want system, developer, user, assistant or tool", m.Role)
 		}
+		param := fmt.Sprintf("messages[%d].content", i)
+		if isNull(m.Content) && m.Role != "assistant" {
+			// Only an assistant turn that called tools may have no content.
+			return nil, BadRequest(param, "%s is missing or null: a %s message needs text content", param, m.Role)
+		}
 		text, err := contentText(m.Content)
 		if err != nil {
-			return nil, BadRequest(fmt.Sprintf("messages[%d].content", i), "%v", err)
+			return nil, BadRequest(param, "%s: %v", param, err)
 		}
 		req.Messages = append(req.Messages, Message{Role: m.Role, Content: text})
 	}
 	var err error
-	if req.Params, req.Stream, req.WithUsage, err = raw.rawCommon.params(true); err != nil {
+	if req.Params, req.Stream, req.WithUsage, err = raw.rawCommon.params(true, lim); err != nil {
 		return nil, err
 	}
 	return req, nil
 }
 
 // DecodeCompletionRequest reads and validates a legacy completion request.
-func DecodeCompletionRequest(body io.Reader) (*CompletionRequest, error) {
+func DecodeCompletionRequest(body io.Reader, lim Limits) (*CompletionRequest, error) {
 	var raw rawCompletion
 	if err := decodeJSON(body, &raw); err != nil {
 		return nil, err
 	}
 	req := &CompletionRequest{Model: raw.Model}
-	if err := req.setPrompt(raw.Prompt); err != nil {
+	if err := req.setPrompt(raw.Prompt, lim); err != nil {
 		return nil, err
 	}
 	var err error
-	if req.Params, req.Stream, req.WithUsage, err = raw.rawCommon.params(false); err != nil {
+	if req.Params, req.Stream, req.WithUsage, err = raw.rawCommon.params(false, lim); err != nil {
 		return nil, err
 	}
 	return req, nil
 }
 
+func isNull(raw json.RawMessage) bool { return len(raw) == 0 || string(raw) == "null" }
+
 // setPrompt accepts a string, a one-element array of strings, or token ids
 // (flat or a one-element array of arrays); several prompts would need n > 1
 // choices, which the engine does not serve.
-func (r *CompletionRequest) setPrompt(raw json.RawMessage) error {
+func (r *CompletionRequest) setPrompt(raw json.RawMessage, lim Limits) error {
 	const want = "prompt must be a string, an array of one string, or an array of token ids"
-	if len(raw) == 0 || string(raw) == "null" {
+	if isNull(raw) {
 		return BadRequest("prompt", "prompt is required")
 	}
 	var s string
@@ -199,9 +165,12 @@ func (r *CompletionRequest) setPrompt(raw json.RawMessage) error {
 	if len(ids) == 0 || len(ids) > maxPromptIDs {
 		return BadRequest("prompt", "prompt has %d token ids: want 1..%d", len(ids), maxPromptIDs)
 	}
-	for _, id := range ids {
+	for i, id := range ids {
 		if id < 0 {
-			return BadRequest("prompt", "token id %d is negative", id)
+			return BadRequest("prompt", "token id %d (prompt[%d]) is negative", id, i)
+		}
+		if lim.VocabSize > 0 && id >= lim.VocabSize {
+			return BadRequest("prompt", "token id %d (prompt[%d]) is out of vocabulary: want 0..%d", id, i, lim.VocabSize-1)
 		}
 	}
 	r.PromptIDs = ids
@@ -218,7 +187,7 @@ func nonEmpty(s string) error {
 // contentText flattens a message content: a string, null, or an array of
 // {"type":"text","text":...} parts.
 func contentText(raw json.RawMessage) (string, error) {
-	if len(raw) == 0 || string(raw) == "null" {
+	if isNull(raw) {
 		return "", nil
 	}
 	var s string
@@ -243,91 +212,4 @@ func contentText(raw json.RawMessage) (string, error) {
 		b.WriteString(*p.Text)
 	}
 	return b.String(), nil
-}
-
-// params validates the settings shared by both endpoints. For chat,
-// max_completion_tokens wins over the deprecated max_tokens, as in OpenAI.
-func (c *rawCommon) params(chat bool) (Params, bool, bool, error) {
-	var p Params
-	stream := c.Stream != nil && *c.Stream
-	withUsage := false
-	if c.StreamOptions != nil {
-		if !stream {
-			return p, false, false, BadRequest("stream_options", "stream_options can only be set when stream is true")
-		}
-		withUsage = c.StreamOptions.IncludeUsage != nil && *c.StreamOptions.IncludeUsage
-	}
-	if c.N != nil && *c.N != 1 {
-		return p, false, false, BadRequest("n", "n is %d: this server generates exactly one choice (n=1)", *c.N)
-	}
-	mt := c.MaxTokens
-	param := "max_tokens"
-	if chat && c.MaxCompletionTokens != nil {
-		mt, param = c.MaxCompletionTokens, "max_completion_tokens"
-	}
-	if mt != nil {
-		if *mt < 1 || *mt > maxTokensLimit {
-			return p, false, false, BadRequest(param, "%s is %d: want at least 1", param, *mt)
-		}
-		p.MaxTokens = int(*mt)
-	} else if !chat {
-		p.MaxTokens = 16 // the completions API's documented default
-	}
-	if c.Temperature != nil {
-		t := *c.Temperature
-		if math.IsNaN(t) || t < 0 || t > 2 {
-			return p, false, false, BadRequest("temperature", "temperature is %g: want 0..2", t)
-		}
-		p.Temperature = t
-	} else {
-		p.Temperature = 1
-	}
-	if c.Seed != nil {
-		s := *c.Seed
-		if s != math.Trunc(s) || s < math.MinInt64 || s >= math.MaxInt64 {
-			return p, false, false, BadRequest("seed", "seed must be an integer")
-		}
-		v := int64(s)
-		p.Seed = &v
-	}
-	p.IgnoreEOS = c.IgnoreEOS != nil && *c.IgnoreEOS
-	if c.MinTokens != nil {
-		if *c.MinTokens < 0 || (p.MaxTokens > 0 && *c.MinTokens > int64(p.MaxTokens)) {
-			return p, false, false, BadRequest("min_tokens", "min_tokens is %d: want 0..max_tokens", *c.MinTokens)
-		}
-		p.MinTokens = int(*c.MinTokens)
-	}
-	stops, err := decodeStop(c.Stop)
-	if err != nil {
-		return p, false, false, err
-	}
-	p.Stop = stops
-	return p, stream, withUsage, nil
-}
-
-// decodeStop accepts null, a string or an array of strings.
-func decodeStop(raw json.RawMessage) ([]string, error) {
-	if len(raw) == 0 || string(raw) == "null" {
-		return nil, nil
-	}
-	var one string
-	var many []string
-	if json.Unmarshal(raw, &one) == nil {
-		many = []string{one}
-	} else if json.Unmarshal(raw, &many) != nil {
-		return nil, BadRequest("stop", "stop must be a string or an array of strings")
-	}
-	if len(many) > maxStops {
-		return nil, BadRequest("stop", "%d stop sequences: want at most %d", len(many), maxStops)
-	}
-	var out []string
-	for _, s := range many {
-		if len(s) > maxStopLen {
-			return nil, BadRequest("stop", "a stop sequence is %d bytes: want at most %d", len(s), maxStopLen)
-		}
-		if s != "" {
-			out = append(out, s)
-		}
-	}
-	return out, nil
 }

@@ -23,13 +23,13 @@ func TestDecodeCompletionPromptForms(t *testing.T) {
 		{body: `{"prompt":""}`, bad: "empty"},
 		{body: `{}`, bad: "required"},
 		{body: `{"prompt":{"x":1}}`, bad: "token ids"},
-		{body: `{"prompt":"x","max_tokens":0}`, bad: "at least 1"},
+		{body: `{"prompt":"x","max_tokens":0}`, bad: "want 1.."},
 		{body: `{"prompt":"x","stop":[1]}`, bad: "array of strings"},
 		{body: `{"prompt":"x","seed":1.5}`, bad: "integer"},
 		{body: `{"prompt":"x","min_tokens":20}`, bad: "0..max_tokens"},
 	}
 	for _, c := range cases {
-		req, err := DecodeCompletionRequest(strings.NewReader(c.body))
+		req, err := DecodeCompletionRequest(strings.NewReader(c.body), Limits{})
 		if c.bad != "" {
 			if err == nil || !strings.Contains(err.Error(), c.bad) {
 				t.Errorf("%s: err %v, want one mentioning %q", c.body, err, c.bad)
@@ -48,7 +48,7 @@ func TestDecodeCompletionPromptForms(t *testing.T) {
 
 func TestDecodeChatParams(t *testing.T) {
 	req, err := DecodeChatRequest(strings.NewReader(`{"model":"m","messages":[{"role":"system","content":[{"type":"text","text":"a"},{"type":"text","text":"b"}]},{"role":"user","content":"q"}],
-		"max_tokens":5,"max_completion_tokens":9,"stop":"END","seed":42,"temperature":0.5,"stream":true,"stream_options":{"include_usage":true},"ignore_eos":true,"min_tokens":2}`))
+		"max_tokens":5,"max_completion_tokens":9,"stop":"END","seed":42,"temperature":0.5,"stream":true,"stream_options":{"include_usage":true},"ignore_eos":true,"min_tokens":2}`), Limits{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -62,7 +62,7 @@ func TestDecodeChatParams(t *testing.T) {
 		`{"messages":[{"role":"user","content":"x"}],"n":3}`,
 		`{"messages":[{"role":"user","content":"x"}]} trailing`,
 	} {
-		if _, err := DecodeChatRequest(strings.NewReader(body)); err == nil {
+		if _, err := DecodeChatRequest(strings.NewReader(body), Limits{}); err == nil {
 			t.Errorf("accepted %s", body)
 		}
 	}

@@ -13,6 +13,9 @@ type APIError struct {
 	Type    string
 	Param   string // empty is sent as null
 	Code    string // empty is sent as null
+	// RetryAfter, when above 0, is sent as the Retry-After header (in
+	// seconds) with a 429 or 503.
+	RetryAfter int
 }
 
 // Error implements error.
