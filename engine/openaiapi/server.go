@@ -72,15 +72,14 @@ func (c Config) Validate() error {
 
 // Server is the HTTP surface. Create it with New.
 type Server struct {
-	cfg     Config
-	text    *textmodel.Model
-	metrics *metrics
-	mux     *http.ServeMux
+	cfg  Config
+	text *textmodel.Model
+	mux  *http.ServeMux
 }
 
-// New returns the handler serving /v1/chat/completions, /v1/completions,
-// /v1/models and /metrics at those absolute paths, so the web app can route
-// /v1/ and /metrics to it unchanged.
+// New returns the handler serving /v1/chat/completions, /v1/completions and
+// /v1/models at those absolute paths, so the web app can route /v1/ to it
+// unchanged.
 func New(cfg Config) (*Server, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
@@ -100,17 +99,16 @@ func New(cfg Config) (*Server, error) {
 		st := *cfg.Moderation
 		cfg.Moderation = &st
 	}
-	s := &Server{cfg: cfg, text: cfg.Text, metrics: newMetrics(), mux: http.NewServeMux()}
+	s := &Server{cfg: cfg, text: cfg.Text, mux: http.NewServeMux()}
 	if s.text == nil {
 		s.text = textmodel.Default()
 	}
 	s.mux.HandleFunc("/v1/chat/completions", s.post(s.chat))
 	s.mux.HandleFunc("/v1/completions", s.post(s.completion))
 	s.mux.HandleFunc("/v1/models", s.get(s.models))
-	s.mux.HandleFunc("/metrics", s.get(s.serveMetrics))
 	s.mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		writeError(w, &APIError{Status: http.StatusNotFound, Type: "invalid_request_error", Code: "not_found",
-			Message: fmt.Sprintf("no route for %s %s: this server has POST /v1/chat/completions, POST /v1/completions, GET /v1/models and GET /metrics", r.Method, r.URL.Path)})
+			Message: fmt.Sprintf("no route for %s %s: this server has POST /v1/chat/completions, POST /v1/completions and GET /v1/models", r.Method, r.URL.Path)})
 	})
 	return s, nil
 }
