@@ -123,17 +123,15 @@ func firstModel(ctx context.Context, c *upstream.Client) (string, error) {
 	return list.Data[0].ID, nil
 }
 
-// newAPI builds the OpenAI-compatible surface and /metrics over a live
-// engine, unmoderated, for bench to target: what it measures is the engine
-// alone. The model name is the engine's model profile.
+// newAPI builds the OpenAI-compatible surface over a live engine,
+// unmoderated, for bench to target: what it measures is the engine alone. The model name is the engine's model profile.
 func newAPI(eng *live.Engine) (*openaiapi.Server, error) {
 	return buildAPI(eng, nil)
 }
 
-// newModeratedAPI is the surface serve mounts (the same handler answers
-// /v1/* and /metrics): every answer passes the API's moderation stage, so
-// personal data is never streamed and a blocked answer ends with
-// finish_reason "content_filter".
+// newModeratedAPI is the surface serve mounts with --moderate-api: every
+// answer passes the API's moderation stage, so personal data is never
+// streamed and a blocked answer ends with finish_reason "content_filter".
 func newModeratedAPI(eng *live.Engine) (*openaiapi.Server, error) {
 	st, err := openaiapi.DefaultModeration()
 	if err != nil {

@@ -95,7 +95,11 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		return 2
 	}
 	logger := slog.New(slog.NewTextHandler(stderr, nil))
-	engines := labs.NewEngines(labs.EnginesConfig{})
+	engines, metrics, err := newMeteredEngines(labs.EnginesConfig{})
+	if err != nil {
+		fmt.Fprintf(stderr, "latencylab serve: %v\n", err)
+		return 1
+	}
 	defer engines.Close()
 	profile := labs.Profile{Hardware: f.Hardware, Model: f.Model}
 	// The pipeline labs read the support desk through their own connection
@@ -140,7 +144,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		DBPath:   f.DB,
 		Catalog:  catalog,
 		API:      api,
-		Metrics:  api,
+		Metrics:  metrics.Handler(),
 		Hardware: f.Hardware,
 		Model:    f.Model,
 		Logger:   logger,
