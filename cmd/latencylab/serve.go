@@ -115,7 +115,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		fmt.Fprintf(stderr, "latencylab serve: %v\n", err)
 		return 1
 	}
-	chat, closeChat, err := newChatBackend(ctx, f.UpstreamURL, f.UpstreamModel, stderr)
+	chat, closeChat, err := newChatBackend(ctx, f.UpstreamURL, f.UpstreamModel, metrics, stderr)
 	if err != nil {
 		fmt.Fprintf(stderr, "latencylab serve: %v\n", err)
 		return 1

@@ -2,9 +2,11 @@ package main
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/latencylab/latencylab/engine"
 	"github.com/latencylab/latencylab/engine/live"
+	"github.com/latencylab/latencylab/engine/pipeline"
 	"github.com/latencylab/latencylab/engine/servemetrics"
 	"github.com/latencylab/latencylab/labs"
 )
@@ -38,4 +40,33 @@ func canonicalModel(name string) string {
 		return m.Name
 	}
 	return name
+}
+
+// chatEngineName is a chat tier's "engine" label.
+func chatEngineName(s pipeline.TierSpec) string { return "chat " + s.Name }
+
+// meterChatTiers gives each chat tier's engine an observer; nil met leaves
+// the specs as they are.
+func meterChatTiers(met *servemetrics.Metrics, specs []pipeline.TierSpec) []pipeline.TierSpec {
+	if met == nil {
+		return specs
+	}
+	out := slices.Clone(specs)
+	for i := range out {
+		out[i].Observer = met.Observer(chatEngineName(out[i]), canonicalModel(out[i].Model))
+	}
+	return out
+}
+
+// trackChatTiers adds the chat tiers' engines (started from specs, in
+// order) to the gauges.
+func trackChatTiers(met *servemetrics.Metrics, specs []pipeline.TierSpec, tiers []pipeline.Tier) {
+	if met == nil {
+		return
+	}
+	for i, t := range tiers {
+		if ep, ok := t.Provider.(*pipeline.EngineProvider); ok && i < len(specs) {
+			met.Track(servemetrics.Engine{Name: chatEngineName(specs[i]), Model: ep.Engine.Config().Model.Name, Engine: ep.Engine})
+		}
+	}
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"io"
 	"math"
 	"net/http"
 	"net/http/httptest"
@@ -13,7 +14,9 @@ import (
 	"github.com/prometheus/common/expfmt"
 	"github.com/prometheus/common/model"
 
+	"github.com/latencylab/latencylab/engine/pipeline"
 	"github.com/latencylab/latencylab/engine/servemetrics"
+	"github.com/latencylab/latencylab/engine/textmodel"
 	"github.com/latencylab/latencylab/labs"
 	"github.com/latencylab/latencylab/labs/streaming"
 )
@@ -62,7 +65,8 @@ func ttftBySource(t *testing.T, fams map[string]*dto.MetricFamily) map[string]ui
 
 // The wiring serve uses counts every request that finishes on the labs'
 // engines exactly once: /v1 streams as source "api", a lab run through the
-// labs API as source "lab", on the same registry that carries the Go and
+// labs API as source "lab", a question to each chat tier as "chat", on the
+// same registry that carries the Go and
 // process series. The bubble runs the engines on virtual time.
 func TestMetricsCountAPIAndLabRequests(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
@@ -79,6 +83,11 @@ func TestMetricsCountAPIAndLabRequests(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		chat, closeChat, err := newChatBackend(t.Context(), "", "", met, io.Discard)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer closeChat()
 		before := ttftBySource(t, scrapeMetrics(t, met.Handler()))
 
 		const apiRequests = 3
@@ -100,12 +109,41 @@ func TestMetricsCountAPIAndLabRequests(t *testing.T) {
 			t.Fatalf("lab run: %v, final frame %+v", err, final)
 		}
 
+		// The chat's tiers are engines of their own, started once.
+		for _, tier := range chat.Tiers {
+			st, err := tier.Provider.Stream(t.Context(), pipeline.ProviderRequest{ID: "q", ExactTokens: 5,
+				Messages: []textmodel.Message{{Role: textmodel.RoleUser, Content: "Where is my order?"}}})
+			if err != nil {
+				t.Fatalf("chat tier %s: %v", tier.Name, err)
+			}
+			for {
+				if _, err := st.Recv(); err == io.EOF {
+					break
+				} else if err != nil {
+					t.Fatalf("chat tier %s: %v", tier.Name, err)
+				}
+			}
+			st.Close()
+		}
+
 		fams := scrapeMetrics(t, met.Handler())
 		after := ttftBySource(t, fams)
-		for source, want := range map[string]uint64{servemetrics.SourceAPI: apiRequests, servemetrics.SourceLab: 1} {
+		for source, want := range map[string]uint64{servemetrics.SourceAPI: apiRequests, servemetrics.SourceLab: 1,
+			servemetrics.SourceChat: uint64(len(chat.Tiers))} {
 			if got := after[source] - before[source]; got != want {
 				t.Errorf("TTFT count for source %q went up by %d, want %d", source, got, want)
 			}
+		}
+		chatGauges := 0
+		for _, m := range fams["vllm:num_requests_running"].GetMetric() {
+			for _, l := range m.GetLabel() {
+				if l.GetName() == "engine" && strings.HasPrefix(l.GetValue(), "chat ") {
+					chatGauges++
+				}
+			}
+		}
+		if chatGauges != len(chat.Tiers) || len(chat.Tiers) == 0 {
+			t.Errorf("%d chat engines report gauges, want all %d tiers", chatGauges, len(chat.Tiers))
 		}
 		for _, name := range []string{"go_goroutines", "process_resident_memory_bytes", "vllm:num_requests_running", "vllm:generation_tokens_total"} {
 			if len(fams[name].GetMetric()) == 0 {

@@ -1,6 +1,36 @@
 package servemetrics
 
-import "github.com/prometheus/client_golang/prometheus"
+import (
+	"sync"
+
+	"github.com/prometheus/client_golang/prometheus"
+)
+
+// trackedEngines are the engines added with Metrics.Track.
+type trackedEngines struct {
+	mu  sync.Mutex
+	all []Engine
+}
+
+func (t *trackedEngines) add(e Engine) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.all = append(t.all, e)
+}
+
+func (t *trackedEngines) list() []Engine {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return append([]Engine(nil), t.all...)
+}
+
+// listed calls engines, if set.
+func listed(engines func() []Engine) []Engine {
+	if engines == nil {
+		return nil
+	}
+	return engines()
+}
 
 // engineCollector reads the engines' gauges and cumulative counters at
 // scrape time. The engine keeps its own counters, so mirroring them as
@@ -36,9 +66,6 @@ func (c *engineCollector) Describe(ch chan<- *prometheus.Desc) {
 
 // Collect implements prometheus.Collector.
 func (c *engineCollector) Collect(ch chan<- prometheus.Metric) {
-	if c.engines == nil {
-		return
-	}
 	for _, e := range c.engines() {
 		st := e.Engine.Stats()
 		for _, s := range []struct {

@@ -72,6 +72,7 @@ type Config struct {
 type Metrics struct {
 	reg             *prometheus.Registry
 	ttft, tpot, e2e *prometheus.HistogramVec
+	tracked         *trackedEngines
 }
 
 // labelNames are vLLM's labels (model_name, engine) plus ours (source).
@@ -81,7 +82,8 @@ var labelNames = []string{"model_name", "engine", "source"}
 // collectors.
 func New(cfg Config) (*Metrics, error) {
 	m := &Metrics{
-		reg: prometheus.NewRegistry(),
+		reg:     prometheus.NewRegistry(),
+		tracked: &trackedEngines{},
 		ttft: prometheus.NewHistogramVec(prometheus.HistogramOpts{Name: "vllm:time_to_first_token_seconds",
 			Help: "Histogram of time to first token in seconds.", Buckets: TTFTBuckets}, labelNames),
 		tpot: prometheus.NewHistogramVec(prometheus.HistogramOpts{Name: "vllm:time_per_output_token_seconds",
@@ -92,7 +94,7 @@ func New(cfg Config) (*Metrics, error) {
 	var errs []error
 	for _, c := range []prometheus.Collector{
 		m.ttft, m.tpot, m.e2e,
-		newEngineCollector(cfg.Engines),
+		newEngineCollector(func() []Engine { return append(m.tracked.list(), listed(cfg.Engines)...) }),
 		collectors.NewGoCollector(),
 		collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
 	} {
@@ -109,6 +111,10 @@ func New(cfg Config) (*Metrics, error) {
 func (m *Metrics) Handler() http.Handler {
 	return promhttp.HandlerFor(m.reg, promhttp.HandlerOpts{ErrorHandling: promhttp.ContinueOnError})
 }
+
+// Track adds an engine that lives outside Config.Engines (one started
+// once, such as a chat tier) to the gauges, for the life of the Metrics.
+func (m *Metrics) Track(e Engine) { m.tracked.add(e) }
 
 // Gatherer is the registry, for tests and for mounting elsewhere.
 func (m *Metrics) Gatherer() prometheus.Gatherer { return m.reg }

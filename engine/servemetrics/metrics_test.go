@@ -179,3 +179,20 @@ func TestDuplicateEngineKeepsScrape(t *testing.T) {
 		t.Errorf("a bad engine list took the runtime series with it: %d families", len(fams))
 	}
 }
+
+// Tracked engines report gauges beside the listed ones.
+func TestTrackedEnginesReportGauges(t *testing.T) {
+	m, err := New(Config{Engines: func() []Engine {
+		return []Engine{{Name: "pool", Model: "m", Engine: fixedStats{Running: 1}}}
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m.Track(Engine{Name: "chat small", Model: "m", Engine: fixedStats{Running: 4}})
+	fams := scrape(t, m.Handler())
+	for name, want := range map[string]float64{"pool": 1, "chat small": 4} {
+		if got := series(t, fams, "vllm:num_requests_running", map[string]string{"engine": name}).GetGauge().GetValue(); got != want {
+			t.Errorf("engine %q running = %v, want %v", name, got, want)
+		}
+	}
+}
