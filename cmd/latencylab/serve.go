@@ -95,11 +95,12 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		return 2
 	}
 	logger := slog.New(slog.NewTextHandler(stderr, nil))
-	engines, metrics, err := newMeteredEngines(labs.EnginesConfig{})
+	metrics, err := newServingMetrics()
 	if err != nil {
 		fmt.Fprintf(stderr, "latencylab serve: %v\n", err)
 		return 1
 	}
+	engines := metrics.pool("", labs.EnginesConfig{})
 	defer engines.Close()
 	profile := labs.Profile{Hardware: f.Hardware, Model: f.Model}
 	// The pipeline labs read the support desk through their own connection
@@ -115,7 +116,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		fmt.Fprintf(stderr, "latencylab serve: %v\n", err)
 		return 1
 	}
-	chat, closeChat, err := newChatBackend(ctx, f.UpstreamURL, f.UpstreamModel, metrics, stderr)
+	chat, closeChat, err := newChatBackend(ctx, f.UpstreamURL, f.UpstreamModel, metrics.Metrics, stderr)
 	if err != nil {
 		fmt.Fprintf(stderr, "latencylab serve: %v\n", err)
 		return 1

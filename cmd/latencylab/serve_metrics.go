@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"slices"
+	"sync"
 
 	"github.com/latencylab/latencylab/engine"
 	"github.com/latencylab/latencylab/engine/live"
@@ -11,25 +12,59 @@ import (
 	"github.com/latencylab/latencylab/labs"
 )
 
-// newMeteredEngines is the one place the /metrics registry is built: it
-// starts the labs' engine pool with every engine reporting its finished
-// requests (labs and /v1 alike, told apart by the "source" label) and its
-// gauges into the registry.
-func newMeteredEngines(cfg labs.EnginesConfig) (*labs.Engines, *servemetrics.Metrics, error) {
-	var engines *labs.Engines
-	met, err := servemetrics.New(servemetrics.Config{Engines: func() []servemetrics.Engine {
-		var all []servemetrics.Engine
-		engines.Each(func(p labs.Profile, le *live.Engine) {
-			all = append(all, servemetrics.Engine{Name: p.String(), Model: le.Config().Model.Name, Engine: le})
-		})
-		return all
-	}})
+// servingMetrics is the one registry behind /metrics and the engine pools
+// that report into it: every engine a pool starts has its finished requests
+// observed (labs, /v1 and chat told apart by the "source" label) and its
+// gauges read at scrape time.
+type servingMetrics struct {
+	*servemetrics.Metrics
+
+	mu    sync.Mutex
+	pools []meteredPool
+}
+
+// meteredPool is a pool and the prefix of its engines' "engine" label.
+type meteredPool struct {
+	prefix string
+	pool   *labs.Engines
+}
+
+func newServingMetrics() (*servingMetrics, error) {
+	sm := &servingMetrics{}
+	met, err := servemetrics.New(servemetrics.Config{Engines: sm.engines})
 	if err != nil {
-		return nil, nil, fmt.Errorf("metrics: %w", err)
+		return nil, fmt.Errorf("metrics: %w", err)
 	}
-	cfg.Observer = func(p labs.Profile) live.Observer { return met.Observer(p.String(), canonicalModel(p.Model)) }
-	engines = labs.NewEngines(cfg)
-	return engines, met, nil
+	sm.Metrics = met
+	return sm, nil
+}
+
+// pool starts an engine pool whose engines report into the registry. The
+// labs' pool has prefix ""; another pool (one kept for /v1, say) needs its
+// own prefix, so that two engines of one profile keep apart.
+func (sm *servingMetrics) pool(prefix string, cfg labs.EnginesConfig) *labs.Engines {
+	cfg.Observer = func(p labs.Profile) live.Observer {
+		return sm.Observer(prefix+p.String(), canonicalModel(p.Model))
+	}
+	pool := labs.NewEngines(cfg)
+	sm.mu.Lock()
+	sm.pools = append(sm.pools, meteredPool{prefix, pool})
+	sm.mu.Unlock()
+	return pool
+}
+
+// engines lists every pool's started engines for a scrape.
+func (sm *servingMetrics) engines() []servemetrics.Engine {
+	sm.mu.Lock()
+	pools := slices.Clone(sm.pools)
+	sm.mu.Unlock()
+	var all []servemetrics.Engine
+	for _, mp := range pools {
+		mp.pool.Each(func(p labs.Profile, le *live.Engine) {
+			all = append(all, servemetrics.Engine{Name: mp.prefix + p.String(), Model: le.Config().Model.Name, Engine: le})
+		})
+	}
+	return all
 }
 
 // canonicalModel is the model's own spelling of its name (profiles are

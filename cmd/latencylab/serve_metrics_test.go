@@ -70,10 +70,12 @@ func ttftBySource(t *testing.T, fams map[string]*dto.MetricFamily) map[string]ui
 // process series. The bubble runs the engines on virtual time.
 func TestMetricsCountAPIAndLabRequests(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		engines, met, err := newMeteredEngines(labs.EnginesConfig{})
+		sm, err := newServingMetrics()
 		if err != nil {
 			t.Fatal(err)
 		}
+		met := sm.Metrics
+		engines := sm.pool("", labs.EnginesConfig{})
 		defer engines.Close()
 		eng, err := engines.Get(labs.Profile{Hardware: "h100-sxm", Model: "llama-3.1-8b"})
 		if err != nil {
@@ -151,4 +153,33 @@ func TestMetricsCountAPIAndLabRequests(t *testing.T) {
 			}
 		}
 	})
+}
+
+// Two pools may start an engine of the same profile (the labs' and one kept
+// for /v1): their prefixes keep both engines' series on the scrape.
+func TestServingMetricsKeepsPoolsApart(t *testing.T) {
+	sm, err := newServingMetrics()
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := labs.Profile{Hardware: "h100-sxm", Model: "llama-3.1-8b"}
+	for _, prefix := range []string{"", "api: "} {
+		pool := sm.pool(prefix, labs.EnginesConfig{})
+		defer pool.Close()
+		if _, err := pool.Get(p); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var names []string
+	for _, m := range scrapeMetrics(t, sm.Handler())["vllm:num_requests_waiting"].GetMetric() {
+		for _, l := range m.GetLabel() {
+			if l.GetName() == "engine" {
+				names = append(names, l.GetValue())
+			}
+		}
+	}
+	slices.Sort(names)
+	if want := []string{"api: " + p.String(), p.String()}; !slices.Equal(names, want) {
+		t.Errorf("engines on the scrape %q, want %q", names, want)
+	}
 }
