@@ -69,6 +69,12 @@ type EnginesConfig struct {
 	// (a smaller KV cache in tests, a what-if setting). It must not change
 	// the profile's identity fields.
 	Tune func(*engine.Config)
+	// Observer, when set, builds the observer of each engine the pool
+	// starts, so serving metrics see every request that finishes on it.
+	Observer func(Profile) live.Observer
+	// Source labels the pool's requests whose context names none (see
+	// live.WithSource); "" means "lab". The /v1 surface labels its own.
+	Source string
 }
 
 // ErrEnginesClosed is returned by Get after Close.
@@ -115,12 +121,37 @@ func (e *Engines) Get(p Profile) (*live.Engine, error) {
 	if e.cfg.Tune != nil {
 		e.cfg.Tune(&cfg)
 	}
-	le, err := live.New(live.Config{Engine: cfg, Clock: e.cfg.Clock})
+	lc := live.Config{Engine: cfg, Clock: e.cfg.Clock, Source: e.cfg.Source}
+	if lc.Source == "" {
+		lc.Source = "lab"
+	}
+	if e.cfg.Observer != nil {
+		lc.Observer = e.cfg.Observer(p)
+	}
+	le, err := live.New(lc)
 	if err != nil {
 		return nil, fmt.Errorf("engines: start %s: %w", p, err)
 	}
 	e.byProf[p] = le
 	return le, nil
+}
+
+// Each calls fn for every engine started so far (a snapshot, taken under
+// the lock, so fn may call back into the pool).
+func (e *Engines) Each(fn func(Profile, *live.Engine)) {
+	e.mu.Lock()
+	type started struct {
+		p  Profile
+		le *live.Engine
+	}
+	all := make([]started, 0, len(e.byProf))
+	for p, le := range e.byProf {
+		all = append(all, started{p, le})
+	}
+	e.mu.Unlock()
+	for _, s := range all {
+		fn(s.p, s.le)
+	}
 }
 
 // Len is the number of engines started so far.

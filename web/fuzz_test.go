@@ -136,6 +136,7 @@ func chatFuzzServer(f *testing.F) *httptest.Server {
 	s, err := New(Config{Addr: "127.0.0.1:0", DBPath: filepath.Join(f.TempDir(), "fuzz.db"),
 		Lessons: newFakeLessons(), Logger: slog.New(slog.NewTextHandler(io.Discard, nil)),
 		RatePerSecond: 1e6, RateBurst: 1e6,
+		Limits: Limits{AddrRatePerSecond: 1e6, AddrRateBurst: 1e6},
 		Chat: &ChatBackend{Label: "scripted", Pipeline: &p,
 			Tiers: []pipeline.Tier{{Name: "medium", Model: "m", Provider: provider}, {Name: "small", Model: "s", Provider: provider}}}})
 	if err != nil {

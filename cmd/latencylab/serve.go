@@ -108,7 +108,12 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		return 2
 	}
 	logger := slog.New(slog.NewTextHandler(stderr, nil))
-	engines := labs.NewEngines(labs.EnginesConfig{})
+	metrics, err := newServingMetrics()
+	if err != nil {
+		fmt.Fprintf(stderr, "latencylab serve: %v\n", err)
+		return 1
+	}
+	engines := metrics.pool("", labs.EnginesConfig{})
 	defer engines.Close()
 	profile := labs.Profile{Hardware: f.Hardware, Model: f.Model}
 	// The pipeline labs read the support desk through their own connection
@@ -124,7 +129,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		fmt.Fprintf(stderr, "latencylab serve: %v\n", err)
 		return 1
 	}
-	chat, closeChat, err := newChatBackend(ctx, f.UpstreamURL, f.UpstreamModel, stderr)
+	chat, closeChat, err := newChatBackend(ctx, f.UpstreamURL, f.UpstreamModel, metrics.Metrics, stderr)
 	if err != nil {
 		fmt.Fprintf(stderr, "latencylab serve: %v\n", err)
 		return 1
@@ -132,7 +137,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	defer closeChat()
 	// /v1 runs on an engine of its own unless --api-shares-lab-engine, so
 	// outside load cannot slow learners' runs by default.
-	api, closeAPI, err := startAPI(f.API, f.ModerateAPI, engines, profile)
+	api, closeAPI, err := startAPI(f.API, f.ModerateAPI, metrics, engines, profile)
 	if err != nil {
 		fmt.Fprintf(stderr, "latencylab serve: %v\n", err)
 		return 1
@@ -144,7 +149,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		DBPath:   f.DB,
 		Catalog:  catalog,
 		API:      api,
-		Metrics:  api,
+		Metrics:  metrics.Handler(),
 		Hardware: f.Hardware,
 		Model:    f.Model,
 		Logger:   logger,

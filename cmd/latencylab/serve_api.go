@@ -71,16 +71,17 @@ func (a *apiFlags) check() error {
 	return nil
 }
 
-// startAPI builds the /v1 surface (which also answers /metrics) on its own
-// engine for profile, or on the labs' engine when configured to share. The
-// returned close stops the API's own engine, if it started one.
-func startAPI(a apiFlags, moderate bool, labEngines *labs.Engines, profile labs.Profile) (*openaiapi.Server, func(), error) {
+// startAPI builds the /v1 surface on its own engine for profile (started
+// through metrics, so /metrics counts it), or on the labs' engine when
+// configured to share. The returned close stops the API's own engine, if it
+// started one.
+func startAPI(a apiFlags, moderate bool, metrics *servingMetrics, labEngines *labs.Engines, profile labs.Profile) (*openaiapi.Server, func(), error) {
 	pool := labEngines
 	closePool := func() {}
 	if !a.SharesLabEngine {
 		// A pool of its own: a flood on /v1 queues on this engine, not on
 		// the one learners' lab runs batch on.
-		pool = labs.NewEngines(labs.EnginesConfig{})
+		pool = metrics.pool("api: ", labs.EnginesConfig{})
 		closePool = func() { _ = pool.Close() }
 	}
 	eng, err := pool.Get(profile)

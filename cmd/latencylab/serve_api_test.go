@@ -63,20 +63,33 @@ func TestAPIEnginePools(t *testing.T) {
 		name         string
 		share        bool
 		labPoolAfter int
+		metered      []string
 	}{
-		{"separate by default", false, 0},
-		{"shared when asked", true, 1},
+		{"separate by default", false, 0, []string{"api: " + profile.String()}},
+		{"shared when asked", true, 1, []string{profile.String()}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			lab := labs.NewEngines(labs.EnginesConfig{})
+			metrics, err := newServingMetrics()
+			if err != nil {
+				t.Fatal(err)
+			}
+			lab := metrics.pool("", labs.EnginesConfig{})
 			defer lab.Close()
-			_, closeAPI, err := startAPI(apiFlags{MaxConcurrent: 4, SharesLabEngine: c.share}, false, lab, profile)
+			_, closeAPI, err := startAPI(apiFlags{MaxConcurrent: 4, SharesLabEngine: c.share}, false, metrics, lab, profile)
 			if err != nil {
 				t.Fatal(err)
 			}
 			defer closeAPI()
 			if lab.Len() != c.labPoolAfter {
 				t.Fatalf("labs' pool has %d engines after starting /v1, want %d", lab.Len(), c.labPoolAfter)
+			}
+			// /v1's engine must be counted by /metrics whichever pool it is in.
+			var names []string
+			for _, e := range metrics.engines() {
+				names = append(names, e.Name)
+			}
+			if !slices.Equal(names, c.metered) {
+				t.Fatalf("/metrics sees engines %q, want %q", names, c.metered)
 			}
 		})
 	}

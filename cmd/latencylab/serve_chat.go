@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/latencylab/latencylab/engine/pipeline"
+	"github.com/latencylab/latencylab/engine/servemetrics"
 	"github.com/latencylab/latencylab/engine/upstream"
 	"github.com/latencylab/latencylab/web"
 )
@@ -17,13 +18,16 @@ import (
 // engines (small, medium, large), or, with upstreamURL, one tier served by
 // that OpenAI-compatible server. The returned func stops the engines.
 // An upstream that is down at start-up is not an error: the chat says so
-// in the page when a question is asked.
-func newChatBackend(ctx context.Context, upstreamURL, upstreamModel string, stderr io.Writer) (*web.ChatBackend, func() error, error) {
+// in the page when a question is asked. With met, the bundled engines
+// report into the serving metrics as source "chat".
+func newChatBackend(ctx context.Context, upstreamURL, upstreamModel string, met *servemetrics.Metrics, stderr io.Writer) (*web.ChatBackend, func() error, error) {
 	if upstreamURL == "" {
-		tiers, closeAll, err := pipeline.StartEngineTiers(pipeline.DefaultTierSpecs(), nil)
+		specs := meterChatTiers(met, pipeline.DefaultTierSpecs())
+		tiers, closeAll, err := pipeline.StartEngineTiers(specs, nil)
 		if err != nil {
 			return nil, nil, fmt.Errorf("chat tiers: %w", err)
 		}
+		trackChatTiers(met, specs, tiers)
 		return &web.ChatBackend{Tiers: tiers,
 			Label: "the bundled engine (medium tier llama-3.1-8b, small tier llama-3.2-3b as fallback, on H100)"}, closeAll, nil
 	}

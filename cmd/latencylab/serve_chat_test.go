@@ -50,7 +50,7 @@ func TestChatThroughUpstreamServer(t *testing.T) {
 	up := httptest.NewServer(api)
 	defer up.Close()
 
-	chat, closeChat, err := newChatBackend(context.Background(), up.URL+"/v1/", "", io.Discard)
+	chat, closeChat, err := newChatBackend(context.Background(), up.URL+"/v1/", "", nil, io.Discard)
 	if err != nil {
 		t.Fatal(err)
 	}

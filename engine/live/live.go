@@ -23,6 +23,12 @@ type Config struct {
 	// (a stalled process, a slow machine) before it resynchronises the
 	// engine clock instead of bursting the backlog out. 0 means 250 ms.
 	MaxLag time.Duration
+	// Observer, when set, is told about every request that finishes
+	// normally (not aborted), once.
+	Observer Observer
+	// Source labels requests whose submit context names none (see
+	// WithSource); "" leaves them unlabelled.
+	Source string
 }
 
 // ErrClosed is reported to requests still running when the engine closes.
@@ -115,6 +121,7 @@ func (e *Engine) Submit(ctx context.Context, req engine.Request) (<-chan Event, 
 		return nil, err
 	}
 	st := newStream(req)
+	st.source = sourceOf(ctx, e.cfg.Source)
 	e.mu.Lock()
 	if e.closed {
 		e.mu.Unlock()

@@ -94,20 +94,40 @@ func (e *Engine) apply() bool {
 
 // deliver routes a step's tokens and finishes to their streams.
 func (e *Engine) deliver(res *engine.StepResult) {
+	observed := e.cfg.Observer != nil
+	var done []RequestStats
 	e.mu.Lock()
 	for _, t := range res.Tokens {
 		if st, ok := e.streams[t.ID]; ok {
 			st.push(Event{Token: t.Token, Index: t.Index, Time: t.Time, At: e.start.Add(t.Time)})
+			if observed {
+				st.recordToken(t.Index, t.Time)
+			}
 		}
 	}
+	type ending struct {
+		st *stream
+		ev Event
+	}
+	var ends []ending
 	for _, f := range res.Finished {
 		if st, ok := e.streams[f.ID]; ok {
-			st.push(Event{Done: true, Index: f.Usage.CompletionTokens, Time: f.Timing.End, At: e.start.Add(f.Timing.End),
-				FinishReason: f.FinishReason, Usage: f.Usage, Timing: f.Timing})
+			ends = append(ends, ending{st, Event{Done: true, Index: f.Usage.CompletionTokens, Time: f.Timing.End,
+				At: e.start.Add(f.Timing.End), FinishReason: f.FinishReason, Usage: f.Usage, Timing: f.Timing}})
 			delete(e.streams, f.ID)
+			if observed && f.FinishReason != engine.FinishAbort {
+				done = append(done, RequestStats{Source: st.source, FinishReason: f.FinishReason,
+					Usage: f.Usage, Timing: f.Timing, TokenGaps: st.gaps})
+			}
 		}
 	}
 	e.mu.Unlock()
+	// Observe before the final events go out, so a caller who has seen its
+	// request end also finds it in the metrics.
+	e.notify(done)
+	for _, end := range ends {
+		end.st.push(end.ev)
+	}
 	if len(res.Trace.Batch) > 0 {
 		e.publishTrace(&res.Trace)
 	}

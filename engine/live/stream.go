@@ -3,6 +3,7 @@ package live
 import (
 	"context"
 	"sync"
+	"time"
 
 	"github.com/latencylab/latencylab/engine"
 )
@@ -16,6 +17,11 @@ type stream struct {
 	buf    []Event
 	final  bool
 	notify chan struct{}
+	// Observation state, touched only by the runner (under the engine
+	// lock): who submitted it, and its token gaps so far.
+	source    string
+	lastToken time.Duration
+	gaps      []time.Duration
 }
 
 func newStream(req engine.Request) *stream {

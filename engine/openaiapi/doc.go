@@ -1,8 +1,8 @@
 // Package openaiapi serves an engine over the OpenAI HTTP API as vLLM does:
 // POST /v1/chat/completions and /v1/completions (streaming and not),
-// GET /v1/models, and GET /metrics in Prometheus text format with vLLM's
-// metric names. It is a plain net/http handler, servable alone or mounted by
-// the web app.
+// and GET /v1/models. It is a plain net/http handler, servable alone or
+// mounted by the web app. Its requests reach the serving metrics (package
+// servemetrics) through the engine's observer, labelled source "api".
 //
 // The wire format follows what the official SDKs require: one id on every
 // chunk of a stream, the assistant role in the first delta, a final

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
-	"time"
 
 	"github.com/latencylab/latencylab/engine"
 	"github.com/latencylab/latencylab/engine/live"
@@ -71,7 +70,9 @@ func (s *Server) submit(ctx context.Context, g *generation) (<-chan live.Event, 
 		return nil, &APIError{Status: http.StatusTooManyRequests, Type: "rate_limit_error", Code: "engine_saturated", RetryAfter: 1,
 			Message: fmt.Sprintf("the engine has %d requests waiting (limit %d): retry later", st.Waiting, s.cfg.MaxWaiting)}
 	}
-	ch, err := s.cfg.Engine.Submit(ctx, engine.Request{ID: g.id, PromptTokens: g.prompt, OutputTokens: g.answer.Tokens})
+	// The engine's observer counts the request in the serving metrics
+	// under this source, apart from lab traffic on the same engine.
+	ch, err := s.cfg.Engine.Submit(live.WithSource(ctx, metricsSource), engine.Request{ID: g.id, PromptTokens: g.prompt, OutputTokens: g.answer.Tokens})
 	var cle *engine.ContextLengthError
 	switch {
 	case err == nil:
@@ -103,20 +104,13 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request, g *generation) er
 		s.stream(w, g, ch)
 		return nil
 	}
-	var gaps []time.Duration
-	var prev time.Duration
 	for ev := range ch {
 		if !ev.Done {
-			if ev.Index > 0 {
-				gaps = append(gaps, ev.Time-prev)
-			}
-			prev = ev.Time
 			continue
 		}
 		if ev.Err != nil {
 			return &APIError{Status: http.StatusServiceUnavailable, Type: "server_error", Message: ev.Err.Error()}
 		}
-		s.observe(ev, gaps)
 		return writeJSON(w, g.format.whole(g.answer.Text, g.answer.FinishReason, newUsage(ev.Usage.PromptTokens, ev.Usage.CompletionTokens)))
 	}
 	return nil // the client went away; the engine has aborted the request
@@ -128,8 +122,6 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request, g *generation) er
 func (s *Server) stream(w http.ResponseWriter, g *generation, ch <-chan live.Event) {
 	sse := startSSE(w)
 	n := len(g.answer.Tokens)
-	var gaps []time.Duration
-	var prev time.Duration
 	sent := 0
 	for ev := range ch {
 		if ev.Done {
@@ -137,17 +129,12 @@ func (s *Server) stream(w http.ResponseWriter, g *generation, ch <-chan live.Eve
 				sse.event(errorBody{Error: errorDetail{Message: ev.Err.Error(), Type: "server_error"}})
 				return
 			}
-			s.observe(ev, gaps)
 			if g.withUsage {
 				sse.event(g.format.usageChunk(newUsage(ev.Usage.PromptTokens, ev.Usage.CompletionTokens)))
 			}
 			sse.done()
 			return
 		}
-		if ev.Index > 0 {
-			gaps = append(gaps, ev.Time-prev)
-		}
-		prev = ev.Time
 		if ev.Index < 0 || ev.Index >= n {
 			continue
 		}
@@ -180,12 +167,6 @@ func (s *Server) writeEmpty(w http.ResponseWriter, g *generation) error {
 	}
 	sse.done()
 	return nil
-}
-
-// observe feeds the latency histograms from engine timestamps.
-func (s *Server) observe(ev live.Event, gaps []time.Duration) {
-	t := ev.Timing
-	s.metrics.observe(t.FirstToken-t.Arrival, gaps, t.End-t.Arrival)
 }
 
 func writeJSON(w http.ResponseWriter, v any) error {

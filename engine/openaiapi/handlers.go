@@ -82,12 +82,3 @@ func (s *Server) models(w http.ResponseWriter, _ *http.Request) error {
 		Root: s.cfg.ModelName, MaxModelLen: s.cfg.Engine.Config().Model.MaxContextLen,
 	}}})
 }
-
-func (s *Server) serveMetrics(w http.ResponseWriter, _ *http.Request) error {
-	st := s.cfg.Engine.Stats()
-	w.Header().Set("Content-Type", "text/plain; version=0.0.4; charset=utf-8")
-	return s.metrics.write(w, s.cfg.ModelName, Gauges{
-		Running: st.Running, Waiting: st.Waiting, KVUsage: st.KVUsage, Preemptions: st.Preemptions,
-		PromptTokens: st.PromptTokens, GenerationTokens: st.GenerationTokens,
-	})
-}

@@ -7,7 +7,6 @@ import (
 	"net/http"
 	"strings"
 	"sync"
-	"time"
 
 	"github.com/latencylab/latencylab/engine/live"
 	"github.com/latencylab/latencylab/engine/moderation"
@@ -34,19 +33,13 @@ func DefaultModeration() (*moderation.Stage, error) {
 // producer goroutine writes it while the handler reads it, hence the lock.
 type engineRun struct {
 	mu        sync.Mutex
-	generated int // token events the engine sent, aborted or not
-	gaps      []time.Duration
-	prev      time.Duration
+	generated int         // token events the engine sent, aborted or not
 	final     *live.Event // the engine's Done event; nil after an abort
 }
 
-func (e *engineRun) token(ev live.Event) {
+func (e *engineRun) token() {
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	if e.generated > 0 {
-		e.gaps = append(e.gaps, ev.Time-e.prev)
-	}
-	e.prev = ev.Time
 	e.generated++
 }
 
@@ -58,10 +51,10 @@ func (e *engineRun) finish(ev live.Event) {
 
 // result returns the final event (nil if the request was aborted) and the
 // number of tokens generated.
-func (e *engineRun) result() (*live.Event, int, []time.Duration) {
+func (e *engineRun) result() (*live.Event, int) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	return e.final, e.generated, e.gaps
+	return e.final, e.generated
 }
 
 // produce is the stage's generator: it submits g with the stage's context,
@@ -90,7 +83,7 @@ func (s *Server) produce(g *generation, run *engineRun) moderation.Generate {
 					run.finish(ev)
 					continue
 				}
-				run.token(ev)
+				run.token()
 				if !forwarding || ev.Index < 0 || ev.Index >= len(g.answer.Pieces) {
 					continue
 				}
@@ -118,7 +111,7 @@ type moderatedOutcome struct {
 // engine's reason (stop or length); usage counts the tokens the engine
 // really generated, fewer than the answer when the stage aborted it.
 func outcome(g *generation, reason string, run *engineRun) moderatedOutcome {
-	final, generated, _ := run.result()
+	final, generated := run.result()
 	o := moderatedOutcome{finish: reason, usage: newUsage(len(g.prompt), generated)}
 	if reason == moderation.FinishContentFilter {
 		// Blocked: whatever the engine did next (finished, closed) does
@@ -137,16 +130,6 @@ func outcome(g *generation, reason string, run *engineRun) moderatedOutcome {
 		o.usage = newUsage(final.Usage.PromptTokens, final.Usage.CompletionTokens)
 	}
 	return o
-}
-
-// observeRun feeds the latency histograms once a moderated generation is
-// over. An aborted request has no final timings, so it is left out, as the
-// unmoderated path leaves out a request whose client went away.
-func (s *Server) observeRun(run *engineRun) {
-	final, _, gaps := run.result()
-	if final != nil && final.Err == nil {
-		s.observe(*final, gaps)
-	}
 }
 
 // serveModerated runs g through the moderation stage. Only text the stage
@@ -170,7 +153,6 @@ func (s *Server) serveModerated(w http.ResponseWriter, r *http.Request, g *gener
 		}
 		return moderationError(err)
 	}
-	s.observeRun(run)
 	o := outcome(g, sum.Reason, run)
 	if o.engineErr != nil {
 		return &APIError{Status: http.StatusServiceUnavailable, Type: "server_error", Message: o.engineErr.Error()}
@@ -231,7 +213,6 @@ func (s *Server) streamModerated(w http.ResponseWriter, r *http.Request, g *gene
 		sse.event(errorBody{Error: errorDetail{Message: msg, Type: "server_error"}})
 		return nil
 	}
-	s.observeRun(run)
 	if g.withUsage {
 		// Counted after the stage has returned, when an aborted engine
 		// request has closed and every token it sent has been counted.

@@ -92,16 +92,15 @@ func (c Config) Validate() error {
 
 // Server is the HTTP surface. Create it with New.
 type Server struct {
-	cfg     Config
-	text    *textmodel.Model
-	metrics *metrics
-	mux     *http.ServeMux
-	gate    *gate
+	cfg  Config
+	text *textmodel.Model
+	mux  *http.ServeMux
+	gate *gate
 }
 
-// New returns the handler serving /v1/chat/completions, /v1/completions,
-// /v1/models and /metrics at those absolute paths, so the web app can route
-// /v1/ and /metrics to it unchanged.
+// New returns the handler serving /v1/chat/completions, /v1/completions and
+// /v1/models at those absolute paths, so the web app can route /v1/ to it
+// unchanged.
 func New(cfg Config) (*Server, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
@@ -128,7 +127,7 @@ func New(cfg Config) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &Server{cfg: cfg, text: cfg.Text, metrics: newMetrics(), mux: http.NewServeMux(), gate: g}
+	s := &Server{cfg: cfg, text: cfg.Text, mux: http.NewServeMux(), gate: g}
 	if s.text == nil {
 		s.text = textmodel.Default()
 	}
@@ -136,7 +135,6 @@ func New(cfg Config) (*Server, error) {
 	s.mux.Handle("/v1/completions", g.guard(s.post(s.completion)))
 	s.mux.Handle("/v1/models", g.guard(s.get(s.models)))
 	s.mux.Handle("/v1/", g.guard(http.HandlerFunc(notFound)))
-	s.mux.HandleFunc("/metrics", s.get(s.serveMetrics))
 	s.mux.HandleFunc("/", notFound)
 	return s, nil
 }
@@ -144,7 +142,7 @@ func New(cfg Config) (*Server, error) {
 // notFound names the routes this server has.
 func notFound(w http.ResponseWriter, r *http.Request) {
 	writeError(w, &APIError{Status: http.StatusNotFound, Type: "invalid_request_error", Code: "not_found",
-		Message: fmt.Sprintf("no route for %s %s: this server has POST /v1/chat/completions, POST /v1/completions, GET /v1/models and GET /metrics", r.Method, r.URL.Path)})
+		Message: fmt.Sprintf("no route for %s %s: this server has POST /v1/chat/completions, POST /v1/completions and GET /v1/models", r.Method, r.URL.Path)})
 }
 
 // ServeHTTP implements http.Handler.

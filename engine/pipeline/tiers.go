@@ -16,6 +16,10 @@ type TierSpec struct {
 	TP       int    // tensor-parallel GPUs
 	PriceIn  float64
 	PriceOut float64
+	// Observer, when set, sees every request that finishes on the tier's
+	// engine (serving metrics), labelled source "chat": the tiers serve
+	// the support-desk chat.
+	Observer live.Observer
 }
 
 // DefaultTierSpecs are the small, medium and large tiers. Prices are
@@ -70,7 +74,7 @@ func StartEngineTiers(specs []TierSpec, clk live.Clock) ([]Tier, func() error, e
 			_ = closeAll()
 			return nil, nil, err
 		}
-		e, err := live.New(live.Config{Engine: cfg, Clock: clk})
+		e, err := live.New(live.Config{Engine: cfg, Clock: clk, Observer: s.Observer, Source: "chat"})
 		if err != nil {
 			_ = closeAll()
 			return nil, nil, fmt.Errorf("tier %s: %w", s.Name, err)

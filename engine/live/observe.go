@@ -1,0 +1,67 @@
+package live
+
+import (
+	"context"
+	"time"
+
+	"github.com/latencylab/latencylab/engine"
+)
+
+// Observer is told about every request that finishes on an engine, once,
+// whoever submitted it. It is how serving metrics see lab, chat and API
+// traffic alike without each caller reporting its own. The runner calls it
+// on its own goroutine after each step, so it must be quick and must not
+// block (a Prometheus histogram observation is).
+type Observer interface {
+	RequestFinished(RequestStats)
+}
+
+// RequestStats is what an Observer learns about one finished request, in
+// engine time.
+type RequestStats struct {
+	// Source says whose request it was (see WithSource), e.g. "api" or
+	// "lab".
+	Source       string
+	FinishReason string
+	Usage        engine.Usage
+	Timing       engine.Timing
+	// TokenGaps are the times between consecutive output tokens (one fewer
+	// than the tokens), what vLLM's time_per_output_token observes.
+	TokenGaps []time.Duration
+}
+
+type sourceKey struct{}
+
+// WithSource labels the requests submitted with ctx as coming from source
+// ("api", "lab", "chat"), so an Observer can tell traffic apart on an
+// engine that several callers share.
+func WithSource(ctx context.Context, source string) context.Context {
+	return context.WithValue(ctx, sourceKey{}, source)
+}
+
+// sourceOf is ctx's source, or fallback when ctx names none.
+func sourceOf(ctx context.Context, fallback string) string {
+	if s, ok := ctx.Value(sourceKey{}).(string); ok && s != "" {
+		return s
+	}
+	return fallback
+}
+
+// recordToken notes a token's time on its stream for the gap list; only
+// called when the engine has an observer, so unobserved engines keep no
+// per-token history.
+func (s *stream) recordToken(index int, at time.Duration) {
+	if index > 0 {
+		s.gaps = append(s.gaps, at-s.lastToken)
+	}
+	s.lastToken = at
+}
+
+// notify hands the finished requests of one step to the observer, outside
+// the engine lock. Aborted requests are left out: their latency says how
+// long the client waited, not how long the engine took.
+func (e *Engine) notify(done []RequestStats) {
+	for _, r := range done {
+		e.cfg.Observer.RequestFinished(r)
+	}
+}
