@@ -17,15 +17,15 @@ func nameOptions(names []string) []Option {
 }
 
 // ModelKnob is an enum knob named name offering every model the engine
-// knows, def chosen; help says how the lab serves it.
-func ModelKnob(name, def, help string) Knob {
-	return Knob{Name: name, Label: "Model", Kind: KnobEnum, Options: nameOptions(engine.ModelNames()), Default: def, Help: help}
+// knows; help says how the lab serves it. Bind it to a string field.
+func ModelKnob(name, help string) Knob {
+	return Knob{Name: name, Label: "Model", Kind: KnobEnum, Options: nameOptions(engine.ModelNames()), Help: help}
 }
 
-// GPUKnob is an enum knob named name offering every GPU the engine knows,
-// def chosen; help says how the lab uses it.
-func GPUKnob(name, def, help string) Knob {
-	return Knob{Name: name, Label: "GPU", Kind: KnobEnum, Options: nameOptions(engine.HardwareNames()), Default: def, Help: help}
+// GPUKnob is an enum knob named name offering every GPU the engine knows;
+// help says how the lab uses it. Bind it to a string field.
+func GPUKnob(name, help string) Knob {
+	return Knob{Name: name, Label: "GPU", Kind: KnobEnum, Options: nameOptions(engine.HardwareNames()), Help: help}
 }
 
 // CheckErr turns a lab's parse error into the field errors its Check

@@ -29,7 +29,7 @@ func TestBrowserCancellationLab(t *testing.T) {
 		t.Run(p.Name, func(t *testing.T) {
 			pg.ClickPreset(t, i)
 			e2e.WaitFor(t, b, "preset applied", fmt.Sprintf(`document.querySelector("#lab-cancellation-k-failAfter").value == %q`,
-				fmt.Sprint(p.Values.Float(knobFailAfter))), 5*time.Second)
+				fmt.Sprint(p.Values[knobFailAfter].(float64))), 5*time.Second)
 			pg.Guess(t, "5")
 			pg.WatchChanges(t, "charts")
 			pg.Run(t, 60*time.Second)
@@ -40,7 +40,7 @@ func TestBrowserCancellationLab(t *testing.T) {
 				t.Errorf("token chart draws %d paths, want both lines", n)
 			}
 			text := e2e.Eval[string](t, b, `document.querySelector("#lab-cancellation-text").textContent`)
-			stop, fail := p.Values.Int(knobStopAfter), p.Values.Int(knobFailAfter)
+			stop, fail := int(p.Values[knobStopAfter].(float64)), int(p.Values[knobFailAfter].(float64))
 			if stop > 0 && !strings.Contains(text, "stopped reading") {
 				t.Errorf("reader's text %q does not show where they stopped", text)
 			}

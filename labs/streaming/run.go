@@ -11,19 +11,29 @@ import (
 	"github.com/latencylab/latencylab/labs"
 )
 
-// run sends one request to the shared engine for the chosen profile and
-// plays the handler's part: it timestamps every event on its own clock and
-// either forwards each token's text (streaming) or holds the text back until
-// the answer is complete (blocking).
-func (l *Lab) run(ctx context.Context, s settings, emit func(labs.Frame)) error {
+// run sends one request with settings p to the shared engine for the
+// chosen model and GPU and plays the handler's part: it timestamps every
+// event on its own clock and either forwards each token's text (streaming)
+// or holds the text back until the answer is complete (blocking). It emits
+// a frame when the request is sent, one per token received (the runner
+// coalesces them) and a final frame with every stat. A request the engine
+// refuses ends in a final frame with Error set and a nil error. run returns
+// an error only for failures on the server's side, and ctx.Err() when ctx
+// ends, in which case the engine request is aborted and no final frame is
+// emitted.
+func (l *Lab) run(ctx context.Context, p params, emit func(labs.Frame)) error {
+	s, err := p.settings()
+	if err != nil {
+		return err
+	}
 	_, id := l.ids.Next()
-	p, err := buildPrompt(s.promptTokens, "Session "+id)
+	prompt, err := buildPrompt(s.promptTokens, "Session "+id)
 	if err != nil {
 		emit(labs.Frame{Final: true, Status: "Not run.", Error: err.Error()})
 		return nil
 	}
-	ans := composeAnswer(p, s.answerTokens)
-	req := engine.Request{ID: id, PromptTokens: p.ids, OutputTokens: ans.Tokens, MaxTokens: len(ans.Tokens)}
+	ans := composeAnswer(prompt, s.answerTokens)
+	req := engine.Request{ID: id, PromptTokens: prompt.ids, OutputTokens: ans.Tokens, MaxTokens: len(ans.Tokens)}
 
 	le, err := l.engines.Get(s.profile)
 	if err != nil {

@@ -30,7 +30,7 @@ func TestBrowserTimeoutsLab(t *testing.T) {
 		t.Run(p.Name, func(t *testing.T) {
 			pg.ClickPreset(t, i)
 			e2e.WaitFor(t, b, "preset applied", fmt.Sprintf(`document.querySelector("#lab-timeouts-k-overallTimeout").value == %q`,
-				fmt.Sprint(p.Values.Float(knobOverall))), 5*time.Second)
+				fmt.Sprint(p.Values[knobOverall].(float64))), 5*time.Second)
 			pg.Guess(t, "5000")
 			pg.WatchChanges(t, "charts")
 			pg.Run(t, 90*time.Second)
