@@ -14,6 +14,6 @@ import (
 func runLab(t *testing.T, vals labs.Values, check func(*labs.Engines)) []labs.Frame {
 	t.Helper()
 	return labtest.RunInBubble(t, func(pool *labs.Engines) labs.Lab {
-		return New(Config{Engines: pool, Retriever: pipelinelab.NewFakeStore()})
+		return mustNew(t, Config{Engines: pool, Retriever: pipelinelab.NewFakeStore()})
 	}, vals, check)
 }

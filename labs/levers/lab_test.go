@@ -18,7 +18,7 @@ func runLab(t *testing.T, vals labs.Values, wallLimit time.Duration) (frames []l
 	t.Helper()
 	frames = labtest.RunInBubble(t, func(pool *labs.Engines) labs.Lab {
 		st := pipelinelab.NewFakeStore()
-		return New(Config{Engines: pool, Retriever: st, Orders: st, WallLimit: wallLimit})
+		return mustNew(t, Config{Engines: pool, Retriever: st, Orders: st, WallLimit: wallLimit})
 	}, vals, nil)
 	last := frames[len(frames)-1]
 	if !last.Final || last.Error != "" {
@@ -125,11 +125,11 @@ func TestFramePerRow(t *testing.T) {
 }
 
 func TestValidation(t *testing.T) {
-	l := New(Config{})
+	l := labtest.Inert(t, define)
 	for _, raw := range []labs.Values{{knobAnswer: 50.0}, {knobShort: 300.0}, {knobHelpers: 9.0}, {knobTier: "small"}, {knobQuestion: 3.0}} {
 		labtest.ExpectNotRun(t, l, raw)
 	}
-	if errs := l.Check(labs.Values{knobShort: 300.0}); len(errs) != 1 || errs[0].Knob != knobShort {
+	if errs := labtest.FieldErrors(l, labs.Values{knobShort: 300.0}); len(errs) != 1 || errs[0].Knob != knobShort {
 		t.Errorf("check: %v", errs)
 	}
 }
@@ -139,7 +139,7 @@ func TestCancel(t *testing.T) {
 		pool := labs.NewEngines(labs.EnginesConfig{})
 		defer pool.Close()
 		st := pipelinelab.NewFakeStore()
-		l := New(Config{Engines: pool, Retriever: st, Orders: st, WallLimit: time.Hour})
+		l := mustNew(t, Config{Engines: pool, Retriever: st, Orders: st, WallLimit: time.Hour})
 		ctx, cancel := context.WithCancel(t.Context())
 		final := false
 		err := l.Run(ctx, labs.Values{knobQuestion: "order", knobTier: "medium", knobAnswer: 300.0, knobShort: 100.0, knobHelpers: 1.0},
