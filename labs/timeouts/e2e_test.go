@@ -20,7 +20,7 @@ func TestBrowserTimeoutsLab(t *testing.T) {
 	e2e.Require(t)
 	pool := labs.NewEngines(labs.EnginesConfig{})
 	defer pool.Close()
-	lab := New(Config{Engines: pool, Retriever: pipelinelab.NewFakeStore()})
+	lab := mustNew(t, Config{Engines: pool, Retriever: pipelinelab.NewFakeStore()})
 	base := labtest.ServeLabs(t, lab)
 
 	pg := e2e.OpenLab(t, base, Slug)
