@@ -21,7 +21,7 @@ func TestBrowserModerationPolicies(t *testing.T) {
 	e2e.Require(t)
 	pool := labs.NewEngines(labs.EnginesConfig{})
 	defer pool.Close()
-	lab := New(Config{Engines: pool})
+	lab := mustNew(t, Config{Engines: pool})
 	base := labtest.ServeLabs(t, lab)
 
 	pg := e2e.OpenLab(t, base, Slug)

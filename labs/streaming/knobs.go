@@ -3,7 +3,6 @@ package streaming
 import (
 	"context"
 	"fmt"
-	"strings"
 
 	"github.com/latencylab/latencylab/engine"
 	"github.com/latencylab/latencylab/labs"
@@ -89,7 +88,7 @@ func (p params) profile() labs.Profile { return labs.Profile{Hardware: p.gpu, Mo
 // the chosen GPU. The message names the choices that would work.
 func (p params) Check() []labs.FieldError {
 	if _, err := p.profile().Config(); err != nil {
-		return []labs.FieldError{{Knob: knobGPU, Message: fitMessage(p.profile())}}
+		return []labs.FieldError{labs.FitError(knobGPU, p.profile())}
 	}
 	return nil
 }
@@ -101,20 +100,4 @@ func (p params) settings() (settings, error) {
 		return settings{}, fmt.Errorf("streaming: %w", err)
 	}
 	return settings{params: p, profile: p.profile(), engine: cfg}, nil
-}
-
-// fitMessage explains a model that does not fit on a GPU and names the
-// choices that do.
-func fitMessage(p labs.Profile) string {
-	models, gpus := labs.FitsWith(p)
-	msg := fmt.Sprintf("%s does not fit on one %s in BF16 (weights plus working memory exceed the GPU's memory).", p.Model, p.Hardware)
-	if len(gpus) > 0 {
-		msg += fmt.Sprintf(" Pick a larger GPU for it: %s.", strings.Join(gpus, ", "))
-	} else {
-		msg += " No single GPU in this lab holds it."
-	}
-	if len(models) > 0 {
-		msg += fmt.Sprintf(" Or keep %s and pick a smaller model: %s.", p.Hardware, strings.Join(models, ", "))
-	}
-	return msg
 }
