@@ -48,7 +48,7 @@ func TestBrowserBatchingPresets(t *testing.T) {
 	clk := &fastClock{start: time.Now(), speed: 10}
 	pool := labs.NewEngines(labs.EnginesConfig{Clock: clk})
 	defer pool.Close()
-	lab := New(Config{Engines: pool, Clock: clk})
+	lab := mustNew(t, Config{Engines: pool, Clock: clk})
 	base := labtest.ServeLabs(t, lab)
 
 	b := e2e.NewBrowser(t, e2e.Options{})

@@ -1,6 +1,10 @@
 package batching
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/latencylab/latencylab/labs"
+)
 
 // mustNew builds the lab, failing t when cfg is refused.
 func mustNew(t testing.TB, cfg Config) *Lab {
@@ -10,4 +14,13 @@ func mustNew(t testing.TB, cfg Config) *Lab {
 		t.Fatal(err)
 	}
 	return l
+}
+
+// parse decodes raw settings as a run would and derives the run's settings.
+func parse(t testing.TB, raw labs.Values) (settings, error) {
+	p, err := mustNew(t, Config{}).Params(raw)
+	if err != nil {
+		return settings{}, err
+	}
+	return p.settings()
 }

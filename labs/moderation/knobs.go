@@ -24,12 +24,6 @@ const (
 // policyCompare runs every policy at once on the same scenario.
 const policyCompare = "compare"
 
-// Defaults of the default preset.
-const (
-	defaultModel = "llama-3.1-8b"
-	defaultGPU   = "h100-sxm"
-)
-
 // policyLabels are the policy knob's choices, in the seeds' order of
 // sophistication after the two naive options.
 var policyLabels = []labs.Option{

@@ -233,7 +233,7 @@ func TestCancelledRunFreesEngine(t *testing.T) {
 		}
 		time.Sleep(100 * time.Millisecond)
 		synctest.Wait()
-		le, _ := pool.Get(labs.Profile{Hardware: defaultGPU, Model: defaultModel})
+		le, _ := pool.Get(labs.Profile{Hardware: defaults.gpu, Model: defaults.model})
 		if st := le.Stats(); st.Running != 0 || st.KVUsage != 0 {
 			t.Errorf("engine after cancel: %d running, KV %.3f", st.Running, st.KVUsage)
 		}
