@@ -87,7 +87,7 @@ func (k *Kit[P]) check(s Spec[P]) error {
 		knob.Default = f.get(&s.Defaults)
 		k.knobs = append(k.knobs, knob)
 	}
-	if _, errs := k.decode(nil); len(errs) > 0 {
+	if _, errs := k.decode(k.Values(s.Defaults)); len(errs) > 0 {
 		return fmt.Errorf("defaults: %w", JoinFieldErrors(errs))
 	}
 	for _, ex := range s.Presets {
