@@ -16,6 +16,7 @@ const (
 	knobModel     = "model"
 	knobGPU       = "gpu"
 	knobReading   = "readingSpeed"
+	knobSpeedCap  = "speedCap"
 )
 
 // params are the lab's settings, one field per knob; they double as the
@@ -27,6 +28,7 @@ type params struct {
 	model        string
 	gpu          string
 	readingSpeed float64 // words per second
+	speedCap     int     // most tokens a second the model may write; 0: as fast as the GPU goes
 }
 
 // defaults are the settings of the default preset.
@@ -59,6 +61,9 @@ func define(run func(context.Context, params, func(labs.Frame)) error) (*labs.Ki
 			labs.Bind(labs.Knob{Name: knobReading, Label: "Reading speed", Unit: "words/s", Min: 3, Max: 6, Step: 0.1,
 				Help: "How fast the reader gets through the text; adults read about four to five words a second."},
 				func(p *params) *float64 { return &p.readingSpeed }),
+			labs.Bind(labs.Knob{Name: knobSpeedCap, Label: "Model speed cap", Unit: "tokens/s", Min: 0, Max: 300, Step: 10,
+				Help: "Hold the model to at most this many tokens a second, as a busy hosted API does (0: as fast as the GPU goes)."},
+				func(p *params) *int { return &p.speedCap }),
 		},
 		Presets: []labs.Example[params]{
 			{Name: "Streaming on an H100", Params: defaults,

@@ -16,7 +16,7 @@ func TestInfoAndKnobs(t *testing.T) {
 		t.Errorf("info %+v", info)
 	}
 	want := labs.Values{knobStreaming: true, knobAnswer: 300.0, knobPrompt: 1000.0,
-		knobModel: "llama-3.1-8b", knobGPU: "h100-sxm", knobReading: 4.5}
+		knobModel: "llama-3.1-8b", knobGPU: "h100-sxm", knobReading: 4.5, knobSpeedCap: 0.0}
 	got := labtest.Defaults(l)
 	for k, w := range want {
 		if got[k] != w {

@@ -62,6 +62,23 @@ func (l *Lab) run(ctx context.Context, p params, emit func(labs.Frame)) error {
 		defer tk.Stop()
 		tick = tk.C
 	}
+	// With a speed cap, token i may not reach the handler before the
+	// first token's arrival plus i/cap: tokens that come sooner wait in
+	// held, released by the pace timer.
+	var held []string
+	var first time.Duration
+	done := false
+	var pace <-chan time.Time
+	release := func(at time.Duration) {
+		for len(held) > 0 && (s.speedCap == 0 || at >= first+time.Duration(m.tokens)*time.Second/time.Duration(s.speedCap)) {
+			m.token(at, held[0])
+			held = held[1:]
+		}
+		pace = nil
+		if len(held) > 0 {
+			pace = time.After(first + time.Duration(m.tokens)*time.Second/time.Duration(s.speedCap) - at)
+		}
+	}
 	for {
 		select {
 		case <-ctx.Done():
@@ -72,6 +89,16 @@ func (l *Lab) run(ctx context.Context, p params, emit func(labs.Frame)) error {
 				continue
 			}
 			emit(v.frame(m, l.clock.Now().Sub(t0)))
+		case <-pace:
+			at := l.clock.Now().Sub(t0)
+			release(at)
+			if done && len(held) == 0 {
+				m.finish(at)
+			}
+			emit(v.frame(m, at))
+			if m.done {
+				return nil
+			}
 		case ev, ok := <-events:
 			if !ok { // the engine closes the stream without a final event on cancel
 				return ctx.Err()
@@ -81,11 +108,19 @@ func (l *Lab) run(ctx context.Context, p params, emit func(labs.Frame)) error {
 				if ev.Err != nil {
 					return fmt.Errorf("streaming: request %s: %w", id, ev.Err)
 				}
+				events, done = nil, true
+				if len(held) > 0 {
+					continue // the pace timer finishes the answer
+				}
 				m.finish(at)
 				emit(v.frame(m, at))
 				return nil
 			}
-			m.token(at, piece(ans.Pieces, ans.Tokens, ev))
+			if m.tokens == 0 && len(held) == 0 {
+				first = at
+			}
+			held = append(held, piece(ans.Pieces, ans.Tokens, ev))
+			release(at)
 			emit(v.frame(m, at))
 		}
 	}
