@@ -18,7 +18,7 @@ import (
 func runLab(t *testing.T, vals labs.Values) []labs.Frame {
 	t.Helper()
 	return labtest.RunInBubble(t, func(pool *labs.Engines) labs.Lab {
-		st := pipelinelab.NewFakeStore()
+		st := labtest.NewFakeStore()
 		return mustNew(t, Config{Engines: pool, Retriever: st, Orders: st})
 	}, vals, nil)
 }
@@ -185,7 +185,7 @@ func TestCancel(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		pool := labs.NewEngines(labs.EnginesConfig{})
 		defer pool.Close()
-		st := pipelinelab.NewFakeStore()
+		st := labtest.NewFakeStore()
 		l := mustNew(t, Config{Engines: pool, Retriever: st, Orders: st})
 		ctx, cancel := context.WithCancel(t.Context())
 		var final bool

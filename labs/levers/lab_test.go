@@ -9,7 +9,6 @@ import (
 
 	"github.com/latencylab/latencylab/labs"
 	"github.com/latencylab/latencylab/labs/labtest"
-	"github.com/latencylab/latencylab/labs/pipelinelab"
 )
 
 // runLab runs the lab in a synctest bubble (virtual time for the live
@@ -17,7 +16,7 @@ import (
 func runLab(t *testing.T, vals labs.Values, wallLimit time.Duration) (frames []labs.Frame, rows []result) {
 	t.Helper()
 	frames = labtest.RunInBubble(t, func(pool *labs.Engines) labs.Lab {
-		st := pipelinelab.NewFakeStore()
+		st := labtest.NewFakeStore()
 		return mustNew(t, Config{Engines: pool, Retriever: st, Orders: st, WallLimit: wallLimit})
 	}, vals, nil)
 	last := frames[len(frames)-1]
@@ -138,7 +137,7 @@ func TestCancel(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		pool := labs.NewEngines(labs.EnginesConfig{})
 		defer pool.Close()
-		st := pipelinelab.NewFakeStore()
+		st := labtest.NewFakeStore()
 		l := mustNew(t, Config{Engines: pool, Retriever: st, Orders: st, WallLimit: time.Hour})
 		ctx, cancel := context.WithCancel(t.Context())
 		final := false

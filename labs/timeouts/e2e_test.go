@@ -8,7 +8,6 @@ import (
 
 	"github.com/latencylab/latencylab/labs"
 	"github.com/latencylab/latencylab/labs/labtest"
-	"github.com/latencylab/latencylab/labs/pipelinelab"
 	"github.com/latencylab/latencylab/web/e2e"
 )
 
@@ -20,7 +19,7 @@ func TestBrowserTimeoutsLab(t *testing.T) {
 	e2e.Require(t)
 	pool := labs.NewEngines(labs.EnginesConfig{})
 	defer pool.Close()
-	lab := mustNew(t, Config{Engines: pool, Retriever: pipelinelab.NewFakeStore()})
+	lab := mustNew(t, Config{Engines: pool, Retriever: labtest.NewFakeStore()})
 	base := labtest.ServeLabs(t, lab)
 
 	pg := e2e.OpenLab(t, base, Slug)
