@@ -133,3 +133,28 @@ func Inert[P labs.Params](t testing.TB, define func(func(context.Context, P, fun
 	}
 	return k
 }
+
+// Must returns a constructor's lab, failing t on its error:
+// labtest.Must[*Lab](t)(New(cfg)).
+func Must[L any](t testing.TB) func(L, error) L {
+	return func(l L, err error) L {
+		t.Helper()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return l
+	}
+}
+
+// Parse decodes raw with define's lab, as a run would, and derives the
+// run's settings with derive (the lab's params.settings).
+func Parse[P labs.Params, S any](t testing.TB, define func(func(context.Context, P, func(labs.Frame)) error) (*labs.Kit[P], error),
+	raw labs.Values, derive func(P) (S, error)) (S, error) {
+	t.Helper()
+	p, err := Inert(t, define).Params(raw)
+	if err != nil {
+		var zero S
+		return zero, err
+	}
+	return derive(p)
+}

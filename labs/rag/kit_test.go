@@ -1,13 +1,14 @@
 package rag
 
-import "testing"
+import (
+	"testing"
 
-// mustNew builds the lab, failing t when cfg is refused.
-func mustNew(t testing.TB, cfg Config) *Lab {
-	t.Helper()
-	l, err := New(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return l
+	"github.com/latencylab/latencylab/labs"
+	"github.com/latencylab/latencylab/labs/labtest"
+)
+
+func mustNew(t testing.TB, cfg Config) *Lab { return labtest.Must[*Lab](t)(New(cfg)) }
+
+func parse(t testing.TB, raw labs.Values) (settings, error) {
+	return labtest.Parse(t, define, raw, params.settings)
 }

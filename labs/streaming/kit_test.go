@@ -7,21 +7,8 @@ import (
 	"github.com/latencylab/latencylab/labs/labtest"
 )
 
-// parse decodes raw settings as a run would and derives the run's settings.
-func parse(t testing.TB, raw labs.Values) (settings, error) {
-	p, err := labtest.Inert(t, define).Params(raw)
-	if err != nil {
-		return settings{}, err
-	}
-	return p.settings()
-}
+func mustNew(t testing.TB, cfg Config) *Lab { return labtest.Must[*Lab](t)(New(cfg)) }
 
-// mustNew builds the lab, failing t when cfg is refused.
-func mustNew(t testing.TB, cfg Config) *Lab {
-	t.Helper()
-	l, err := New(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return l
+func parse(t testing.TB, raw labs.Values) (settings, error) {
+	return labtest.Parse(t, define, raw, params.settings)
 }
