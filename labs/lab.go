@@ -3,6 +3,11 @@
 // through the engine or the pipeline, emitting plain-data frames that the web
 // layer draws. Labs never produce HTML and the web layer never calls the
 // engine: frames are the only thing that crosses that line.
+//
+// A lab is declared once with Define: a params struct that is the page's
+// Datastar signals, a knob bound to each field with Bind, presets as values
+// of the struct and a Run that receives decoded, validated params. Adding a
+// knob is one field, its Bind line and its use in Run.
 package labs
 
 import (
