@@ -2,6 +2,8 @@ package labs
 
 import (
 	"errors"
+	"fmt"
+	"strings"
 
 	"github.com/latencylab/latencylab/engine"
 )
@@ -17,15 +19,15 @@ func nameOptions(names []string) []Option {
 }
 
 // ModelKnob is an enum knob named name offering every model the engine
-// knows, def chosen; help says how the lab serves it.
-func ModelKnob(name, def, help string) Knob {
-	return Knob{Name: name, Label: "Model", Kind: KnobEnum, Options: nameOptions(engine.ModelNames()), Default: def, Help: help}
+// knows; help says how the lab serves it. Bind it to a string field.
+func ModelKnob(name, help string) Knob {
+	return Knob{Name: name, Label: "Model", Kind: KnobEnum, Options: nameOptions(engine.ModelNames()), Help: help}
 }
 
-// GPUKnob is an enum knob named name offering every GPU the engine knows,
-// def chosen; help says how the lab uses it.
-func GPUKnob(name, def, help string) Knob {
-	return Knob{Name: name, Label: "GPU", Kind: KnobEnum, Options: nameOptions(engine.HardwareNames()), Default: def, Help: help}
+// GPUKnob is an enum knob named name offering every GPU the engine knows;
+// help says how the lab uses it. Bind it to a string field.
+func GPUKnob(name, help string) Knob {
+	return Knob{Name: name, Label: "GPU", Kind: KnobEnum, Options: nameOptions(engine.HardwareNames()), Help: help}
 }
 
 // CheckErr turns a lab's parse error into the field errors its Check
@@ -58,4 +60,21 @@ func FitsWith(p Profile) (models, gpus []string) {
 		}
 	}
 	return models, gpus
+}
+
+// FitError is the field error, under knob, for a BF16 deployment whose model
+// does not fit on one GPU: it names the larger GPUs that hold the model and
+// the smaller models that fit the GPU, so the learner knows what to pick.
+func FitError(knob string, p Profile) FieldError {
+	models, gpus := FitsWith(p)
+	msg := fmt.Sprintf("%s does not fit on one %s in BF16 (weights plus working memory exceed the GPU's memory).", p.Model, p.Hardware)
+	if len(gpus) > 0 {
+		msg += fmt.Sprintf(" Pick a larger GPU for it: %s.", strings.Join(gpus, ", "))
+	} else {
+		msg += " No single GPU in this lab holds it."
+	}
+	if len(models) > 0 {
+		msg += fmt.Sprintf(" Or keep %s and pick a smaller model: %s.", p.Hardware, strings.Join(models, ", "))
+	}
+	return FieldError{Knob: knob, Message: msg}
 }

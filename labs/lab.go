@@ -3,6 +3,11 @@
 // through the engine or the pipeline, emitting plain-data frames that the web
 // layer draws. Labs never produce HTML and the web layer never calls the
 // engine: frames are the only thing that crosses that line.
+//
+// A lab is declared once with Define: a params struct that is the page's
+// Datastar signals, a knob bound to each field with Bind, presets as values
+// of the struct and a Run that receives decoded, validated params. Adding a
+// knob is one field, its Bind line and its use in Run.
 package labs
 
 import (
@@ -20,10 +25,23 @@ type Lab interface {
 	Knobs() []Knob
 	// Presets lists named settings worth trying; the first is the default view.
 	Presets() []Preset
-	// Run executes one run with validated values, calling emit for every
-	// frame. The last frame emitted must have Final set. Run returns when the
-	// run is complete or ctx is done; emit is never called after Run returns.
-	Run(ctx context.Context, v Values, emit func(Frame)) error
+	// Decode reads a learner's settings (the lab's signal object: numbers
+	// as float64 or numeric strings, enums as strings, bools as bools or
+	// "true"/"false"; missing knobs keep their defaults) and validates them,
+	// once: it returns a Run ready to start, or one FieldError per bad knob
+	// and per name that is not a knob, every one of them.
+	Decode(raw map[string]any) (Run, []FieldError)
+}
+
+// Run is one validated run of a lab, ready to start.
+type Run struct {
+	// Values are the settings the run uses, every knob set; the run list
+	// stores them.
+	Values Values
+	// Start executes the run, calling emit for every frame. The last frame
+	// emitted must have Final set. Start returns when the run is complete
+	// or ctx is done; emit is never called after Start returns.
+	Start func(ctx context.Context, emit func(Frame)) error
 }
 
 // Info is a lab's catalogue entry.

@@ -5,19 +5,32 @@ import (
 	"encoding/hex"
 	"errors"
 	"strconv"
+	"strings"
 	"sync/atomic"
 )
 
 // NotRun is the final frame of a run that a learner's settings stopped
-// before it started: a mistake they can fix, not a failure. When err wraps
-// a FieldError its message alone is shown, without the knob's name.
+// before it started: a mistake they can fix, not a failure. A FieldError's
+// message is shown without the knob's name; joined errors (see
+// JoinFieldErrors) show every message, one a line.
 func NotRun(err error) Frame {
-	msg := err.Error()
+	return Frame{Final: true, Status: "Not run: the settings need a change.", Error: learnerMessage(err)}
+}
+
+// learnerMessage is err's text for the learner, without knob names.
+func learnerMessage(err error) string {
+	if j, ok := err.(interface{ Unwrap() []error }); ok {
+		msgs := make([]string, 0, len(j.Unwrap()))
+		for _, e := range j.Unwrap() {
+			msgs = append(msgs, learnerMessage(e))
+		}
+		return strings.Join(msgs, "\n")
+	}
 	var fe FieldError
 	if errors.As(err, &fe) {
-		msg = fe.Message
+		return fe.Message
 	}
-	return Frame{Final: true, Status: "Not run: the settings need a change.", Error: msg}
+	return err.Error()
 }
 
 // NewTag returns eight random hex digits. A lab puts it in its request ids

@@ -7,21 +7,10 @@ import (
 	"strconv"
 )
 
-// Values are validated knob settings keyed by knob name: float64 for ranges,
-// string for enums, bool for bools.
+// Values are knob settings keyed by knob name, as the page's signals hold
+// them: float64 for ranges, string for enums and bool for bools. The kit
+// makes them from a lab's params for presets and the run list.
 type Values map[string]any
-
-// Float returns a range knob's value.
-func (v Values) Float(name string) float64 { f, _ := v[name].(float64); return f }
-
-// Int returns a range knob's value rounded to an integer.
-func (v Values) Int(name string) int { return int(math.Round(v.Float(name))) }
-
-// String returns an enum knob's value.
-func (v Values) String(name string) string { s, _ := v[name].(string); return s }
-
-// Bool returns a bool knob's value.
-func (v Values) Bool(name string) bool { b, _ := v[name].(bool); return b }
 
 // FieldError is a problem with one knob's value, shown next to that knob.
 type FieldError struct {
@@ -31,38 +20,9 @@ type FieldError struct {
 
 func (e FieldError) Error() string { return e.Knob + ": " + e.Message }
 
-// Defaults returns every knob's default value.
-func Defaults(knobs []Knob) Values {
-	v := Values{}
-	for _, k := range knobs {
-		v[k.Name] = k.Default
-	}
-	return v
-}
-
-// Validate checks raw values (as decoded from JSON signals: numbers as
-// float64 or numeric strings, since range inputs bind strings) against the
-// knobs. Missing knobs take their defaults; unknown keys are ignored. It
-// returns clean Values or one FieldError per bad knob.
-func Validate(knobs []Knob, raw map[string]any) (Values, []FieldError) {
-	out := Values{}
-	var errs []FieldError
-	for _, k := range knobs {
-		r, present := raw[k.Name]
-		if !present || r == nil {
-			out[k.Name] = k.Default
-			continue
-		}
-		val, err := coerce(k, r)
-		if err != nil {
-			errs = append(errs, FieldError{Knob: k.Name, Message: err.Error()})
-			continue
-		}
-		out[k.Name] = val
-	}
-	return out, errs
-}
-
+// coerce checks one raw value (as decoded from JSON signals: numbers as
+// float64 or numeric strings, since range inputs bind strings) against its
+// knob and returns it in its signal form.
 func coerce(k Knob, r any) (any, error) {
 	switch k.Kind {
 	case KnobRange:
@@ -70,6 +30,8 @@ func coerce(k Knob, r any) (any, error) {
 		switch x := r.(type) {
 		case float64:
 			f = x
+		case int:
+			f = float64(x)
 		case string:
 			p, err := strconv.ParseFloat(x, 64)
 			if err != nil {

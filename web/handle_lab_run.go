@@ -16,13 +16,6 @@ import (
 	"github.com/latencylab/latencylab/web/views"
 )
 
-// checker is an optional lab method for rules across knobs (a model that
-// does not fit the chosen GPU): its errors show next to their knobs like
-// range errors, and nothing runs.
-type checker interface {
-	Check(labs.Values) []labs.FieldError
-}
-
 // errShuttingDown is the cancel cause of runs stopped by a server shutdown.
 var errShuttingDown = errors.New("server shutting down")
 
@@ -54,10 +47,7 @@ func (s *Server) handleLabRun(c echo.Context) error {
 			return badRequest("The lab settings could not be read. Reload the page and try again.", err)
 		}
 	}
-	values, fieldErrs := labs.Validate(knobs, raw)
-	if ck, ok := lab.(checker); ok && len(fieldErrs) == 0 {
-		fieldErrs = ck.Check(values)
-	}
+	labRun, fieldErrs := lab.Decode(raw)
 	guess, guessErr := parseGuess(signals[ids.Guess], info)
 	if len(fieldErrs) > 0 || guessErr != "" {
 		return s.rejectFields(c, ids, knobs, fieldErrs, guessErr)
@@ -82,7 +72,7 @@ func (s *Server) handleLabRun(c echo.Context) error {
 	if err := p.start(knobs); err != nil {
 		return nil // the client left before the run began
 	}
-	res := forwardRun(ctx, lab, values, s.cfg.Clock, s.cfg.PatchInterval, p.frame)
+	res := forwardRun(ctx, info.Slug, labRun.Start, s.cfg.Clock, s.cfg.PatchInterval, p.frame)
 	log := s.cfg.Logger.With("id", requestID(c), "lab", info.Slug)
 	log.Info("run ended", "frames", res.Frames, "sent", res.Sent, "final", res.Final != nil, "canceled", res.Canceled, "err", res.Err)
 
@@ -111,7 +101,7 @@ func (s *Server) handleLabRun(c echo.Context) error {
 			"This run was not saved: your browser did not send this site's cookie. Allow cookies for this site and reload the page to keep a list of your runs."))
 		return nil
 	}
-	run := store.Run{Learner: learner, Lab: info.Slug, Params: values, CreatedAt: s.cfg.Clock.Now(),
+	run := store.Run{Learner: learner, Lab: info.Slug, Params: labRun.Values, CreatedAt: s.cfg.Clock.Now(),
 		Summary: store.Summary{Stats: res.Final.Stats, Status: res.Final.Status, Error: res.Final.Error}}
 	if guess != nil {
 		run.Summary.Prediction = &store.Prediction{Value: guess.Value, Unit: guess.Unit, Stat: guess.Stat}
@@ -173,6 +163,20 @@ func (s *Server) rejectFields(c echo.Context, ids labIDs, knobs []labs.Knob, err
 	ctx := c.Request().Context()
 	for _, k := range knobs {
 		if err := st.patch(ctx, ids.Prefix+"-err-"+k.Name, views.FieldError(ids.Prefix+"-err-"+k.Name, byKnob[k.Name])); err != nil {
+			return nil
+		}
+		delete(byKnob, k.Name)
+	}
+	// What is left names no knob (a signal this lab does not have, sent
+	// by a stale or edited page): it goes in the error box instead.
+	if len(byKnob) > 0 {
+		var msgs []string
+		for _, e := range errs {
+			if _, ok := byKnob[e.Knob]; ok {
+				msgs = append(msgs, e.Message)
+			}
+		}
+		if err := st.patch(ctx, ids.Prefix+"-error", views.ErrorBox(ids.Prefix, strings.Join(msgs, " ")+" Reload the page and try again.")); err != nil {
 			return nil
 		}
 	}

@@ -84,39 +84,54 @@ func realSleep(ctx context.Context, d time.Duration) error {
 	}
 }
 
-func (l *tickerLab) Info() labs.Info {
-	return labs.Info{Slug: "ticker", Title: "Ticker lab", Summary: "Counts words out loud.", Lesson: "first-token",
-		Prediction: "What time to first word do you expect?", PredictionUnit: "ms", PredictionStat: "first"}
+// tickerParams are the ticker lab's signals.
+type tickerParams struct {
+	Steps int
+	GapMS int
+	Mode  string
+	Loud  bool
 }
 
-func (l *tickerLab) Knobs() []labs.Knob {
-	return []labs.Knob{
-		{Name: "steps", Label: "Steps", Kind: labs.KnobRange, Unit: "frames", Min: 1, Max: 400, Step: 1, Default: 8.0},
-		{Name: "gapMs", Label: "Gap", Kind: labs.KnobRange, Unit: "ms", Min: 0, Max: 2000, Step: 1, Default: 120.0},
-		{Name: "mode", Label: "Mode", Kind: labs.KnobEnum, Default: "words",
-			Options: []labs.Option{{Value: "words", Label: "Words"}, {Value: "numbers", Label: "Numbers"}}},
-		{Name: "loud", Label: "Loud", Kind: labs.KnobBool, Default: false},
-	}
-}
-
-func (l *tickerLab) Presets() []labs.Preset {
-	return []labs.Preset{
-		{Name: "Quick", Note: "few steps", Values: labs.Values{"steps": 3.0, "gapMs": 50.0}},
-		{Name: "Long", Note: "many steps", Values: labs.Values{"steps": 40.0, "loud": true}},
-	}
-}
-
-// Check is the optional cross-knob rule: a run may not last over ten minutes.
-func (l *tickerLab) Check(v labs.Values) []labs.FieldError {
-	if v.Float("steps")*v.Float("gapMs") > 600000 {
+// Check is the cross-knob rule: a run may not last over ten minutes.
+func (p tickerParams) Check() []labs.FieldError {
+	if p.Steps*p.GapMS > 600000 {
 		return []labs.FieldError{{Knob: "gapMs", Message: "Steps × gap must stay under ten minutes."}}
 	}
 	return nil
 }
 
-func (l *tickerLab) Run(ctx context.Context, v labs.Values, emit func(labs.Frame)) error {
+// kit declares the ticker lab through labs.Define, as every real lab does.
+func (l *tickerLab) kit() *labs.Kit[tickerParams] {
+	defaults := tickerParams{Steps: 8, GapMS: 120, Mode: "words"}
+	quick, long := defaults, defaults
+	quick.Steps, quick.GapMS = 3, 50
+	long.Steps, long.Loud = 40, true
+	k, err := labs.Define(labs.Spec[tickerParams]{
+		Info: labs.Info{Slug: "ticker", Title: "Ticker lab", Summary: "Counts words out loud.", Lesson: "first-token",
+			Prediction: "What time to first word do you expect?", PredictionUnit: "ms", PredictionStat: "first"},
+		Defaults: defaults,
+		Knobs: []labs.Field[tickerParams]{
+			labs.Bind(labs.Knob{Name: "steps", Label: "Steps", Unit: "frames", Min: 1, Max: 400, Step: 1},
+				func(p *tickerParams) *int { return &p.Steps }),
+			labs.Bind(labs.Knob{Name: "gapMs", Label: "Gap", Unit: "ms", Min: 0, Max: 2000, Step: 1},
+				func(p *tickerParams) *int { return &p.GapMS }),
+			labs.Bind(labs.Knob{Name: "mode", Label: "Mode",
+				Options: []labs.Option{{Value: "words", Label: "Words"}, {Value: "numbers", Label: "Numbers"}}},
+				func(p *tickerParams) *string { return &p.Mode }),
+			labs.Bind(labs.Knob{Name: "loud", Label: "Loud"}, func(p *tickerParams) *bool { return &p.Loud }),
+		},
+		Presets: []labs.Example[tickerParams]{{Name: "Quick", Note: "few steps", Params: quick}, {Name: "Long", Note: "many steps", Params: long}},
+		Run:     l.run,
+	})
+	if err != nil {
+		panic(err) // a mistake in this test file
+	}
+	return k
+}
+
+func (l *tickerLab) run(ctx context.Context, v tickerParams, emit func(labs.Frame)) error {
 	l.once.Do(func() { close(l.started) })
-	steps, gap := v.Int("steps"), time.Duration(v.Int("gapMs"))*time.Millisecond
+	steps, gap := v.Steps, time.Duration(v.GapMS)*time.Millisecond
 	body := ""
 	var pts []labs.Point
 	for i := 1; i <= steps; i++ {
@@ -134,7 +149,7 @@ func (l *tickerLab) Run(ctx context.Context, v labs.Values, emit func(labs.Frame
 				Series: []labs.Series{{Name: "words", Points: append([]labs.Point(nil), pts...)}}}},
 		})
 	}
-	emit(labs.Frame{Final: true, Status: "Done: " + v.String("mode"),
+	emit(labs.Frame{Final: true, Status: "Done: " + v.Mode,
 		Stats: []labs.Stat{{Key: "first", Label: "First word", Value: float64(gap.Milliseconds()), Unit: "ms"}, {Key: "n", Label: "Words", Value: float64(steps)}},
 		Text:  &labs.TextPanel{Title: "Answer", Body: body}})
 	return nil
@@ -150,7 +165,7 @@ type testServer struct {
 func newTestServer(t *testing.T, mod func(*Config)) *testServer {
 	t.Helper()
 	lab := newTickerLab()
-	cat, err := labs.NewCatalog(lab)
+	cat, err := labs.NewCatalog(lab.kit())
 	if err != nil {
 		t.Fatal(err)
 	}

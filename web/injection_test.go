@@ -231,23 +231,33 @@ func hostileFrame(x string) labs.Frame {
 	}
 }
 
-// hostileLab is a lab without knobs whose one frame is hostileFrame, so
-// its stream has a fixed shape. It is the only code here that depends on
-// how a lab is declared.
-type hostileLab struct{ text string }
+// hostileParams is a lab without knobs.
+type hostileParams struct{}
 
-func (l *hostileLab) Info() labs.Info        { return labs.Info{Slug: "hostile", Title: "Hostile lab"} }
-func (l *hostileLab) Knobs() []labs.Knob     { return nil }
-func (l *hostileLab) Presets() []labs.Preset { return nil }
-func (l *hostileLab) Run(_ context.Context, _ labs.Values, emit func(labs.Frame)) error {
-	emit(hostileFrame(l.text))
-	return nil
+// Check has nothing to cross-check.
+func (hostileParams) Check() []labs.FieldError { return nil }
+
+// hostileLab is a lab without knobs whose one frame is hostileFrame, so
+// every text a frame carries goes through the lab stream.
+func hostileLab(t *testing.T, text string) labs.Lab {
+	t.Helper()
+	lab, err := labs.Define(labs.Spec[hostileParams]{
+		Info: labs.Info{Slug: "hostile", Title: "Hostile lab"},
+		Run: func(_ context.Context, _ hostileParams, emit func(labs.Frame)) error {
+			emit(hostileFrame(text))
+			return nil
+		},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return lab
 }
 
 func TestInjectionThroughLabFrames(t *testing.T) {
 	checkVariants(t, func(t *testing.T, text string) (string, string) {
 		s := newTestServer(t, func(c *Config) {
-			cat, err := labs.NewCatalog(&hostileLab{text: text})
+			cat, err := labs.NewCatalog(hostileLab(t, text))
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -40,7 +40,8 @@ func idsFor(slug string) labIDs {
 }
 
 // checkCatalog rejects labs whose slug or knob names could not be used
-// safely in ids and expressions, and knobs without a usable default.
+// safely in ids and expressions. (Defaults and presets are checked when a
+// lab is defined.)
 func checkCatalog(c *labs.Catalog) error {
 	for _, l := range c.All() {
 		info := l.Info()
@@ -50,9 +51,6 @@ func checkCatalog(c *labs.Catalog) error {
 		for _, k := range l.Knobs() {
 			if !knobNameRe.MatchString(k.Name) {
 				return fmt.Errorf("lab %s: knob name %q: want a camelCase identifier", info.Slug, k.Name)
-			}
-			if _, errs := labs.Validate([]labs.Knob{k}, map[string]any{k.Name: k.Default}); len(errs) > 0 {
-				return fmt.Errorf("lab %s: knob %s: default %v is not valid: %s", info.Slug, k.Name, k.Default, errs[0].Message)
 			}
 		}
 	}

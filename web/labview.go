@@ -19,7 +19,10 @@ func (s *Server) labView(c echo.Context, lab labs.Lab, heading int) (views.Lab, 
 	info := lab.Info()
 	ids := idsFor(info.Slug)
 	knobs := lab.Knobs()
-	defaults := labs.Defaults(knobs)
+	defaults := labs.Values{}
+	for _, k := range knobs {
+		defaults[k.Name] = k.Default
+	}
 	signals, err := json.Marshal(map[string]any{ids.NS: defaults, ids.Guess: "", ids.Busy: false, ids.Note: ""})
 	if err != nil {
 		return views.Lab{}, fmt.Errorf("lab %s: signals: %w", info.Slug, err)
@@ -66,17 +69,17 @@ func (s *Server) labView(c echo.Context, lab labs.Lab, heading int) (views.Lab, 
 }
 
 // presetView turns a preset into one Datastar expression that sets every
-// knob: the preset's values, and the defaults for knobs it leaves out, so a
-// preset gives the same settings whichever preset ran before. Values are
-// validated and JSON-encoded, so the expression holds only literals.
+// knob, so a preset gives the same settings whichever preset ran before. A
+// preset is a value of the lab's params, checked when the lab was built;
+// its values are JSON-encoded, so the expression holds only literals.
 func presetView(ids labIDs, knobs []labs.Knob, p labs.Preset) (views.PresetView, error) {
-	vals, errs := labs.Validate(knobs, p.Values)
-	if len(errs) > 0 {
-		return views.PresetView{}, fmt.Errorf("preset %q: %s", p.Name, errs[0].Error())
-	}
 	var parts []string
 	for _, k := range knobs {
-		lit, err := json.Marshal(vals[k.Name])
+		v, ok := p.Values[k.Name]
+		if !ok {
+			return views.PresetView{}, fmt.Errorf("preset %q: no value for %s", p.Name, k.Name)
+		}
+		lit, err := json.Marshal(v)
 		if err != nil {
 			return views.PresetView{}, fmt.Errorf("preset %q: %w", p.Name, err)
 		}

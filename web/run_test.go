@@ -198,6 +198,8 @@ func TestBadSignalsGetFieldMessages(t *testing.T) {
 		{"bad enum", `{"labTicker":{"mode":"shout"}}`, 422, "#lab-ticker-err-mode", "not one of the listed choices"},
 		{"cross-knob check", `{"labTicker":{"steps":400,"gapMs":2000}}`, 422, "#lab-ticker-err-gapMs", "under ten minutes"},
 		{"bad guess", `{"labTicker":{},"labTickerGuess":"soon"}`, 422, "#lab-ticker-err-guess", "must be a number"},
+		{"every field, not the first", `{"labTicker":{"steps":0,"gapMs":-1}}`, 422, "#lab-ticker-err-gapMs", "between 0 and 2000"},
+		{"misspelt knob", `{"labTicker":{"step":3}}`, 422, "#lab-ticker-error", "&#34;step&#34; is not a setting of this lab"},
 		{"malformed json", `{"labTicker":`, 400, "#lab-ticker-error", "could not be read"},
 		{"not an object", `{"labTicker":"x"}`, 400, "#lab-ticker-error", "could not be read"},
 	}
@@ -274,10 +276,7 @@ func TestShutdownEndsStreamsWithAnEvent(t *testing.T) {
 // burstLab emits n frames as fast as it can, then a final one.
 type burstLab struct{ n int }
 
-func (b burstLab) Info() labs.Info        { return labs.Info{Slug: "burst", Title: "Burst"} }
-func (b burstLab) Knobs() []labs.Knob     { return nil }
-func (b burstLab) Presets() []labs.Preset { return nil }
-func (b burstLab) Run(ctx context.Context, _ labs.Values, emit func(labs.Frame)) error {
+func (b burstLab) Run(ctx context.Context, emit func(labs.Frame)) error {
 	for i := range b.n {
 		emit(labs.Frame{Status: "frame", Stats: []labs.Stat{{Key: "i", Value: float64(i)}}})
 	}
@@ -287,7 +286,7 @@ func (b burstLab) Run(ctx context.Context, _ labs.Values, emit func(labs.Frame))
 
 func TestForwardRunCoalescesAndAlwaysSendsFinal(t *testing.T) {
 	var sent []labs.Frame
-	res := forwardRun(context.Background(), burstLab{n: 5000}, nil, wallClock{}, 50*time.Millisecond, func(f labs.Frame) error {
+	res := forwardRun(context.Background(), "burst", burstLab{n: 5000}.Run, wallClock{}, 50*time.Millisecond, func(f labs.Frame) error {
 		sent = append(sent, f)
 		return nil
 	})
@@ -308,10 +307,7 @@ type steadyLab struct {
 	tick time.Duration
 }
 
-func (l steadyLab) Info() labs.Info        { return labs.Info{Slug: "steady", Title: "Steady"} }
-func (l steadyLab) Knobs() []labs.Knob     { return nil }
-func (l steadyLab) Presets() []labs.Preset { return nil }
-func (l steadyLab) Run(ctx context.Context, _ labs.Values, emit func(labs.Frame)) error {
+func (l steadyLab) Run(ctx context.Context, emit func(labs.Frame)) error {
 	for i := range l.n {
 		if err := realSleep(ctx, l.tick); err != nil {
 			return err
@@ -326,7 +322,7 @@ func TestForwardRunKeepsTheGap(t *testing.T) {
 	gap := 40 * time.Millisecond
 	var at []time.Time
 	var finals int
-	res := forwardRun(context.Background(), steadyLab{n: 30, tick: 5 * time.Millisecond}, nil, wallClock{}, gap, func(f labs.Frame) error {
+	res := forwardRun(context.Background(), "steady", steadyLab{n: 30, tick: 5 * time.Millisecond}.Run, wallClock{}, gap, func(f labs.Frame) error {
 		if f.Final {
 			finals++
 			return nil
@@ -347,10 +343,10 @@ func TestForwardRunKeepsTheGap(t *testing.T) {
 // panicLab panics mid-run.
 type panicLab struct{ burstLab }
 
-func (panicLab) Run(context.Context, labs.Values, func(labs.Frame)) error { panic("lab bug") }
+func (panicLab) Run(context.Context, func(labs.Frame)) error { panic("lab bug") }
 
 func TestForwardRunRecoversLabPanics(t *testing.T) {
-	res := forwardRun(context.Background(), panicLab{}, nil, wallClock{}, time.Millisecond, func(labs.Frame) error { return nil })
+	res := forwardRun(context.Background(), "panic", panicLab{}.Run, wallClock{}, time.Millisecond, func(labs.Frame) error { return nil })
 	if res.Err == nil || !strings.Contains(res.Err.Error(), "panicked") {
 		t.Errorf("err = %v", res.Err)
 	}
@@ -360,7 +356,7 @@ func TestForwardRunRecoversLabPanics(t *testing.T) {
 // that carries only stats, faster than the patch gap.
 type chartThenFinalLab struct{ burstLab }
 
-func (chartThenFinalLab) Run(ctx context.Context, _ labs.Values, emit func(labs.Frame)) error {
+func (chartThenFinalLab) Run(ctx context.Context, emit func(labs.Frame)) error {
 	emit(labs.Frame{Status: "first"})
 	emit(labs.Frame{Charts: []labs.Chart{{ID: "c", Kind: labs.ChartLine}}, Text: &labs.TextPanel{Body: "all"}})
 	emit(labs.Frame{Final: true, Stats: []labs.Stat{{Key: "k", Value: 1}}})
@@ -369,7 +365,7 @@ func (chartThenFinalLab) Run(ctx context.Context, _ labs.Values, emit func(labs.
 
 func TestCoalescingKeepsSkippedPanels(t *testing.T) {
 	var sent []labs.Frame
-	forwardRun(context.Background(), chartThenFinalLab{}, nil, wallClock{}, time.Hour, func(f labs.Frame) error {
+	forwardRun(context.Background(), "chart", chartThenFinalLab{}.Run, wallClock{}, time.Hour, func(f labs.Frame) error {
 		sent = append(sent, f)
 		return nil
 	})

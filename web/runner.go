@@ -68,11 +68,11 @@ type runResult struct {
 	Canceled bool        // ctx ended before the lab finished
 }
 
-// forwardRun runs lab with v and forwards its frames to send, at most one
+// forwardRun starts the run of lab slug and forwards its frames to send, at most one
 // per gap: frames that arrive faster are coalesced and only the newest is
 // sent. The final frame is always sent once the lab returns. send runs on
 // the calling goroutine only. A panic in the lab becomes an error.
-func forwardRun(ctx context.Context, lab labs.Lab, v labs.Values, clock Clock, gap time.Duration,
+func forwardRun(ctx context.Context, slug string, start func(context.Context, func(labs.Frame)) error, clock Clock, gap time.Duration,
 	send func(labs.Frame) error) runResult {
 	mail := newLatestFrame()
 	var res runResult
@@ -93,14 +93,14 @@ func forwardRun(ctx context.Context, lab labs.Lab, v labs.Values, clock Clock, g
 		var err error
 		defer func() {
 			if r := recover(); r != nil {
-				err = fmt.Errorf("lab %s panicked: %v\n%s", lab.Info().Slug, r, debug.Stack())
+				err = fmt.Errorf("lab %s panicked: %v\n%s", slug, r, debug.Stack())
 			}
 			mu.Lock()
 			closed = true
 			mu.Unlock()
 			done <- err
 		}()
-		err = lab.Run(ctx, v, emit)
+		err = start(ctx, emit)
 	}()
 
 	var last time.Time

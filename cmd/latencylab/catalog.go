@@ -1,6 +1,8 @@
 package main
 
 import (
+	"fmt"
+
 	"github.com/latencylab/latencylab/labs"
 	"github.com/latencylab/latencylab/labs/batching"
 	"github.com/latencylab/latencylab/labs/budget"
@@ -25,17 +27,35 @@ type catalogDeps struct {
 }
 
 // newCatalog builds the lab catalogue in display order. Each lab helper
-// adds its lab here, constructed from deps.
+// adds its lab here, constructed from deps; a lab refuses missing
+// dependencies here, at start, rather than on a learner's first run.
 func newCatalog(deps catalogDeps) (*labs.Catalog, error) {
-	return labs.NewCatalog(
-		streaming.New(streaming.Config{Engines: deps.Engines}),
-		prefilldecode.New(prefilldecode.Config{Engines: deps.Engines}),
-		batching.New(batching.Config{Engines: deps.Engines}),
-		moderation.New(moderation.Config{Engines: deps.Engines}),
-		budget.New(budget.Config{Engines: deps.Engines, Retriever: deps.Store, Orders: deps.Store}),
-		rag.New(rag.Config{Engines: deps.Engines, Retriever: deps.Store}),
-		timeouts.New(timeouts.Config{Engines: deps.Engines, Retriever: deps.Store}),
-		cancellation.New(cancellation.Config{Engines: deps.Engines, Retriever: deps.Store}),
-		levers.New(levers.Config{Engines: deps.Engines, Retriever: deps.Store, Orders: deps.Store}),
-	)
+	builders := []func() (labs.Lab, error){
+		func() (labs.Lab, error) { return streaming.New(streaming.Config{Engines: deps.Engines}) },
+		func() (labs.Lab, error) { return prefilldecode.New(prefilldecode.Config{Engines: deps.Engines}) },
+		func() (labs.Lab, error) { return batching.New(batching.Config{Engines: deps.Engines}) },
+		func() (labs.Lab, error) { return moderation.New(moderation.Config{Engines: deps.Engines}) },
+		func() (labs.Lab, error) {
+			return budget.New(budget.Config{Engines: deps.Engines, Retriever: deps.Store, Orders: deps.Store})
+		},
+		func() (labs.Lab, error) { return rag.New(rag.Config{Engines: deps.Engines, Retriever: deps.Store}) },
+		func() (labs.Lab, error) {
+			return timeouts.New(timeouts.Config{Engines: deps.Engines, Retriever: deps.Store})
+		},
+		func() (labs.Lab, error) {
+			return cancellation.New(cancellation.Config{Engines: deps.Engines, Retriever: deps.Store})
+		},
+		func() (labs.Lab, error) {
+			return levers.New(levers.Config{Engines: deps.Engines, Retriever: deps.Store, Orders: deps.Store})
+		},
+	}
+	all := make([]labs.Lab, 0, len(builders))
+	for _, build := range builders {
+		l, err := build()
+		if err != nil {
+			return nil, fmt.Errorf("catalog: %w", err)
+		}
+		all = append(all, l)
+	}
+	return labs.NewCatalog(all...)
 }

@@ -48,7 +48,7 @@ func TestBrowserBatchingPresets(t *testing.T) {
 	clk := &fastClock{start: time.Now(), speed: 10}
 	pool := labs.NewEngines(labs.EnginesConfig{Clock: clk})
 	defer pool.Close()
-	lab := New(Config{Engines: pool, Clock: clk})
+	lab := mustNew(t, Config{Engines: pool, Clock: clk})
 	base := labtest.ServeLabs(t, lab)
 
 	b := e2e.NewBrowser(t, e2e.Options{})
@@ -57,7 +57,7 @@ func TestBrowserBatchingPresets(t *testing.T) {
 	for i, p := range lab.Presets() {
 		t.Run(p.Name, func(t *testing.T) {
 			pg.ClickPreset(t, i)
-			e2e.WaitFor(t, b, "preset applied", fmt.Sprintf(`document.querySelector("#lab-batching-k-mode").value === %q`, p.Values.String(knobMode)), 5*time.Second)
+			e2e.WaitFor(t, b, "preset applied", fmt.Sprintf(`document.querySelector("#lab-batching-k-mode").value === %q`, p.Values[knobMode].(string)), 5*time.Second)
 			pg.Guess(t, "500")
 			pg.WatchChanges(t, "charts")
 			// Forget the previous run's end, so "done" below is this run's.
@@ -65,7 +65,7 @@ func TestBrowserBatchingPresets(t *testing.T) {
 			if n := pg.Changes(t); n < 3 {
 				t.Errorf("charts changed %d times during the run, want them to fill in", n)
 			}
-			if p.Values.String(knobMode) == modeSweep {
+			if p.Values[knobMode].(string) == modeSweep {
 				for _, id := range []string{chartSweepThroughput, chartSweepTTFT, chartSweepGoodput} {
 					if n := e2e.Eval[int](t, b, fmt.Sprintf(`document.querySelectorAll("#lab-batching-%s path").length`, id)); n < 3 {
 						t.Errorf("sweep chart %s draws %d paths", id, n)
@@ -77,7 +77,7 @@ func TestBrowserBatchingPresets(t *testing.T) {
 				e2e.Screenshot(t, b, fmt.Sprintf("batching-preset-%d", i))
 				return
 			}
-			want := p.Values.Int(knobRequests)
+			want := int(p.Values[knobRequests].(float64))
 			if n := e2e.Eval[int](t, b, `document.querySelectorAll("#lab-batching-timeline .ch-data rect").length`); n < want {
 				t.Errorf("timeline draws %d spans for %d requests", n, want)
 			}

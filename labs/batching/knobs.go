@@ -1,9 +1,8 @@
 package batching
 
 import (
-	"errors"
+	"context"
 	"fmt"
-	"strings"
 	"time"
 
 	"github.com/latencylab/latencylab/engine"
@@ -40,110 +39,119 @@ const (
 	arriveBurst   = "burst"
 )
 
-// Defaults of the knobs (the first preset's values).
-const (
-	defaultModel = "llama-3.1-8b"
-	defaultGPU   = "h100-sxm"
-)
-
 // maxLiveRequests caps a live run; sweepRequests is every sweep point's size.
 const (
 	maxLiveRequests = 64
 	sweepRequests   = 200
 )
 
-// Knobs lists the lab's settings.
-func (l *Lab) Knobs() []labs.Knob { return knobs() }
+// params are the lab's settings, one field per knob (the page's signals).
+type params struct {
+	mode                  string
+	shared                bool
+	policy                string
+	maxBatch, batchWaitMS int
+	budget                int
+	chunked               bool
+	arrivals              string
+	rate                  float64
+	requests, prompt      int
+	outputMean            int
+	spread                float64
+	longPrompt            int
+	model, gpu            string
+	ttftSLOMS, tpotSLOMS  float64
+}
 
-func knobs() []labs.Knob {
-	return []labs.Knob{
-		{Name: knobMode, Label: "Mode", Kind: labs.KnobEnum, Default: modeLive,
-			Options: []labs.Option{{Value: modeLive, Label: "Live run (watch it happen)"}, {Value: modeSweep, Label: "Sweep (3 policies × 8 request rates)"}},
-			Help:    "A live run plays the requests on a modelled GPU in real time; a sweep runs 200 requests per point on a virtual clock in a moment."},
-		{Name: knobShared, Label: "Shared engine", Kind: labs.KnobBool, Default: false,
-			Help: "Live run only. On: send the requests to the one engine every learner on this model and GPU shares, so you see each other's load; it always runs continuous batching with vLLM's defaults, so the policy and batch knobs below do not apply."},
-		{Name: knobPolicy, Label: "Batching policy", Kind: labs.KnobEnum, Default: string(engine.Static),
-			Options: []labs.Option{
-				{Value: string(engine.Sequential), Label: "Sequential (one request at a time)"},
-				{Value: string(engine.Static), Label: "Static (fill a batch, run it to the end)"},
-				{Value: string(engine.Continuous), Label: "Continuous (join and leave every step)"},
-			},
-			Help: "How the server groups requests into forward passes. The sweep runs all three."},
-		{Name: knobMaxBatch, Label: "Max batch size", Kind: labs.KnobRange, Unit: "requests", Min: 1, Max: 256, Step: 1, Default: 8.0,
-			Help: "Most requests in one batch: a static batch's size, continuous batching's max_num_seqs."},
-		{Name: knobBatchWait, Label: "Static batch wait", Kind: labs.KnobRange, Unit: "ms", Min: 0, Max: 500, Step: 10, Default: 50.0,
-			Help: "Static only: how long the first waiting request holds the batch open for others to join."},
-		{Name: knobBudget, Label: "Token budget", Kind: labs.KnobRange, Unit: "tokens", Min: 512, Max: 16384, Step: 256, Default: 8192.0,
-			Help: "Continuous only: max_num_batched_tokens, the prompt and decode tokens one step may compute. With chunked prefill it is also the largest prompt chunk."},
-		{Name: knobChunked, Label: "Chunked prefill", Kind: labs.KnobBool, Default: true,
-			Help: "Continuous only. On: a long prompt is read in budget-sized chunks mixed with other requests' decode steps. Off: it is read in one step while everyone else waits."},
-		{Name: knobArrivals, Label: "Arrivals", Kind: labs.KnobEnum, Default: arriveBurst,
-			Options: []labs.Option{{Value: arrivePoisson, Label: "Poisson at the request rate"}, {Value: arriveBurst, Label: "Burst: all at once"}},
-			Help:    "Live run only: random arrivals at an average rate, or every request at the same moment. The sweep always uses Poisson arrivals."},
-		{Name: knobRate, Label: "Request rate", Kind: labs.KnobRange, Unit: "req/s", Min: 0.5, Max: 100, Step: 0.5, Default: 4.0,
-			Help: "Average arrivals per second for Poisson arrivals (live run)."},
-		{Name: knobRequests, Label: "Requests", Kind: labs.KnobRange, Unit: "requests", Min: 1, Max: maxLiveRequests, Step: 1, Default: 32.0,
-			Help: "How many requests a live run sends (the sweep sends 200 per point)."},
-		{Name: knobPrompt, Label: "Prompt length", Kind: labs.KnobRange, Unit: "tokens", Min: 16, Max: 8000, Step: 16, Default: 512.0,
-			Help: "Tokens each request's prompt holds."},
-		{Name: knobOutputMean, Label: "Mean answer length", Kind: labs.KnobRange, Unit: "tokens", Min: 8, Max: 1024, Step: 8, Default: 256.0,
-			Help: "Average tokens per answer."},
-		{Name: knobSpread, Label: "Answer length spread", Kind: labs.KnobRange, Unit: "× longest/shortest", Min: 1, Max: 16, Step: 0.5, Default: 8.0,
-			Help: "Short and long answers mixed: lengths are spread evenly between a shortest and a longest this many times longer (1: all the same)."},
-		{Name: knobLongPrompt, Label: "Late long prompt", Kind: labs.KnobRange, Unit: "tokens", Min: 0, Max: 16000, Step: 250, Default: 0.0,
-			Help: "Live run only: one extra request with a prompt this long arrives once the others are all generating (0: none)."},
-		labs.ModelKnob(knobModel, defaultModel, "Served in BF16 on a single GPU."),
-		labs.GPUKnob(knobGPU, defaultGPU, "One GPU of this type serves the model."),
-		{Name: knobTTFTSLO, Label: "TTFT limit (goodput)", Kind: labs.KnobRange, Unit: "ms", Min: 50, Max: 10000, Step: 50, Default: 1000.0,
-			Help: "Sweep only: a request counts toward goodput when its time to first token is at most this …"},
-		{Name: knobTPOTSLO, Label: "TPOT limit (goodput)", Kind: labs.KnobRange, Unit: "ms", Min: 5, Max: 500, Step: 5, Default: 50.0,
-			Help: "… and its time per output token is at most this (as vllm bench serve --goodput counts)."},
+// defaults are the settings of the first preset.
+var defaults = params{mode: modeLive, policy: string(engine.Static), maxBatch: 8, batchWaitMS: 50, budget: 8192, chunked: true,
+	arrivals: arriveBurst, rate: 4, requests: 32, prompt: 512, outputMean: 256, spread: 8, model: "llama-3.1-8b", gpu: "h100-sxm",
+	ttftSLOMS: 1000, tpotSLOMS: 50}
+
+// define declares the lab: its knobs, bound to params' fields, and presets.
+func define(run func(context.Context, params, func(labs.Frame)) error) (*labs.Kit[params], error) {
+	return labs.Define(labs.Spec[params]{
+		Info:     info(),
+		Defaults: defaults,
+		Knobs: []labs.Field[params]{
+			labs.Bind(labs.Knob{Name: knobMode, Label: "Mode",
+				Options: []labs.Option{{Value: modeLive, Label: "Live run (watch it happen)"}, {Value: modeSweep, Label: "Sweep (3 policies × 8 request rates)"}},
+				Help:    "A live run plays the requests on a modelled GPU in real time; a sweep runs 200 requests per point on a virtual clock in a moment."}, func(p *params) *string { return &p.mode }),
+			labs.Bind(labs.Knob{Name: knobShared, Label: "Shared engine",
+				Help: "Live run only. On: send the requests to the one engine every learner on this model and GPU shares, so you see each other's load; it always runs continuous batching with vLLM's defaults, so the policy and batch knobs below do not apply."}, func(p *params) *bool { return &p.shared }),
+			labs.Bind(labs.Knob{Name: knobPolicy, Label: "Batching policy",
+				Options: []labs.Option{
+					{Value: string(engine.Sequential), Label: "Sequential (one request at a time)"},
+					{Value: string(engine.Static), Label: "Static (fill a batch, run it to the end)"},
+					{Value: string(engine.Continuous), Label: "Continuous (join and leave every step)"},
+				},
+				Help: "How the server groups requests into forward passes. The sweep runs all three."}, func(p *params) *string { return &p.policy }),
+			labs.Bind(labs.Knob{Name: knobMaxBatch, Label: "Max batch size", Unit: "requests", Min: 1, Max: 256, Step: 1,
+				Help: "Most requests in one batch: a static batch's size, continuous batching's max_num_seqs."}, func(p *params) *int { return &p.maxBatch }),
+			labs.Bind(labs.Knob{Name: knobBatchWait, Label: "Static batch wait", Unit: "ms", Min: 0, Max: 500, Step: 10,
+				Help: "Static only: how long the first waiting request holds the batch open for others to join."}, func(p *params) *int { return &p.batchWaitMS }),
+			labs.Bind(labs.Knob{Name: knobBudget, Label: "Token budget", Unit: "tokens", Min: 512, Max: 16384, Step: 256,
+				Help: "Continuous only: max_num_batched_tokens, the prompt and decode tokens one step may compute. With chunked prefill it is also the largest prompt chunk."}, func(p *params) *int { return &p.budget }),
+			labs.Bind(labs.Knob{Name: knobChunked, Label: "Chunked prefill",
+				Help: "Continuous only. On: a long prompt is read in budget-sized chunks mixed with other requests' decode steps. Off: it is read in one step while everyone else waits."}, func(p *params) *bool { return &p.chunked }),
+			labs.Bind(labs.Knob{Name: knobArrivals, Label: "Arrivals",
+				Options: []labs.Option{{Value: arrivePoisson, Label: "Poisson at the request rate"}, {Value: arriveBurst, Label: "Burst: all at once"}},
+				Help:    "Live run only: random arrivals at an average rate, or every request at the same moment. The sweep always uses Poisson arrivals."}, func(p *params) *string { return &p.arrivals }),
+			labs.Bind(labs.Knob{Name: knobRate, Label: "Request rate", Unit: "req/s", Min: 0.5, Max: 100, Step: 0.5,
+				Help: "Average arrivals per second for Poisson arrivals (live run)."}, func(p *params) *float64 { return &p.rate }),
+			labs.Bind(labs.Knob{Name: knobRequests, Label: "Requests", Unit: "requests", Min: 1, Max: maxLiveRequests, Step: 1,
+				Help: "How many requests a live run sends (the sweep sends 200 per point)."}, func(p *params) *int { return &p.requests }),
+			labs.Bind(labs.Knob{Name: knobPrompt, Label: "Prompt length", Unit: "tokens", Min: 16, Max: 8000, Step: 16,
+				Help: "Tokens each request's prompt holds."}, func(p *params) *int { return &p.prompt }),
+			labs.Bind(labs.Knob{Name: knobOutputMean, Label: "Mean answer length", Unit: "tokens", Min: 8, Max: 1024, Step: 8,
+				Help: "Average tokens per answer."}, func(p *params) *int { return &p.outputMean }),
+			labs.Bind(labs.Knob{Name: knobSpread, Label: "Answer length spread", Unit: "× longest/shortest", Min: 1, Max: 16, Step: 0.5,
+				Help: "Short and long answers mixed: lengths are spread evenly between a shortest and a longest this many times longer (1: all the same)."}, func(p *params) *float64 { return &p.spread }),
+			labs.Bind(labs.Knob{Name: knobLongPrompt, Label: "Late long prompt", Unit: "tokens", Min: 0, Max: 16000, Step: 250,
+				Help: "Live run only: one extra request with a prompt this long arrives once the others are all generating (0: none)."}, func(p *params) *int { return &p.longPrompt }),
+			labs.Bind(labs.ModelKnob(knobModel, "Served in BF16 on a single GPU."), func(p *params) *string { return &p.model }),
+			labs.Bind(labs.GPUKnob(knobGPU, "One GPU of this type serves the model."), func(p *params) *string { return &p.gpu }),
+			labs.Bind(labs.Knob{Name: knobTTFTSLO, Label: "TTFT limit (goodput)", Unit: "ms", Min: 50, Max: 10000, Step: 50,
+				Help: "Sweep only: a request counts toward goodput when its time to first token is at most this …"}, func(p *params) *float64 { return &p.ttftSLOMS }),
+			labs.Bind(labs.Knob{Name: knobTPOTSLO, Label: "TPOT limit (goodput)", Unit: "ms", Min: 5, Max: 500, Step: 5,
+				Help: "… and its time per output token is at most this (as vllm bench serve --goodput counts)."}, func(p *params) *float64 { return &p.tpotSLOMS }),
+		},
+		Presets: presets(),
+		Run:     run,
+	})
+}
+
+// presets are settings worth trying; the first is the default view.
+func presets() []labs.Example[params] {
+	poisson, sequential, sweep := defaults, defaults, defaults
+	poisson.policy, poisson.maxBatch, poisson.arrivals, poisson.rate, poisson.requests = string(engine.Continuous), 64, arrivePoisson, 8, 64
+	sequential.policy, sequential.maxBatch, sequential.arrivals, sequential.rate, sequential.requests = string(engine.Sequential), 1, arrivePoisson, 2, 16
+	sweep.mode, sweep.policy, sweep.maxBatch, sweep.spread = modeSweep, string(engine.Continuous), 64, 4
+	return []labs.Example[params]{
+		{Name: "Static vs continuous: burst of 32", Params: defaults,
+			Note: "32 requests at once, batches of 8, answers from short to 8× longer. Static: each batch's short answers sit idle until its longest is done, and the next batch waits. Then switch the policy to continuous and run again."},
+		{Name: "Continuous batching under Poisson load", Params: poisson,
+			Note: "Requests arrive at random, about 8 a second; each joins the running batch at the next step and leaves the moment its answer is done."},
+		{Name: "Sequential (one at a time)", Params: sequential,
+			Note: "One request at a time: each answer is quick once started, but the queue grows and time to first token climbs with every arrival."},
+		{Name: "Chunked prefill off: ITL spike", Params: chunkedParams(false),
+			Note: "16 short requests are generating when an 8,000-token prompt arrives. Without chunking it is read in one long step, and every other answer stalls for it: watch the gap between tokens spike."},
+		{Name: "Chunked prefill on", Params: chunkedParams(true),
+			Note: "The same workload with chunked prefill and a 2,048-token budget: the long prompt is read in chunks between decode steps, so the stall is spread thin."},
+		{Name: "Sweep: find the knee", Params: sweep,
+			Note: "Three policies, eight request rates from light to overload, 200 requests each. Find the rate where p95 TTFT shoots up; continuous batching moves that knee far to the right."},
 	}
 }
 
-// Presets lists settings worth trying; the first is the default view.
-func (l *Lab) Presets() []labs.Preset {
-	return []labs.Preset{
-		preset("Static vs continuous: burst of 32",
-			"32 requests at once, batches of 8, answers from short to 8× longer. Static: each batch's short answers sit idle until its longest is done, and the next batch waits. Then switch the policy to continuous and run again.",
-			nil),
-		preset("Continuous batching under Poisson load",
-			"Requests arrive at random, about 8 a second; each joins the running batch at the next step and leaves the moment its answer is done.",
-			labs.Values{knobPolicy: string(engine.Continuous), knobMaxBatch: 64.0, knobArrivals: arrivePoisson, knobRate: 8.0, knobRequests: 64.0}),
-		preset("Sequential (one at a time)",
-			"One request at a time: each answer is quick once started, but the queue grows and time to first token climbs with every arrival.",
-			labs.Values{knobPolicy: string(engine.Sequential), knobMaxBatch: 1.0, knobArrivals: arrivePoisson, knobRate: 2.0, knobRequests: 16.0}),
-		preset("Chunked prefill off: ITL spike",
-			"16 short requests are generating when an 8,000-token prompt arrives. Without chunking it is read in one long step, and every other answer stalls for it: watch the gap between tokens spike.",
-			chunkedValues(false)),
-		preset("Chunked prefill on",
-			"The same workload with chunked prefill and a 2,048-token budget: the long prompt is read in chunks between decode steps, so the stall is spread thin.",
-			chunkedValues(true)),
-		preset("Sweep: find the knee",
-			"Three policies, eight request rates from light to overload, 200 requests each. Find the rate where p95 TTFT shoots up; continuous batching moves that knee far to the right.",
-			labs.Values{knobMode: modeSweep, knobPolicy: string(engine.Continuous), knobMaxBatch: 64.0, knobSpread: 4.0}),
-	}
-}
-
-func chunkedValues(on bool) labs.Values {
-	v := labs.Values{
-		knobPolicy: string(engine.Continuous), knobMaxBatch: 64.0, knobArrivals: arriveBurst, knobRequests: 16.0,
-		knobPrompt: 512.0, knobOutputMean: 64.0, knobSpread: 1.0, knobLongPrompt: 8000.0,
-		knobChunked: on, knobBudget: 16384.0,
-	}
+func chunkedParams(on bool) params {
+	p := defaults
+	p.policy, p.maxBatch, p.arrivals, p.requests = string(engine.Continuous), 64, arriveBurst, 16
+	p.prompt, p.outputMean, p.spread, p.longPrompt = 512, 64, 1, 8000
+	p.chunked, p.budget = on, 16384
 	if on {
-		v[knobBudget] = 2048.0
+		p.budget = 2048
 	}
-	return v
-}
-
-// preset is the defaults with some knobs changed.
-func preset(name, note string, change labs.Values) labs.Preset {
-	v := labs.Defaults(knobs())
-	for k, x := range change {
-		v[k] = x
-	}
-	return labs.Preset{Name: name, Note: note, Values: v}
+	return p
 }
 
 // settings are one run's parsed knob values.
@@ -177,51 +185,37 @@ func (s settings) outputRange() (lo, hi int) {
 	return lo, hi
 }
 
-// Check reports problems that span knobs, which labs.Validate cannot see.
-// Values must already have passed labs.Validate.
-func (l *Lab) Check(v labs.Values) []labs.FieldError {
-	_, err := parse(v)
-	return labs.CheckErr(err, knobGPU)
-}
+// Check reports the rules that span knobs: the model must fit, and
+// without chunked prefill a whole request must fit in one step's budget.
+func (p params) Check() []labs.FieldError { _, err := p.settings(); return labs.CheckErr(err, knobGPU) }
 
-// parse validates v against the knobs (so out-of-range values are refused
-// even when a caller skipped labs.Validate) and the knobs against each
-// other: the model must fit, and without chunked prefill a whole request
-// must fit in one step's token budget.
-func parse(v labs.Values) (settings, error) {
-	vals, errs := labs.Validate(knobs(), v)
-	if len(errs) > 0 {
-		es := make([]error, len(errs))
-		for i, e := range errs {
-			es[i] = e
-		}
-		return settings{}, errors.Join(es...)
-	}
+// settings converts params and checks the knobs against each other.
+func (p params) settings() (settings, error) {
 	s := settings{
-		live:       vals.String(knobMode) == modeLive,
-		shared:     vals.Bool(knobShared),
-		policy:     engine.Policy(vals.String(knobPolicy)),
-		maxBatch:   vals.Int(knobMaxBatch),
-		batchWait:  time.Duration(vals.Int(knobBatchWait)) * time.Millisecond,
-		budget:     vals.Int(knobBudget),
-		chunked:    vals.Bool(knobChunked),
-		burst:      vals.String(knobArrivals) == arriveBurst,
-		rate:       vals.Float(knobRate),
-		requests:   vals.Int(knobRequests),
-		prompt:     vals.Int(knobPrompt),
-		outputMean: vals.Int(knobOutputMean),
-		spread:     vals.Float(knobSpread),
-		longPrompt: vals.Int(knobLongPrompt),
-		profile:    labs.Profile{Hardware: vals.String(knobGPU), Model: vals.String(knobModel)},
-		ttftSLO:    time.Duration(vals.Float(knobTTFTSLO) * float64(time.Millisecond)),
-		tpotSLO:    time.Duration(vals.Float(knobTPOTSLO) * float64(time.Millisecond)),
+		live:       p.mode == modeLive,
+		shared:     p.shared,
+		policy:     engine.Policy(p.policy),
+		maxBatch:   p.maxBatch,
+		batchWait:  time.Duration(p.batchWaitMS) * time.Millisecond,
+		budget:     p.budget,
+		chunked:    p.chunked,
+		burst:      p.arrivals == arriveBurst,
+		rate:       p.rate,
+		requests:   p.requests,
+		prompt:     p.prompt,
+		outputMean: p.outputMean,
+		spread:     p.spread,
+		longPrompt: p.longPrompt,
+		profile:    labs.Profile{Hardware: p.gpu, Model: p.model},
+		ttftSLO:    time.Duration(p.ttftSLOMS * float64(time.Millisecond)),
+		tpotSLO:    time.Duration(p.tpotSLOMS * float64(time.Millisecond)),
 	}
 	if !s.live {
 		s.shared, s.longPrompt = false, 0
 	}
 	cfg, err := s.profile.Config()
 	if err != nil {
-		return settings{}, labs.FieldError{Knob: knobGPU, Message: fitMessage(s.profile)}
+		return settings{}, labs.FitError(knobGPU, s.profile)
 	}
 	if !s.shared { // the shared engine keeps the pool's own configuration
 		cfg.Policy = s.policy
@@ -257,18 +251,4 @@ func (s settings) tooBigForBudget(tokens int) bool {
 	c := s.engine
 	continuous := c.Policy == engine.Continuous || !s.live
 	return continuous && !c.ChunkedPrefill && tokens > c.MaxNumBatchedTokens
-}
-
-// fitMessage explains a model that does not fit on a GPU and names the
-// choices that do.
-func fitMessage(p labs.Profile) string {
-	models, gpus := labs.FitsWith(p)
-	msg := fmt.Sprintf("%s does not fit on one %s in BF16 (weights plus working memory exceed the GPU's memory).", p.Model, p.Hardware)
-	if len(gpus) > 0 {
-		msg += fmt.Sprintf(" Pick a larger GPU for it: %s.", strings.Join(gpus, ", "))
-	}
-	if len(models) > 0 {
-		msg += fmt.Sprintf(" Or keep %s and pick a smaller model: %s.", p.Hardware, strings.Join(models, ", "))
-	}
-	return msg
 }

@@ -12,7 +12,6 @@ import (
 	"crypto/rand"
 	"encoding/binary"
 	"encoding/hex"
-	"errors"
 	"sync/atomic"
 
 	"github.com/latencylab/latencylab/engine/live"
@@ -36,6 +35,7 @@ type Config struct {
 
 // Lab is the batching lab. It is safe for concurrent runs.
 type Lab struct {
+	*labs.Kit[params]
 	engines *labs.Engines
 	clock   live.Clock
 	workers int
@@ -52,20 +52,26 @@ type Lab struct {
 	arrived func()
 }
 
-// New returns the lab.
-func New(cfg Config) *Lab {
+// New returns the lab. Its only dependency, the shared pool, is optional.
+func New(cfg Config) (*Lab, error) {
 	clk := cfg.Clock
 	if clk == nil {
 		clk = live.WallClock{}
 	}
 	var b [8]byte
 	_, _ = rand.Read(b[:]) // never fails (crypto/rand panics rather than return an error)
-	return &Lab{engines: cfg.Engines, clock: clk, workers: cfg.Workers,
+	l := &Lab{engines: cfg.Engines, clock: clk, workers: cfg.Workers,
 		tag: hex.EncodeToString(b[:4]), salt: binary.LittleEndian.Uint64(b[:])}
+	kit, err := define(l.run)
+	if err != nil {
+		return nil, err
+	}
+	l.Kit = kit
+	return l, nil
 }
 
-// Info describes the lab.
-func (l *Lab) Info() labs.Info {
+// info describes the lab.
+func info() labs.Info {
 	return labs.Info{
 		Slug:  Slug,
 		Title: "Batching: sequential, static, continuous",
@@ -78,34 +84,17 @@ func (l *Lab) Info() labs.Info {
 	}
 }
 
-// Run executes one live run or sweep with settings v. Settings that cannot
-// run (a model too big for the GPU, a request larger than the token budget)
-// end in a final frame with Error set and a nil error. Run returns an error
-// only for failures on the server's side, and ctx.Err() when ctx ends: then
-// the run's requests are aborted, its dedicated engine is closed and no
-// final frame is emitted.
-func (l *Lab) Run(ctx context.Context, v labs.Values, emit func(labs.Frame)) error {
-	s, err := parse(v)
+// run executes one live run or sweep with settings p. run returns an
+// error only for failures on the server's side, and ctx.Err() when ctx
+// ends: then the run's requests are aborted, its dedicated engine is closed
+// and no final frame is emitted.
+func (l *Lab) run(ctx context.Context, p params, emit func(labs.Frame)) error {
+	s, err := p.settings()
 	if err != nil {
-		emit(labs.Frame{Final: true, Status: "Not run: the settings need a change.", Error: learnerMessage(err)})
-		return nil
+		return err
 	}
 	if s.live {
 		return l.runLive(ctx, s, emit)
 	}
 	return l.runSweep(ctx, s, emit)
-}
-
-// learnerMessage is an error's text without knob names.
-func learnerMessage(err error) string {
-	var fe labs.FieldError
-	if errors.As(err, &fe) && !isJoined(err) {
-		return fe.Message
-	}
-	return err.Error()
-}
-
-func isJoined(err error) bool {
-	_, ok := err.(interface{ Unwrap() []error })
-	return ok
 }

@@ -2,6 +2,7 @@ package batching
 
 import (
 	"context"
+	"github.com/latencylab/latencylab/labs/labtest"
 	"regexp"
 	"strings"
 	"testing"
@@ -12,7 +13,7 @@ import (
 // The web layer refuses a lab whose knob names are not camelCase, whose
 // defaults do not validate, or whose presets do not: check all three here.
 func TestKnobsAndPresetsValidate(t *testing.T) {
-	l := New(Config{})
+	l := mustNew(t, Config{})
 	camel := regexp.MustCompile(`^[a-z][A-Za-z0-9]*$`)
 	seen := map[string]bool{}
 	for _, k := range l.Knobs() {
@@ -24,18 +25,14 @@ func TestKnobsAndPresetsValidate(t *testing.T) {
 			t.Errorf("knob %q has no help", k.Name)
 		}
 	}
-	if _, errs := labs.Validate(l.Knobs(), map[string]any(labs.Defaults(l.Knobs()))); len(errs) > 0 {
+	if errs := labtest.FieldErrors(l, map[string]any(labtest.Defaults(l))); len(errs) > 0 {
 		t.Errorf("defaults do not validate: %v", errs)
 	}
 	if len(l.Presets()) != 6 {
 		t.Errorf("%d presets, want 6", len(l.Presets()))
 	}
 	for _, p := range l.Presets() {
-		vals, errs := labs.Validate(l.Knobs(), map[string]any(p.Values))
-		if len(errs) > 0 {
-			t.Errorf("preset %q: %v", p.Name, errs)
-		}
-		if fe := l.Check(vals); len(fe) > 0 {
+		if fe := labtest.FieldErrors(l, p.Values); len(fe) > 0 {
 			t.Errorf("preset %q: %v", p.Name, fe)
 		}
 		if len(p.Values) != len(l.Knobs()) {
@@ -66,10 +63,10 @@ func TestValidationErrors(t *testing.T) {
 		{"zero batch", labs.Values{knobMaxBatch: 0.0}, knobMaxBatch, "between 1 and 256"},
 		{"sweep needs the budget too", labs.Values{knobMode: modeSweep, knobPolicy: "static", knobChunked: false, knobBudget: 512.0}, knobBudget, "chunked prefill"},
 	}
-	l := New(Config{})
+	l := mustNew(t, Config{})
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			v := labs.Defaults(l.Knobs())
+			v := labtest.Defaults(l)
 			for k, x := range tc.change {
 				v[k] = x
 			}
@@ -80,10 +77,7 @@ func TestValidationErrors(t *testing.T) {
 			if len(frames) != 1 || !frames[0].Final || !strings.Contains(frames[0].Error, tc.contains) {
 				t.Fatalf("frames %+v, want one final frame whose error mentions %q", frames, tc.contains)
 			}
-			vals, errs := labs.Validate(l.Knobs(), map[string]any(v))
-			if len(errs) == 0 {
-				errs = l.Check(vals)
-			}
+			errs := labtest.FieldErrors(l, v)
 			if len(errs) != 1 || errs[0].Knob != tc.knob {
 				t.Errorf("field errors %v, want one on %q", errs, tc.knob)
 			}
@@ -94,8 +88,8 @@ func TestValidationErrors(t *testing.T) {
 // A live run that would outlast the web runner's limit is refused up
 // front with a way out, instead of being cut off after minutes.
 func TestLiveTooLong(t *testing.T) {
-	l := New(Config{})
-	v := labs.Defaults(l.Knobs())
+	l := mustNew(t, Config{})
+	v := labtest.Defaults(l)
 	v[knobPolicy], v[knobMaxBatch], v[knobRequests], v[knobOutputMean], v[knobSpread] = "sequential", 1.0, 64.0, 1024.0, 1.0
 	var frames []labs.Frame
 	if err := l.Run(context.Background(), v, func(f labs.Frame) { frames = append(frames, f) }); err != nil {
@@ -109,8 +103,8 @@ func TestLiveTooLong(t *testing.T) {
 // The shared-engine choice needs the pool; without one the run fails on
 // our side, not the learner's.
 func TestSharedWithoutPool(t *testing.T) {
-	l := New(Config{})
-	v := labs.Defaults(l.Knobs())
+	l := mustNew(t, Config{})
+	v := labtest.Defaults(l)
 	v[knobShared] = true
 	err := l.Run(context.Background(), v, func(labs.Frame) {})
 	if err == nil || !strings.Contains(err.Error(), "pool") {

@@ -18,7 +18,7 @@ func pacedLab(t *testing.T) *Lab {
 	t.Helper()
 	clk := newPacedClock()
 	t.Cleanup(clk.close)
-	l := New(Config{Clock: clk})
+	l := mustNew(t, Config{Clock: clk})
 	l.arrived = clk.solo
 	return l
 }
@@ -49,7 +49,7 @@ func liveRun(t *testing.T, v labs.Values) []labs.Frame {
 // livePresets are the presets that make a live run.
 func livePresets(t *testing.T) []labs.Preset {
 	var out []labs.Preset
-	for _, p := range New(Config{}).Presets() {
+	for _, p := range mustNew(t, Config{}).Presets() {
 		if p.Values[knobMode] == modeLive {
 			out = append(out, p)
 		}
@@ -117,7 +117,7 @@ func checkRows(t *testing.T, c *labs.Chart, want int) []rowTimes {
 func TestLiveTimelineAndStats(t *testing.T) {
 	for _, p := range livePresets(t) {
 		t.Run(p.Name, func(t *testing.T) {
-			s, err := parse(p.Values)
+			s, err := parse(t, p.Values)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -170,7 +170,7 @@ func TestLiveTimelineAndStats(t *testing.T) {
 // longest answer's end, and shorter answers show a held seat. Continuous
 // batching lets each request leave when done.
 func TestStaticRowsEndTogether(t *testing.T) {
-	base := New(Config{}).Presets()[0].Values
+	base := mustNew(t, Config{}).Presets()[0].Values
 	cont := labs.Values{}
 	for k, x := range base {
 		cont[k] = x
@@ -271,7 +271,7 @@ func TestChunkedPrefillLowersITL(t *testing.T) {
 // Cancelling a live run returns ctx's error without a final frame and
 // closes the run's dedicated engine.
 func TestLiveCancelClosesEngine(t *testing.T) {
-	l := New(Config{}) // wall clock: the sequential preset would take ~40 s
+	l := mustNew(t, Config{}) // wall clock: the sequential preset would take ~40 s
 	var eng *live.Engine
 	l.started = func(le *live.Engine) { eng = le }
 	ctx, cancel := context.WithCancel(context.Background())
@@ -307,7 +307,7 @@ func TestLiveSharedEngine(t *testing.T) {
 	defer clk.close()
 	pool := labs.NewEngines(labs.EnginesConfig{Clock: clk})
 	defer pool.Close()
-	l := New(Config{Engines: pool, Clock: clk})
+	l := mustNew(t, Config{Engines: pool, Clock: clk})
 	l.arrived = clk.solo
 	l.started = func(*live.Engine) { t.Error("a shared run started a dedicated engine") }
 	v := l.Presets()[0].Values
@@ -323,7 +323,7 @@ func TestLiveSharedEngine(t *testing.T) {
 	if pool.Len() != 1 {
 		t.Errorf("pool has %d engines, want the shared one", pool.Len())
 	}
-	le, err := pool.Get(labs.Profile{Hardware: defaultGPU, Model: defaultModel})
+	le, err := pool.Get(labs.Profile{Hardware: defaults.gpu, Model: defaults.model})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -150,16 +150,6 @@ func (r *recorder) outcomes() []outcome {
 	return out
 }
 
-// allDone reports whether every request has finished.
-func (r *recorder) allDone() bool {
-	for _, q := range r.reqs {
-		if !q.done {
-			return false
-		}
-	}
-	return true
-}
-
 // replay feeds a virtual-clock result into r in time order of steps, as a
 // live run would have seen it (tests and estimates).
 func (r *recorder) replay(reqs []engine.Request, res *engine.SimResult) {

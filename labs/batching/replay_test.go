@@ -12,7 +12,7 @@ import (
 // so chart and stat code is tested deterministically.
 func replayRun(t *testing.T, v labs.Values) labs.Frame {
 	t.Helper()
-	s, err := parse(v)
+	s, err := parse(t, v)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -26,7 +26,7 @@ func runSweepFrames(t testing.TB, l *Lab, v labs.Values) []labs.Frame {
 }
 
 func sweepValues(change labs.Values) labs.Values {
-	v := labs.Defaults(knobs())
+	v := labs.Values{}
 	v[knobMode] = modeSweep
 	for k, x := range change {
 		v[k] = x
@@ -37,7 +37,7 @@ func sweepValues(change labs.Values) labs.Values {
 // At the highest rate every policy is overloaded, so output throughput is
 // each policy's capacity: continuous ≥ static ≥ sequential.
 func TestSweepThroughputOrderAtHighLoad(t *testing.T) {
-	l := New(Config{})
+	l := mustNew(t, Config{})
 	tests := []struct {
 		name string
 		v    labs.Values
@@ -77,8 +77,8 @@ func TestSweepThroughputOrderAtHighLoad(t *testing.T) {
 // how many workers run it.
 func TestSweepDeterministicAndProgressive(t *testing.T) {
 	v := sweepValues(nil)
-	one := runSweepFrames(t, New(Config{Workers: 1}), v)
-	four := runSweepFrames(t, New(Config{Workers: 4}), v)
+	one := runSweepFrames(t, mustNew(t, Config{Workers: 1}), v)
+	four := runSweepFrames(t, mustNew(t, Config{Workers: 4}), v)
 	if !reflect.DeepEqual(one[len(one)-1], four[len(four)-1]) {
 		t.Error("final frame differs between 1 and 4 workers")
 	}
@@ -106,7 +106,7 @@ func TestSweepDeterministicAndProgressive(t *testing.T) {
 // Goodput counts requests within both limits: a limit nobody meets gives
 // zero; with loose limits every request at the lightest load counts.
 func TestSweepGoodputFollowsLimits(t *testing.T) {
-	l := New(Config{})
+	l := mustNew(t, Config{})
 	tight := runSweepFrames(t, l, sweepValues(labs.Values{knobTTFTSLO: 50.0, knobTPOTSLO: 5.0}))
 	loose := runSweepFrames(t, l, sweepValues(labs.Values{knobTTFTSLO: 10000.0, knobTPOTSLO: 500.0}))
 	for _, pol := range sweepPolicies {
@@ -132,8 +132,8 @@ func TestSweepGoodputFollowsLimits(t *testing.T) {
 // BenchmarkSweep times a whole sweep: 3 policies × 8 rates × 200 requests
 // on the virtual clock, plus the capacity run that places the rates.
 func BenchmarkSweep(b *testing.B) {
-	l := New(Config{})
-	v := New(Config{}).Presets()[5].Values
+	l := mustNew(b, Config{})
+	v := l.Presets()[5].Values
 	for b.Loop() {
 		runSweepFrames(b, l, v)
 	}

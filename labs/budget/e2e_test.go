@@ -40,7 +40,7 @@ func TestBrowserLatencyBudgetLab(t *testing.T) {
 	pool := labs.NewEngines(labs.EnginesConfig{})
 	defer pool.Close()
 	desk := labtest.SupportDesk(t)
-	lab := New(Config{Engines: pool, Retriever: desk, Orders: desk})
+	lab := mustNew(t, Config{Engines: pool, Retriever: desk, Orders: desk})
 	base := labtest.ServeLabs(t, lab)
 
 	pg := e2e.OpenLab(t, base, Slug)
@@ -54,7 +54,7 @@ func TestBrowserLatencyBudgetLab(t *testing.T) {
 	for i, p := range lab.Presets()[:2] {
 		t.Run(p.Name, func(t *testing.T) {
 			start := time.Now()
-			mode := p.Values.String(knobLookups)
+			mode := p.Values[knobLookups].(string)
 			pg.ClickPreset(t, i)
 			e2e.WaitFor(t, b, "preset applied", fmt.Sprintf(`document.querySelector("#lab-latency-budget-k-lookups").value === %q`, mode), 5*time.Second)
 			// Record every row count the waterfall shows and when the

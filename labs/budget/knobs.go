@@ -1,6 +1,7 @@
 package budget
 
 import (
+	"context"
 	"fmt"
 	"strconv"
 	"time"
@@ -29,51 +30,88 @@ const (
 	knobPercentile  = "percentile"
 )
 
-func stageKnob(name, label, help string, def float64) labs.Knob {
-	return labs.Knob{Name: name, Label: label, Help: help, Kind: labs.KnobRange, Unit: "ms",
-		Min: 0, Max: 2000, Step: 5, Default: def}
+func stageKnob(name, label, help string) labs.Knob {
+	return labs.Knob{Name: name, Label: label, Help: help, Unit: "ms", Min: 0, Max: 2000, Step: 5}
 }
 
-var knobs = []labs.Knob{
-	{Name: knobLookups, Label: "Context lookups", Kind: labs.KnobEnum, Default: "parallel",
-		Help:    "Load history, retrieve passages and look up the order together or one after another.",
-		Options: []labs.Option{{Value: "parallel", Label: "Together (parallel)"}, {Value: "sequential", Label: "One after another"}}},
-	{Name: knobGuardAlong, Label: "Safety check alongside the lookups", Kind: labs.KnobBool, Default: false,
-		Help: "Run the input guardrail at the same time as the lookups instead of before them."},
-	stageKnob(knobGuardMS, "Guardrail service time", "Simulated time of the input safety check, on top of the real classifier.", 80),
-	stageKnob(knobHistoryMS, "History lookup time", "Simulated service time of loading the conversation.", 30),
-	stageKnob(knobRetrievalMS, "Retrieval time", "Simulated service time of the search, on top of the real FTS5 query.", 120),
-	stageKnob(knobOrderMS, "Order lookup time", "Simulated service time of the order system.", 60),
-	stageKnob(knobGatewayMS, "Prompt and gateway time", "Simulated hop through the model gateway, after the real prompt assembly.", 15),
-	{Name: knobTier, Label: "Model tier", Kind: labs.KnobEnum, Default: pipelinelab.TierMedium,
-		Help: "Each tier is a model on its GPUs in the bundled engine.", Options: pipelinelab.TierOptions()},
-	{Name: knobAnswer, Label: "Answer length", Kind: labs.KnobRange, Unit: "tokens", Min: 20, Max: 1000, Step: 10,
-		Default: 300.0, Help: "Tokens the model writes; sets the writing time."},
-	{Name: knobRequests, Label: "Requests in the batch run", Kind: labs.KnobRange, Unit: "requests", Min: 10, Max: 500,
-		Step: 10, Default: 200.0, Help: "How many requests to time on the virtual clock for the histogram."},
-	{Name: knobRate, Label: "Arrival rate", Kind: labs.KnobRange, Unit: "req/s", Min: 0.5, Max: 50, Step: 0.5,
-		Default: 2.0, Help: "Requests per second reaching the engine (random arrivals), so they share the GPU."},
-	{Name: knobSpread, Label: "Stage time spread", Kind: labs.KnobRange, Min: 0, Max: 1.5, Step: 0.05,
-		Default: 0.3, Help: "How much each stage's time varies from request to request (0: never; 1: a long tail)."},
-	{Name: knobSlowChance, Label: "Chance of a slow stage", Kind: labs.KnobRange, Unit: "%", Min: 0, Max: 25, Step: 0.5,
-		Default: 1.0, Help: "Percent of requests where one stage stalls (a cold cache, a retry, a slow replica)."},
-	{Name: knobSlowMS, Label: "Stall length", Kind: labs.KnobRange, Unit: "ms", Min: 0, Max: 20000, Step: 100,
-		Default: 3000.0, Help: "Extra time a stalled stage takes."},
-	{Name: knobBudgetMS, Label: "Budget: first word within", Kind: labs.KnobRange, Unit: "ms", Min: 50, Max: 20000,
-		Step: 50, Default: 1000.0, Help: "Your target for the time to first word."},
-	{Name: knobPercentile, Label: "… for this share of requests", Kind: labs.KnobEnum, Default: "95",
-		Options: []labs.Option{{Value: "50", Label: "50% (p50)"}, {Value: "90", Label: "90% (p90)"},
-			{Value: "95", Label: "95% (p95)"}, {Value: "99", Label: "99% (p99)"}}},
+// params are the lab's settings, one field per knob (the page's signals).
+type params struct {
+	lookups                                           string
+	guardAlong                                        bool
+	guardMS, historyMS, retrievalMS, orderMS, gateway float64
+	tier                                              string
+	answerTokens, requests                            int
+	rate, spread, slowChance, slowMS, budgetMS        float64
+	percentile                                        string
 }
 
-var presets = []labs.Preset{
-	{Name: "Seed example: parallel lookups", Note: "The lesson's stage times with the three lookups together: the context stage takes as long as the slowest lookup.",
-		Values: labs.Values{knobLookups: "parallel"}},
-	{Name: "Sequential lookups", Note: "The same lookups one after another: the context stage becomes their sum.",
-		Values: labs.Values{knobLookups: "sequential"}},
-	{Name: "Heavy tail: one in twenty slow", Note: "About one request in twenty stalls for 12 s, judged at p99. The mean and p50 look healthy; the tail does not.",
-		Values: labs.Values{knobSlowChance: 5.0, knobSlowMS: 12000.0, knobSpread: 0.5, knobPercentile: "99"}},
+// defaults are the lesson's stage times, the default preset.
+var defaults = params{lookups: "parallel", guardMS: 80, historyMS: 30, retrievalMS: 120, orderMS: 60, gateway: 15,
+	tier: pipelinelab.TierMedium, answerTokens: 300, requests: 200, rate: 2, spread: 0.3, slowChance: 1, slowMS: 3000,
+	budgetMS: 1000, percentile: "95"}
+
+// define declares the lab: its knobs, bound to params' fields, and presets.
+func define(run func(context.Context, params, func(labs.Frame)) error) (*labs.Kit[params], error) {
+	sequential, tail := defaults, defaults
+	sequential.lookups = "sequential"
+	tail.slowChance, tail.slowMS, tail.spread, tail.percentile = 5, 12000, 0.5, "99"
+	return labs.Define(labs.Spec[params]{
+		Info:     info(),
+		Defaults: defaults,
+		Knobs: []labs.Field[params]{
+			labs.Bind(labs.Knob{Name: knobLookups, Label: "Context lookups",
+				Help:    "Load history, retrieve passages and look up the order together or one after another.",
+				Options: []labs.Option{{Value: "parallel", Label: "Together (parallel)"}, {Value: "sequential", Label: "One after another"}}},
+				func(p *params) *string { return &p.lookups }),
+			labs.Bind(labs.Knob{Name: knobGuardAlong, Label: "Safety check alongside the lookups",
+				Help: "Run the input guardrail at the same time as the lookups instead of before them."},
+				func(p *params) *bool { return &p.guardAlong }),
+			labs.Bind(stageKnob(knobGuardMS, "Guardrail service time", "Simulated time of the input safety check, on top of the real classifier."),
+				func(p *params) *float64 { return &p.guardMS }),
+			labs.Bind(stageKnob(knobHistoryMS, "History lookup time", "Simulated service time of loading the conversation."),
+				func(p *params) *float64 { return &p.historyMS }),
+			labs.Bind(stageKnob(knobRetrievalMS, "Retrieval time", "Simulated service time of the search, on top of the real FTS5 query."),
+				func(p *params) *float64 { return &p.retrievalMS }),
+			labs.Bind(stageKnob(knobOrderMS, "Order lookup time", "Simulated service time of the order system."),
+				func(p *params) *float64 { return &p.orderMS }),
+			labs.Bind(stageKnob(knobGatewayMS, "Prompt and gateway time", "Simulated hop through the model gateway, after the real prompt assembly."),
+				func(p *params) *float64 { return &p.gateway }),
+			labs.Bind(labs.Knob{Name: knobTier, Label: "Model tier",
+				Help: "Each tier is a model on its GPUs in the bundled engine.", Options: pipelinelab.TierOptions()},
+				func(p *params) *string { return &p.tier }),
+			labs.Bind(labs.Knob{Name: knobAnswer, Label: "Answer length", Unit: "tokens", Min: 20, Max: 1000, Step: 10,
+				Help: "Tokens the model writes; sets the writing time."}, func(p *params) *int { return &p.answerTokens }),
+			labs.Bind(labs.Knob{Name: knobRequests, Label: "Requests in the batch run", Unit: "requests", Min: 10, Max: 500,
+				Step: 10, Help: "How many requests to time on the virtual clock for the histogram."}, func(p *params) *int { return &p.requests }),
+			labs.Bind(labs.Knob{Name: knobRate, Label: "Arrival rate", Unit: "req/s", Min: 0.5, Max: 50, Step: 0.5,
+				Help: "Requests per second reaching the engine (random arrivals), so they share the GPU."}, func(p *params) *float64 { return &p.rate }),
+			labs.Bind(labs.Knob{Name: knobSpread, Label: "Stage time spread", Min: 0, Max: 1.5, Step: 0.05,
+				Help: "How much each stage's time varies from request to request (0: never; 1: a long tail)."}, func(p *params) *float64 { return &p.spread }),
+			labs.Bind(labs.Knob{Name: knobSlowChance, Label: "Chance of a slow stage", Unit: "%", Min: 0, Max: 25, Step: 0.5,
+				Help: "Percent of requests where one stage stalls (a cold cache, a retry, a slow replica)."}, func(p *params) *float64 { return &p.slowChance }),
+			labs.Bind(labs.Knob{Name: knobSlowMS, Label: "Stall length", Unit: "ms", Min: 0, Max: 20000, Step: 100,
+				Help: "Extra time a stalled stage takes."}, func(p *params) *float64 { return &p.slowMS }),
+			labs.Bind(labs.Knob{Name: knobBudgetMS, Label: "Budget: first word within", Unit: "ms", Min: 50, Max: 20000,
+				Step: 50, Help: "Your target for the time to first word."}, func(p *params) *float64 { return &p.budgetMS }),
+			labs.Bind(labs.Knob{Name: knobPercentile, Label: "… for this share of requests",
+				Options: []labs.Option{{Value: "50", Label: "50% (p50)"}, {Value: "90", Label: "90% (p90)"},
+					{Value: "95", Label: "95% (p95)"}, {Value: "99", Label: "99% (p99)"}}},
+				func(p *params) *string { return &p.percentile }),
+		},
+		Presets: []labs.Example[params]{
+			{Name: "Seed example: parallel lookups", Note: "The lesson's stage times with the three lookups together: the context stage takes as long as the slowest lookup.",
+				Params: defaults},
+			{Name: "Sequential lookups", Note: "The same lookups one after another: the context stage becomes their sum.",
+				Params: sequential},
+			{Name: "Heavy tail: one in twenty slow", Note: "About one request in twenty stalls for 12 s, judged at p99. The mean and p50 look healthy; the tail does not.",
+				Params: tail},
+		},
+		Run: run,
+	})
 }
+
+// Check has no rule across knobs: each knob's own range suffices.
+func (p params) Check() []labs.FieldError { return nil }
 
 // settings are validated knob values in the lab's own types.
 type settings struct {
@@ -96,28 +134,21 @@ type settings struct {
 	percentileTag string // "p95"
 }
 
-func msKnob(v labs.Values, name string) time.Duration {
-	return time.Duration(v.Float(name) * float64(time.Millisecond))
-}
+func millis(ms float64) time.Duration { return time.Duration(ms * float64(time.Millisecond)) }
 
-// parse converts validated values; it rejects values Validate would have
-// (so a direct caller with raw values gets a clear error, not a panic).
-func parse(v labs.Values) (settings, error) {
-	clean, errs := labs.Validate(knobs, v)
-	if len(errs) > 0 {
-		return settings{}, errs[0]
-	}
-	pct, err := strconv.ParseFloat(clean.String(knobPercentile), 64)
+// settings converts checked params into the lab's own types.
+func (p params) settings() (settings, error) {
+	pct, err := strconv.ParseFloat(p.percentile, 64)
 	if err != nil {
 		return settings{}, fmt.Errorf("percentile: %w", err)
 	}
 	return settings{
-		parallel: clean.String(knobLookups) == "parallel", guardAlong: clean.Bool(knobGuardAlong),
-		guard: msKnob(clean, knobGuardMS), history: msKnob(clean, knobHistoryMS),
-		retrieval: msKnob(clean, knobRetrievalMS), order: msKnob(clean, knobOrderMS),
-		gateway: msKnob(clean, knobGatewayMS), tier: clean.String(knobTier),
-		answerTokens: clean.Int(knobAnswer), requests: clean.Int(knobRequests), rate: clean.Float(knobRate),
-		spread: clean.Float(knobSpread), slowChance: clean.Float(knobSlowChance) / 100, slow: msKnob(clean, knobSlowMS),
-		budgetMS: clean.Float(knobBudgetMS), percentile: pct, percentileTag: "p" + clean.String(knobPercentile),
+		parallel: p.lookups == "parallel", guardAlong: p.guardAlong,
+		guard: millis(p.guardMS), history: millis(p.historyMS),
+		retrieval: millis(p.retrievalMS), order: millis(p.orderMS),
+		gateway: millis(p.gateway), tier: p.tier,
+		answerTokens: p.answerTokens, requests: p.requests, rate: p.rate,
+		spread: p.spread, slowChance: p.slowChance / 100, slow: millis(p.slowMS),
+		budgetMS: p.budgetMS, percentile: pct, percentileTag: "p" + p.percentile,
 	}, nil
 }

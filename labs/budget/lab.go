@@ -9,7 +9,6 @@
 package budget
 
 import (
-	"context"
 	"errors"
 
 	"github.com/latencylab/latencylab/engine/pipeline"
@@ -43,18 +42,28 @@ type Config struct {
 
 // Lab is the latency-budget lab; safe for concurrent runs.
 type Lab struct {
+	*labs.Kit[params]
 	cfg Config
 	// ids number the runs so request ids and session lines are unique.
 	ids *labs.RunIDs
 }
 
-// New returns the lab.
-func New(cfg Config) *Lab {
-	return &Lab{cfg: cfg, ids: labs.NewRunIDs(Slug)}
+// New returns the lab, or an error when cfg lacks a dependency.
+func New(cfg Config) (*Lab, error) {
+	if cfg.Engines == nil {
+		return nil, errors.New("latency budget: no engine pool configured")
+	}
+	l := &Lab{cfg: cfg, ids: labs.NewRunIDs(Slug)}
+	kit, err := define(l.run)
+	if err != nil {
+		return nil, err
+	}
+	l.Kit = kit
+	return l, nil
 }
 
-// Info describes the lab.
-func (l *Lab) Info() labs.Info {
+// info describes the lab.
+func info() labs.Info {
 	return labs.Info{
 		Slug:  Slug,
 		Title: "Latency budget",
@@ -65,25 +74,4 @@ func (l *Lab) Info() labs.Info {
 		PredictionUnit: "ms",
 		PredictionStat: statP95,
 	}
-}
-
-// Knobs lists the settings.
-func (l *Lab) Knobs() []labs.Knob { return append([]labs.Knob(nil), knobs...) }
-
-// Presets lists settings worth trying.
-func (l *Lab) Presets() []labs.Preset { return append([]labs.Preset(nil), presets...) }
-
-// Run times one request live, then the batch on the virtual clock. A
-// learner's mistake ends in a final frame with Error and a nil error;
-// ctx ending returns ctx's error without a final frame.
-func (l *Lab) Run(ctx context.Context, v labs.Values, emit func(labs.Frame)) error {
-	s, err := parse(v)
-	if err != nil {
-		emit(labs.NotRun(err))
-		return nil
-	}
-	if l.cfg.Engines == nil {
-		return errors.New("latency budget: no engine pool configured")
-	}
-	return l.run(ctx, s, emit)
 }

@@ -18,8 +18,8 @@ import (
 func runLab(t *testing.T, vals labs.Values) []labs.Frame {
 	t.Helper()
 	return labtest.RunInBubble(t, func(pool *labs.Engines) labs.Lab {
-		st := pipelinelab.NewFakeStore()
-		return New(Config{Engines: pool, Retriever: st, Orders: st})
+		st := labtest.NewFakeStore()
+		return mustNew(t, Config{Engines: pool, Retriever: st, Orders: st})
 	}, vals, nil)
 }
 
@@ -62,7 +62,7 @@ func TestParallelLookupsTakeTheSlowest(t *testing.T) {
 // The histogram's marks and the percentile stats are the nearest-rank
 // percentiles of the batch's own samples.
 func TestBatchPercentilesMatchSamples(t *testing.T) {
-	s, err := parse(labs.Defaults(knobs))
+	s, err := parse(t, labs.Values{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -168,7 +168,7 @@ func TestBudgetFlipsAtThreshold(t *testing.T) {
 }
 
 func TestValidation(t *testing.T) {
-	l := New(Config{})
+	l := labtest.Inert(t, define)
 	cases := []labs.Values{
 		{knobRequests: 5000.0},
 		{knobTier: "huge"},
@@ -185,11 +185,11 @@ func TestCancel(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		pool := labs.NewEngines(labs.EnginesConfig{})
 		defer pool.Close()
-		st := pipelinelab.NewFakeStore()
-		l := New(Config{Engines: pool, Retriever: st, Orders: st})
+		st := labtest.NewFakeStore()
+		l := mustNew(t, Config{Engines: pool, Retriever: st, Orders: st})
 		ctx, cancel := context.WithCancel(t.Context())
 		var final bool
-		err := l.Run(ctx, labs.Defaults(knobs), func(f labs.Frame) {
+		err := l.Run(ctx, labs.Values{}, func(f labs.Frame) {
 			final = final || f.Final
 			if len(f.Charts) > 0 && len(f.Charts[0].Rows) > 0 && len(f.Charts[0].Rows[1].Spans) > 0 {
 				cancel() // after the history lookup

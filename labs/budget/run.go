@@ -10,7 +10,11 @@ import (
 )
 
 // run times the live request, then the batch, emitting frames as they fill.
-func (l *Lab) run(ctx context.Context, s settings, emit func(labs.Frame)) error {
+func (l *Lab) run(ctx context.Context, ps params, emit func(labs.Frame)) error {
+	s, err := ps.settings()
+	if err != nil {
+		return err
+	}
 	spec, err := pipelinelab.LookupTier(s.tier)
 	if err != nil {
 		return fmt.Errorf("latency budget: %w", err)

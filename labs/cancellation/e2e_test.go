@@ -8,7 +8,6 @@ import (
 
 	"github.com/latencylab/latencylab/labs"
 	"github.com/latencylab/latencylab/labs/labtest"
-	"github.com/latencylab/latencylab/labs/pipelinelab"
 	"github.com/latencylab/latencylab/web/e2e"
 )
 
@@ -20,7 +19,7 @@ func TestBrowserCancellationLab(t *testing.T) {
 	e2e.Require(t)
 	pool := labs.NewEngines(labs.EnginesConfig{})
 	defer pool.Close()
-	lab := New(Config{Engines: pool, Retriever: pipelinelab.NewFakeStore()})
+	lab := mustNew(t, Config{Engines: pool, Retriever: labtest.NewFakeStore()})
 	base := labtest.ServeLabs(t, lab)
 
 	pg := e2e.OpenLab(t, base, Slug)
@@ -29,7 +28,7 @@ func TestBrowserCancellationLab(t *testing.T) {
 		t.Run(p.Name, func(t *testing.T) {
 			pg.ClickPreset(t, i)
 			e2e.WaitFor(t, b, "preset applied", fmt.Sprintf(`document.querySelector("#lab-cancellation-k-failAfter").value == %q`,
-				fmt.Sprint(p.Values.Float(knobFailAfter))), 5*time.Second)
+				fmt.Sprint(p.Values[knobFailAfter].(float64))), 5*time.Second)
 			pg.Guess(t, "5")
 			pg.WatchChanges(t, "charts")
 			pg.Run(t, 60*time.Second)
@@ -40,7 +39,7 @@ func TestBrowserCancellationLab(t *testing.T) {
 				t.Errorf("token chart draws %d paths, want both lines", n)
 			}
 			text := e2e.Eval[string](t, b, `document.querySelector("#lab-cancellation-text").textContent`)
-			stop, fail := p.Values.Int(knobStopAfter), p.Values.Int(knobFailAfter)
+			stop, fail := int(p.Values[knobStopAfter].(float64)), int(p.Values[knobFailAfter].(float64))
 			if stop > 0 && !strings.Contains(text, "stopped reading") {
 				t.Errorf("reader's text %q does not show where they stopped", text)
 			}

@@ -9,7 +9,6 @@
 package cancellation
 
 import (
-	"context"
 	"errors"
 	"time"
 
@@ -44,21 +43,31 @@ type Config struct {
 
 // Lab is the cancellation lab; safe for concurrent runs.
 type Lab struct {
+	*labs.Kit[params]
 	cfg Config
 	// ids number the runs so request ids and session lines are unique.
 	ids *labs.RunIDs
 }
 
-// New returns the lab.
-func New(cfg Config) *Lab {
+// New returns the lab, or an error when cfg lacks a dependency.
+func New(cfg Config) (*Lab, error) {
+	if cfg.Engines == nil {
+		return nil, errors.New("cancellation: no engine pool configured")
+	}
 	if cfg.Quiet <= 0 {
 		cfg.Quiet = 500 * time.Millisecond
 	}
-	return &Lab{cfg: cfg, ids: labs.NewRunIDs(Slug)}
+	l := &Lab{cfg: cfg, ids: labs.NewRunIDs(Slug)}
+	kit, err := define(l.run)
+	if err != nil {
+		return nil, err
+	}
+	l.Kit = kit
+	return l, nil
 }
 
-// Info describes the lab.
-func (l *Lab) Info() labs.Info {
+// info describes the lab.
+func info() labs.Info {
 	return labs.Info{
 		Slug:  Slug,
 		Title: "Cancellation and mid-stream errors",
@@ -69,26 +78,4 @@ func (l *Lab) Info() labs.Info {
 		PredictionUnit: "tokens",
 		PredictionStat: statAfter,
 	}
-}
-
-// Knobs lists the settings.
-func (l *Lab) Knobs() []labs.Knob { return knobs() }
-
-// Presets lists settings worth trying; the first is the default view.
-func (l *Lab) Presets() []labs.Preset { return presets() }
-
-// Run streams one answer and a follow-up turn, emitting frames as tokens
-// are generated and delivered. Bad settings end in a final frame with
-// Error and a nil error; ctx ending returns ctx's error without a final
-// frame.
-func (l *Lab) Run(ctx context.Context, v labs.Values, emit func(labs.Frame)) error {
-	s, err := parse(v)
-	if err != nil {
-		emit(labs.NotRun(err))
-		return nil
-	}
-	if l.cfg.Engines == nil {
-		return errors.New("cancellation: no engine pool configured")
-	}
-	return l.run(ctx, s, emit)
 }

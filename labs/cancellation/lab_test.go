@@ -5,7 +5,6 @@ import (
 
 	"github.com/latencylab/latencylab/labs"
 	"github.com/latencylab/latencylab/labs/labtest"
-	"github.com/latencylab/latencylab/labs/pipelinelab"
 )
 
 // runLab runs the lab in a synctest bubble: the live engine's pacing and
@@ -14,6 +13,6 @@ import (
 func runLab(t *testing.T, vals labs.Values, check func(*labs.Engines)) []labs.Frame {
 	t.Helper()
 	return labtest.RunInBubble(t, func(pool *labs.Engines) labs.Lab {
-		return New(Config{Engines: pool, Retriever: pipelinelab.NewFakeStore()})
+		return mustNew(t, Config{Engines: pool, Retriever: labtest.NewFakeStore()})
 	}, vals, check)
 }

@@ -86,7 +86,7 @@ func TestCancellation(t *testing.T) {
 			if got := int(labtest.Stat(t, last, statSaved)); got != tc.delivered {
 				t.Errorf("saved %d tokens, want the %d shown", got, tc.delivered)
 			}
-			wantCost := pipelinelab.Round1(float64(int(tc.vals.Float(knobAnswer))-gen) * mustTier(t, tc.vals.String(knobTier)).PriceOut)
+			wantCost := pipelinelab.Round1(float64(int(tc.vals[knobAnswer].(float64))-gen) * mustTier(t, tc.vals[knobTier].(string)).PriceOut)
 			if got := labtest.Stat(t, last, statCostSaved); got != wantCost {
 				t.Errorf("cost saved %v, want %v", got, wantCost)
 			}
@@ -173,7 +173,7 @@ func TestRunCancelled(t *testing.T) {
 		synctest.Test(t, func(t *testing.T) {
 			pool := labs.NewEngines(labs.EnginesConfig{})
 			defer pool.Close()
-			l := New(Config{Engines: pool})
+			l := mustNew(t, Config{Engines: pool})
 			ctx, cancel := context.WithCancel(t.Context())
 			time.AfterFunc(time.Second, cancel)
 			var frames []labs.Frame
@@ -192,12 +192,12 @@ func TestRunCancelled(t *testing.T) {
 }
 
 func TestKnobsAndPresets(t *testing.T) {
-	l := New(Config{})
-	if _, errs := labs.Validate(l.Knobs(), labs.Defaults(l.Knobs())); len(errs) > 0 {
+	l := labtest.Inert(t, define)
+	if errs := labtest.FieldErrors(l, labtest.Defaults(l)); len(errs) > 0 {
 		t.Errorf("defaults: %v", errs)
 	}
 	for _, p := range l.Presets() {
-		if _, errs := labs.Validate(l.Knobs(), p.Values); len(errs) > 0 {
+		if errs := labtest.FieldErrors(l, p.Values); len(errs) > 0 {
 			t.Errorf("preset %q: %v", p.Name, errs)
 		}
 	}
@@ -219,7 +219,7 @@ func TestBadSettingsEndInAMessage(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			msg := labtest.ExpectNotRun(t, New(Config{}), tc.vals)
+			msg := labtest.ExpectNotRun(t, labtest.Inert(t, define), tc.vals)
 			if !strings.Contains(msg, tc.want) {
 				t.Errorf("error %q does not mention %q", msg, tc.want)
 			}

@@ -14,7 +14,7 @@ import (
 // of frames emitted and how long the run took. It fails t on a run that
 // errs, and skips t unless LATENCYLAB_FIGURES is set: a preset takes real
 // seconds, so these runs are for reading figures, not for every test run.
-func RunPresetsOnWallClock(t *testing.T, l labs.Lab, log func(p labs.Preset, final labs.Frame, frames int, took time.Duration)) {
+func RunPresetsOnWallClock(t *testing.T, l Lab, log func(p labs.Preset, final labs.Frame, frames int, took time.Duration)) {
 	t.Helper()
 	if os.Getenv("LATENCYLAB_FIGURES") == "" {
 		t.Skip("set LATENCYLAB_FIGURES=1 to run the presets on the real clock")

@@ -9,11 +9,18 @@ import (
 	"github.com/latencylab/latencylab/labs"
 )
 
+// Lab is a lab as its tests drive it: a labs.Lab that also runs raw
+// values, ending settings a learner could fix with a NotRun frame, as
+// every lab built with labs.Define does.
+type Lab interface {
+	labs.Lab
+	Run(ctx context.Context, raw map[string]any, emit func(labs.Frame)) error
+}
+
 // RunInBubble runs a lab once inside a synctest bubble, where the live
 // engines' pacing and the pipeline's waits are on virtual time, so every
 // wall-clock figure is exact and the run takes no real time. newLab builds
-// the lab on a fresh engine pool; vals are validated against its knobs
-// first. after, when set, runs inside the bubble once the run has returned,
+// the lab on a fresh engine pool; vals must decode without field errors. after, when set, runs inside the bubble once the run has returned,
 // with the pool, to look at the engines. It fails t unless the run ends in
 // a final frame, and returns every frame.
 func RunInBubble(t *testing.T, newLab func(*labs.Engines) labs.Lab, vals labs.Values, after func(*labs.Engines)) []labs.Frame {
@@ -23,11 +30,11 @@ func RunInBubble(t *testing.T, newLab func(*labs.Engines) labs.Lab, vals labs.Va
 		pool := labs.NewEngines(labs.EnginesConfig{})
 		defer pool.Close()
 		l := newLab(pool)
-		v, errs := labs.Validate(l.Knobs(), vals)
+		r, errs := l.Decode(vals)
 		if len(errs) > 0 {
-			t.Fatalf("validate: %v", errs)
+			t.Fatalf("decode: %v", errs)
 		}
-		if err := l.Run(t.Context(), v, func(f labs.Frame) { frames = append(frames, f) }); err != nil {
+		if err := r.Start(t.Context(), func(f labs.Frame) { frames = append(frames, f) }); err != nil {
 			t.Fatalf("run: %v", err)
 		}
 		if after != nil {
@@ -87,7 +94,7 @@ func Near(a, b float64) bool { return math.Abs(a-b) <= 1e-6*math.Max(1, math.Abs
 // frame, final and carrying an error message: bad settings are a message,
 // not a failure. It returns that message ("" when there was none) for the
 // caller to check its wording.
-func ExpectNotRun(t testing.TB, l labs.Lab, raw labs.Values) string {
+func ExpectNotRun(t testing.TB, l Lab, raw labs.Values) string {
 	t.Helper()
 	var frames []labs.Frame
 	if err := l.Run(context.Background(), raw, func(f labs.Frame) { frames = append(frames, f) }); err != nil {
@@ -98,4 +105,56 @@ func ExpectNotRun(t testing.TB, l labs.Lab, raw labs.Values) string {
 		return ""
 	}
 	return frames[0].Error
+}
+
+// Defaults returns every knob's default value, as the page's signals start.
+func Defaults(l labs.Lab) labs.Values {
+	v := labs.Values{}
+	for _, k := range l.Knobs() {
+		v[k.Name] = k.Default
+	}
+	return v
+}
+
+// FieldErrors returns what l.Decode refuses in raw: nil when it would run.
+func FieldErrors(l labs.Lab, raw labs.Values) []labs.FieldError {
+	_, errs := l.Decode(raw)
+	return errs
+}
+
+// Inert returns define's lab with a run that does nothing, for tests of
+// knobs, presets and decoding that need no engine. It fails t when the
+// declaration is refused.
+func Inert[P labs.Params](t testing.TB, define func(func(context.Context, P, func(labs.Frame)) error) (*labs.Kit[P], error)) *labs.Kit[P] {
+	t.Helper()
+	k, err := define(func(context.Context, P, func(labs.Frame)) error { return nil })
+	if err != nil {
+		t.Fatal(err)
+	}
+	return k
+}
+
+// Must returns a constructor's lab, failing t on its error:
+// labtest.Must[*Lab](t)(New(cfg)).
+func Must[L any](t testing.TB) func(L, error) L {
+	return func(l L, err error) L {
+		t.Helper()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return l
+	}
+}
+
+// Parse decodes raw with define's lab, as a run would, and derives the
+// run's settings with derive (the lab's params.settings).
+func Parse[P labs.Params, S any](t testing.TB, define func(func(context.Context, P, func(labs.Frame)) error) (*labs.Kit[P], error),
+	raw labs.Values, derive func(P) (S, error)) (S, error) {
+	t.Helper()
+	p, err := Inert(t, define).Params(raw)
+	if err != nil {
+		var zero S
+		return zero, err
+	}
+	return derive(p)
 }

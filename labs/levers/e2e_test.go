@@ -19,7 +19,7 @@ func TestBrowserLeversLab(t *testing.T) {
 	pool := labs.NewEngines(labs.EnginesConfig{})
 	defer pool.Close()
 	desk := labtest.SupportDesk(t)
-	base := labtest.ServeLabs(t, New(Config{Engines: pool, Retriever: desk, Orders: desk}))
+	base := labtest.ServeLabs(t, mustNew(t, Config{Engines: pool, Retriever: desk, Orders: desk}))
 
 	pg := e2e.OpenLab(t, base, Slug)
 	b := pg.Tab

@@ -1,6 +1,9 @@
 package levers
 
 import (
+	"context"
+	"fmt"
+
 	"github.com/latencylab/latencylab/labs"
 	"github.com/latencylab/latencylab/labs/pipelinelab"
 )
@@ -14,60 +17,69 @@ const (
 	knobHelpers  = "helperCalls"
 )
 
-var knobs = []labs.Knob{
-	{Name: knobQuestion, Label: "Question", Kind: labs.KnobEnum, Default: pipelinelab.Questions[0].Value,
-		Options: pipelinelab.Questions, Help: "The customer question every row answers."},
-	{Name: knobTier, Label: "Baseline model tier", Kind: labs.KnobEnum, Default: pipelinelab.TierMedium,
-		Options: []labs.Option{pipelinelab.TierOptions()[1], pipelinelab.TierOptions()[2]},
-		Help:    "The smaller-model lever moves to the small tier from here."},
-	{Name: knobAnswer, Label: "Baseline answer length", Kind: labs.KnobRange, Unit: "tokens", Min: 100, Max: 1000, Step: 50,
-		Default: 300.0, Help: "Tokens every row writes, except the shorter-answer lever."},
-	{Name: knobShort, Label: "Shorter answer", Kind: labs.KnobRange, Unit: "tokens", Min: 20, Max: 500, Step: 10,
-		Default: 100.0, Help: "Tokens the shorter-answer lever asks for."},
-	{Name: knobHelpers, Label: "Model calls before the answer", Kind: labs.KnobRange, Unit: "calls", Min: 1, Max: 3, Step: 1,
-		Default: 1.0, Help: "Extra calls in a row in the baseline (rewrite the question, classify it, plan); the lever removes them."},
+// params are the lab's settings, one field per knob (the page's signals).
+type params struct {
+	question, tier                     string
+	answerTokens, shortTokens, helpers int
 }
 
-var presets = []labs.Preset{
-	{Name: "Default: the lesson's baseline", Note: "A blocking 300-token answer on the medium tier, lookups one after another, no cache, one rewrite call first.",
-		Values: labs.Values{}},
-	{Name: "Long answers on the large tier", Note: "A 600-token answer on the 70B model: writing time dwarfs everything before it. This set runs on the virtual clock.",
-		Values: labs.Values{knobTier: pipelinelab.TierLarge, knobAnswer: 600.0}},
+// defaults are the lesson's baseline, the default preset.
+var defaults = params{question: pipelinelab.Questions[0].Value, tier: pipelinelab.TierMedium,
+	answerTokens: 300, shortTokens: 100, helpers: 1}
+
+// define declares the lab: its knobs, bound to params' fields, and presets.
+func define(run func(context.Context, params, func(labs.Frame)) error) (*labs.Kit[params], error) {
+	large := defaults
+	large.tier, large.answerTokens = pipelinelab.TierLarge, 600
+	return labs.Define(labs.Spec[params]{
+		Info:     info(),
+		Defaults: defaults,
+		Knobs: []labs.Field[params]{
+			labs.Bind(labs.Knob{Name: knobQuestion, Label: "Question", Options: pipelinelab.Questions,
+				Help: "The customer question every row answers."}, func(p *params) *string { return &p.question }),
+			labs.Bind(labs.Knob{Name: knobTier, Label: "Baseline model tier",
+				Options: []labs.Option{pipelinelab.TierOptions()[1], pipelinelab.TierOptions()[2]},
+				Help:    "The smaller-model lever moves to the small tier from here."}, func(p *params) *string { return &p.tier }),
+			labs.Bind(labs.Knob{Name: knobAnswer, Label: "Baseline answer length", Unit: "tokens", Min: 100, Max: 1000, Step: 50,
+				Help: "Tokens every row writes, except the shorter-answer lever."}, func(p *params) *int { return &p.answerTokens }),
+			labs.Bind(labs.Knob{Name: knobShort, Label: "Shorter answer", Unit: "tokens", Min: 20, Max: 500, Step: 10,
+				Help: "Tokens the shorter-answer lever asks for."}, func(p *params) *int { return &p.shortTokens }),
+			labs.Bind(labs.Knob{Name: knobHelpers, Label: "Model calls before the answer", Unit: "calls", Min: 1, Max: 3, Step: 1,
+				Help: "Extra calls in a row in the baseline (rewrite the question, classify it, plan); the lever removes them."},
+				func(p *params) *int { return &p.helpers }),
+		},
+		Presets: []labs.Example[params]{
+			{Name: "Default: the lesson's baseline", Note: "A blocking 300-token answer on the medium tier, lookups one after another, no cache, one rewrite call first.",
+				Params: defaults},
+			{Name: "Long answers on the large tier", Note: "A 600-token answer on the 70B model: writing time dwarfs everything before it. This set runs on the virtual clock.",
+				Params: large},
+		},
+		Run: run,
+	})
 }
 
-// settings are validated values.
+// Check reports the rule across knobs: the shorter answer must be shorter.
+func (p params) Check() []labs.FieldError {
+	if p.shortTokens >= p.answerTokens {
+		return []labs.FieldError{{Knob: knobShort, Message: "The shorter answer must be shorter than the baseline answer."}}
+	}
+	return nil
+}
+
+// settings are a run's params with the question's text.
 type settings struct {
-	question     string
+	question     string // the question's text
 	tier         string
 	answerTokens int
 	shortTokens  int
 	helpers      int
 }
 
-func parse(v labs.Values) (settings, error) {
-	clean, errs := labs.Validate(knobs, v)
-	if len(errs) > 0 {
-		return settings{}, errs[0]
-	}
-	q, err := pipelinelab.Question(clean.String(knobQuestion))
+// settings looks up the question's text.
+func (p params) settings() (settings, error) {
+	q, err := pipelinelab.Question(p.question)
 	if err != nil {
-		return settings{}, labs.FieldError{Knob: knobQuestion, Message: err.Error()}
+		return settings{}, fmt.Errorf("levers: %w", err)
 	}
-	s := settings{question: q, tier: clean.String(knobTier), answerTokens: clean.Int(knobAnswer),
-		shortTokens: clean.Int(knobShort), helpers: clean.Int(knobHelpers)}
-	if s.shortTokens >= s.answerTokens {
-		return settings{}, labs.FieldError{Knob: knobShort, Message: "The shorter answer must be shorter than the baseline answer."}
-	}
-	return s, nil
-}
-
-// Check reports cross-knob problems next to the knob (the web runner calls
-// it before running).
-func (l *Lab) Check(v labs.Values) []labs.FieldError {
-	if _, err := parse(v); err != nil {
-		if fe, ok := err.(labs.FieldError); ok {
-			return []labs.FieldError{fe}
-		}
-	}
-	return nil
+	return settings{question: q, tier: p.tier, answerTokens: p.answerTokens, shortTokens: p.shortTokens, helpers: p.helpers}, nil
 }

@@ -8,7 +8,6 @@
 package levers
 
 import (
-	"context"
 	"errors"
 	"time"
 
@@ -46,21 +45,31 @@ type Config struct {
 
 // Lab is the levers lab; safe for concurrent runs.
 type Lab struct {
+	*labs.Kit[params]
 	cfg Config
 	// ids number the runs so request ids and session lines are unique.
 	ids *labs.RunIDs
 }
 
-// New returns the lab.
-func New(cfg Config) *Lab {
+// New returns the lab, or an error when cfg lacks a dependency.
+func New(cfg Config) (*Lab, error) {
+	if cfg.Engines == nil {
+		return nil, errors.New("levers: no engine pool configured")
+	}
 	if cfg.WallLimit == 0 {
 		cfg.WallLimit = DefaultWallLimit
 	}
-	return &Lab{cfg: cfg, ids: labs.NewRunIDs(Slug)}
+	l := &Lab{cfg: cfg, ids: labs.NewRunIDs(Slug)}
+	kit, err := define(l.run)
+	if err != nil {
+		return nil, err
+	}
+	l.Kit = kit
+	return l, nil
 }
 
-// Info describes the lab.
-func (l *Lab) Info() labs.Info {
+// info describes the lab.
+func info() labs.Info {
 	return labs.Info{
 		Slug:  Slug,
 		Title: "The levers",
@@ -71,25 +80,4 @@ func (l *Lab) Info() labs.Info {
 		PredictionUnit: "ms",
 		PredictionStat: statShorterSaves,
 	}
-}
-
-// Knobs lists the settings.
-func (l *Lab) Knobs() []labs.Knob { return append([]labs.Knob(nil), knobs...) }
-
-// Presets lists settings worth trying.
-func (l *Lab) Presets() []labs.Preset { return append([]labs.Preset(nil), presets...) }
-
-// Run measures the baseline and every lever, one table row per run. A
-// learner's mistake ends in a final frame with Error and a nil error; ctx
-// ending returns ctx's error without a final frame.
-func (l *Lab) Run(ctx context.Context, v labs.Values, emit func(labs.Frame)) error {
-	s, err := parse(v)
-	if err != nil {
-		emit(labs.NotRun(err))
-		return nil
-	}
-	if l.cfg.Engines == nil {
-		return errors.New("levers: no engine pool configured")
-	}
-	return l.run(ctx, s, emit)
 }

@@ -9,7 +9,6 @@ import (
 
 	"github.com/latencylab/latencylab/labs"
 	"github.com/latencylab/latencylab/labs/labtest"
-	"github.com/latencylab/latencylab/labs/pipelinelab"
 )
 
 // runLab runs the lab in a synctest bubble (virtual time for the live
@@ -17,8 +16,8 @@ import (
 func runLab(t *testing.T, vals labs.Values, wallLimit time.Duration) (frames []labs.Frame, rows []result) {
 	t.Helper()
 	frames = labtest.RunInBubble(t, func(pool *labs.Engines) labs.Lab {
-		st := pipelinelab.NewFakeStore()
-		return New(Config{Engines: pool, Retriever: st, Orders: st, WallLimit: wallLimit})
+		st := labtest.NewFakeStore()
+		return mustNew(t, Config{Engines: pool, Retriever: st, Orders: st, WallLimit: wallLimit})
 	}, vals, nil)
 	last := frames[len(frames)-1]
 	if !last.Final || last.Error != "" {
@@ -125,11 +124,11 @@ func TestFramePerRow(t *testing.T) {
 }
 
 func TestValidation(t *testing.T) {
-	l := New(Config{})
+	l := labtest.Inert(t, define)
 	for _, raw := range []labs.Values{{knobAnswer: 50.0}, {knobShort: 300.0}, {knobHelpers: 9.0}, {knobTier: "small"}, {knobQuestion: 3.0}} {
 		labtest.ExpectNotRun(t, l, raw)
 	}
-	if errs := l.Check(labs.Values{knobShort: 300.0}); len(errs) != 1 || errs[0].Knob != knobShort {
+	if errs := labtest.FieldErrors(l, labs.Values{knobShort: 300.0}); len(errs) != 1 || errs[0].Knob != knobShort {
 		t.Errorf("check: %v", errs)
 	}
 }
@@ -138,8 +137,8 @@ func TestCancel(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		pool := labs.NewEngines(labs.EnginesConfig{})
 		defer pool.Close()
-		st := pipelinelab.NewFakeStore()
-		l := New(Config{Engines: pool, Retriever: st, Orders: st, WallLimit: time.Hour})
+		st := labtest.NewFakeStore()
+		l := mustNew(t, Config{Engines: pool, Retriever: st, Orders: st, WallLimit: time.Hour})
 		ctx, cancel := context.WithCancel(t.Context())
 		final := false
 		err := l.Run(ctx, labs.Values{knobQuestion: "order", knobTier: "medium", knobAnswer: 300.0, knobShort: 100.0, knobHelpers: 1.0},

@@ -13,7 +13,11 @@ import (
 
 // run estimates the whole set on the virtual clock, then measures it live
 // when that fits the wall-clock limit, emitting a frame per finished row.
-func (l *Lab) run(ctx context.Context, s settings, emit func(labs.Frame)) error {
+func (l *Lab) run(ctx context.Context, ps params, emit func(labs.Frame)) error {
+	s, err := ps.settings()
+	if err != nil {
+		return err
+	}
 	tiers, err := pipelinelab.Tiers(l.cfg.Engines)
 	if err != nil {
 		return fmt.Errorf("levers: %w", err)

@@ -21,7 +21,7 @@ func TestBrowserModerationPolicies(t *testing.T) {
 	e2e.Require(t)
 	pool := labs.NewEngines(labs.EnginesConfig{})
 	defer pool.Close()
-	lab := New(Config{Engines: pool})
+	lab := mustNew(t, Config{Engines: pool})
 	base := labtest.ServeLabs(t, lab)
 
 	pg := e2e.OpenLab(t, base, Slug)
@@ -29,7 +29,7 @@ func TestBrowserModerationPolicies(t *testing.T) {
 	for i, p := range lab.Presets()[:3] {
 		t.Run(p.Name, func(t *testing.T) {
 			start := time.Now()
-			policy := p.Values.String(knobPolicy)
+			policy := p.Values[knobPolicy].(string)
 			pg.ClickPreset(t, i)
 			e2e.WaitFor(t, b, "preset applied", fmt.Sprintf(`document.querySelector("#lab-moderation-k-policy").value === %q`, policy), 5*time.Second)
 			pg.Guess(t, "3")

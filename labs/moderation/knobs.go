@@ -1,8 +1,7 @@
 package moderation
 
 import (
-	"fmt"
-	"strings"
+	"context"
 	"time"
 
 	mod "github.com/latencylab/latencylab/engine/moderation"
@@ -25,12 +24,6 @@ const (
 // policyCompare runs every policy at once on the same scenario.
 const policyCompare = "compare"
 
-// Defaults of the default preset.
-const (
-	defaultModel = "llama-3.1-8b"
-	defaultGPU   = "h100-sxm"
-)
-
 // policyLabels are the policy knob's choices, in the seeds' order of
 // sophistication after the two naive options.
 var policyLabels = []labs.Option{
@@ -52,66 +45,77 @@ func policyLabel(p string) string {
 	return p
 }
 
-// Knobs lists the lab's settings.
-func (l *Lab) Knobs() []labs.Knob { return knobs() }
+// params are the lab's settings, one field per knob (the page's signals).
+type params struct {
+	policy          string
+	promptCheck     bool
+	window, overlap int
+	unit            string
+	latencyMS       int
+	scenario        string
+	model, gpu      string
+}
 
-func knobs() []labs.Knob {
+// defaults are the settings of the default preset.
+var defaults = params{policy: string(mod.StreamThenModerate), window: 20, overlap: 10, unit: string(mod.Tokens),
+	latencyMS: 50, scenario: scenarioLeak, model: "llama-3.1-8b", gpu: "h100-sxm"}
+
+// define declares the lab: its knobs, bound to params' fields, and presets.
+func define(run func(context.Context, params, func(labs.Frame)) error) (*labs.Kit[params], error) {
 	sc := make([]labs.Option, 0, len(scenarios))
 	for _, name := range scenarioOptions() {
 		sc = append(sc, labs.Option{Value: name, Label: scenarios[name].label})
 	}
-	return []labs.Knob{
-		{Name: knobPolicy, Label: "Policy", Kind: labs.KnobEnum, Options: policyLabels, Default: string(mod.StreamThenModerate),
-			Help: "Where the safety check sits between the model and the reader."},
-		{Name: knobPromptCheck, Label: "Check the prompt first", Kind: labs.KnobBool, Default: false,
-			Help: "Run the injection and policy checks on the customer's message before the model starts."},
-		{Name: knobWindow, Label: "Window", Kind: labs.KnobRange, Min: 1, Max: 100, Step: 1, Default: 20.0,
-			Help: "New tokens (or sentences) per check; a sentence is about 20 tokens. Stream-then-moderate checks behind in windows this size too."},
-		{Name: knobOverlap, Label: "Overlap", Kind: labs.KnobRange, Min: 0, Max: 40, Step: 1, Default: 10.0,
-			Help: "Tokens (or sentences) held back at the end of each window and checked again with the next, so text split across two windows is seen whole."},
-		{Name: knobUnit, Label: "Window unit", Kind: labs.KnobEnum, Default: string(mod.Tokens),
-			Options: []labs.Option{{Value: string(mod.Tokens), Label: "tokens"}, {Value: string(mod.Sentences), Label: "sentences"}},
-			Help:    "Count the window and overlap in tokens, or in whole sentences (a window then never ends mid-sentence)."},
-		{Name: knobLatency, Label: "Moderation latency", Kind: labs.KnobRange, Unit: "ms", Min: 0, Max: 500, Step: 10, Default: 50.0,
-			Help: "What each call to the moderation model costs on top of the detectors' own time."},
-		{Name: knobScenario, Label: "Scenario", Kind: labs.KnobEnum, Options: sc, Default: scenarioLeak,
-			Help: "What the retrieved notes and the customer's message contain."},
-		labs.ModelKnob(knobModel, defaultModel, "Served in BF16 on a single GPU."),
-		labs.GPUKnob(knobGPU, defaultGPU, "One GPU of this type serves the model; other learners on the same choice share it."),
+	preset := func(policy, scenario string, promptCheck bool) params {
+		p := defaults
+		p.policy, p.scenario, p.promptCheck = policy, scenario, promptCheck
+		return p
 	}
+	return labs.Define(labs.Spec[params]{
+		Info:     info(),
+		Defaults: defaults,
+		Knobs: []labs.Field[params]{
+			labs.Bind(labs.Knob{Name: knobPolicy, Label: "Policy", Options: policyLabels,
+				Help: "Where the safety check sits between the model and the reader."}, func(p *params) *string { return &p.policy }),
+			labs.Bind(labs.Knob{Name: knobPromptCheck, Label: "Check the prompt first",
+				Help: "Run the injection and policy checks on the customer's message before the model starts."}, func(p *params) *bool { return &p.promptCheck }),
+			labs.Bind(labs.Knob{Name: knobWindow, Label: "Window", Min: 1, Max: 100, Step: 1,
+				Help: "New tokens (or sentences) per check; a sentence is about 20 tokens. Stream-then-moderate checks behind in windows this size too."},
+				func(p *params) *int { return &p.window }),
+			labs.Bind(labs.Knob{Name: knobOverlap, Label: "Overlap", Min: 0, Max: 40, Step: 1,
+				Help: "Tokens (or sentences) held back at the end of each window and checked again with the next, so text split across two windows is seen whole."},
+				func(p *params) *int { return &p.overlap }),
+			labs.Bind(labs.Knob{Name: knobUnit, Label: "Window unit",
+				Options: []labs.Option{{Value: string(mod.Tokens), Label: "tokens"}, {Value: string(mod.Sentences), Label: "sentences"}},
+				Help:    "Count the window and overlap in tokens, or in whole sentences (a window then never ends mid-sentence)."},
+				func(p *params) *string { return &p.unit }),
+			labs.Bind(labs.Knob{Name: knobLatency, Label: "Moderation latency", Unit: "ms", Min: 0, Max: 500, Step: 10,
+				Help: "What each call to the moderation model costs on top of the detectors' own time."}, func(p *params) *int { return &p.latencyMS }),
+			labs.Bind(labs.Knob{Name: knobScenario, Label: "Scenario", Options: sc,
+				Help: "What the retrieved notes and the customer's message contain."}, func(p *params) *string { return &p.scenario }),
+			labs.Bind(labs.ModelKnob(knobModel, "Served in BF16 on a single GPU."), func(p *params) *string { return &p.model }),
+			labs.Bind(labs.GPUKnob(knobGPU, "One GPU of this type serves the model; other learners on the same choice share it."),
+				func(p *params) *string { return &p.gpu }),
+		},
+		Presets: []labs.Example[params]{
+			{Name: "Leak: stream then moderate", Params: preset(string(mod.StreamThenModerate), scenarioLeak, false),
+				Note: "Words appear at once, but the e-mail address is on screen before the check behind the stream catches it."},
+			{Name: "Moderate then send", Params: preset(string(mod.ModerateThenSend), scenarioLeak, false),
+				Note: "Nothing unsafe is shown, and nothing at all until the whole answer is written and checked."},
+			{Name: "Buffered window", Params: preset(string(mod.BufferedWindow), scenarioLeak, false),
+				Note: "The reader trails the model by about one window; the window holding the e-mail never leaves the server."},
+			{Name: "Abort mid-stream", Params: preset(string(mod.AbortMidStream), scenarioLeak, false),
+				Note: "The failed window also cancels generation: watch the generated line stop and the tokens after the problem drop."},
+			{Name: "Prompt injection", Params: preset(string(mod.AbortMidStream), scenarioInjection, true),
+				Note: "The check on the way in refuses the message before the model runs: no tokens generated at all. Turn it off to see the output check catch it instead."},
+			{Name: "Compare all policies", Params: preset(policyCompare, scenarioLeak, false),
+				Note: "Every policy on the same answer at the same time, on the same engine: read the table from top to bottom."},
+		},
+		Run: run,
+	})
 }
 
-// Presets lists settings worth trying; the first is the default view.
-func (l *Lab) Presets() []labs.Preset {
-	preset := func(name, note, policy, scenario string, promptCheck bool) labs.Preset {
-		return labs.Preset{Name: name, Note: note, Values: labs.Values{
-			knobPolicy: policy, knobPromptCheck: promptCheck, knobWindow: 20.0, knobOverlap: 10.0, knobUnit: string(mod.Tokens),
-			knobLatency: 50.0, knobScenario: scenario, knobModel: defaultModel, knobGPU: defaultGPU,
-		}}
-	}
-	return []labs.Preset{
-		preset("Leak: stream then moderate",
-			"Words appear at once, but the e-mail address is on screen before the check behind the stream catches it.",
-			string(mod.StreamThenModerate), scenarioLeak, false),
-		preset("Moderate then send",
-			"Nothing unsafe is shown, and nothing at all until the whole answer is written and checked.",
-			string(mod.ModerateThenSend), scenarioLeak, false),
-		preset("Buffered window",
-			"The reader trails the model by about one window; the window holding the e-mail never leaves the server.",
-			string(mod.BufferedWindow), scenarioLeak, false),
-		preset("Abort mid-stream",
-			"The failed window also cancels generation: watch the generated line stop and the tokens after the problem drop.",
-			string(mod.AbortMidStream), scenarioLeak, false),
-		preset("Prompt injection",
-			"The check on the way in refuses the message before the model runs: no tokens generated at all. Turn it off to see the output check catch it instead.",
-			string(mod.AbortMidStream), scenarioInjection, true),
-		preset("Compare all policies",
-			"Every policy on the same answer at the same time, on the same engine: read the table from top to bottom.",
-			policyCompare, scenarioLeak, false),
-	}
-}
-
-// settings are one run's parsed knob values.
+// settings are one run's params in the lab's own types.
 type settings struct {
 	policy      mod.Policy
 	compare     bool
@@ -124,54 +128,32 @@ type settings struct {
 	profile     labs.Profile
 }
 
-// Check reports problems that span knobs, which labs.Validate cannot see
-// (the model must fit on the GPU). Values must have passed labs.Validate.
-func (l *Lab) Check(v labs.Values) []labs.FieldError {
-	_, err := parse(v)
-	return labs.CheckErr(err, knobGPU)
+func (p params) profile() labs.Profile { return labs.Profile{Hardware: p.gpu, Model: p.model} }
+
+// Check reports the rule that spans knobs: the model must fit on the GPU.
+func (p params) Check() []labs.FieldError {
+	if _, err := p.profile().Config(); err != nil {
+		return []labs.FieldError{labs.FitError(knobGPU, p.profile())}
+	}
+	return nil
 }
 
-// parse validates v against the knobs (so a caller that skipped
-// labs.Validate is still refused) and checks that the model fits.
-func parse(v labs.Values) (settings, error) {
-	vals, errs := labs.Validate(knobs(), v)
-	if len(errs) > 0 {
-		return settings{}, labs.JoinFieldErrors(errs)
-	}
-	s := settings{
-		policy:      mod.Policy(vals.String(knobPolicy)),
-		promptCheck: vals.Bool(knobPromptCheck),
-		window:      vals.Int(knobWindow),
-		overlap:     vals.Int(knobOverlap),
-		unit:        mod.Unit(vals.String(knobUnit)),
-		latency:     time.Duration(vals.Int(knobLatency)) * time.Millisecond,
-		scenario:    vals.String(knobScenario),
-		profile:     labs.Profile{Hardware: vals.String(knobGPU), Model: vals.String(knobModel)},
-	}
-	if s.policy == policyCompare {
-		s.compare = true
-	}
-	if _, err := s.profile.Config(); err != nil {
-		return settings{}, labs.FieldError{Knob: knobGPU, Message: fitMessage(s.profile)}
-	}
-	return s, nil
+// settings converts checked params.
+func (p params) settings() (settings, error) {
+	return settings{
+		policy:      mod.Policy(p.policy),
+		compare:     p.policy == policyCompare,
+		promptCheck: p.promptCheck,
+		window:      p.window,
+		overlap:     p.overlap,
+		unit:        mod.Unit(p.unit),
+		latency:     time.Duration(p.latencyMS) * time.Millisecond,
+		scenario:    p.scenario,
+		profile:     p.profile(),
+	}, nil
 }
 
 // filter is the moderation filter for policy p with these settings.
 func (s settings) filter(p mod.Policy) mod.FilterConfig {
 	return mod.FilterConfig{Policy: p, Unit: s.unit, Window: s.window, Overlap: s.overlap}
-}
-
-// fitMessage explains a model that does not fit on a GPU and names the
-// choices that do.
-func fitMessage(p labs.Profile) string {
-	models, gpus := labs.FitsWith(p)
-	msg := fmt.Sprintf("%s does not fit on one %s in BF16.", p.Model, p.Hardware)
-	if len(gpus) > 0 {
-		msg += fmt.Sprintf(" Pick a larger GPU for it: %s.", strings.Join(gpus, ", "))
-	}
-	if len(models) > 0 {
-		msg += fmt.Sprintf(" Or keep %s and pick a smaller model: %s.", p.Hardware, strings.Join(models, ", "))
-	}
-	return msg
 }

@@ -36,6 +36,7 @@ type Config struct {
 
 // Lab is the moderation lab. It is safe for concurrent runs.
 type Lab struct {
+	*labs.Kit[params]
 	engines *labs.Engines
 	clock   live.Clock
 	tick    time.Duration
@@ -43,8 +44,11 @@ type Lab struct {
 	ids *labs.RunIDs
 }
 
-// New returns the lab.
-func New(cfg Config) *Lab {
+// New returns the lab, or an error when cfg lacks a dependency.
+func New(cfg Config) (*Lab, error) {
+	if cfg.Engines == nil {
+		return nil, errors.New("moderation lab: no engine pool configured")
+	}
 	clk := cfg.Clock
 	if clk == nil {
 		clk = live.WallClock{}
@@ -53,11 +57,17 @@ func New(cfg Config) *Lab {
 	if tick == 0 {
 		tick = 100 * time.Millisecond
 	}
-	return &Lab{engines: cfg.Engines, clock: clk, tick: tick, ids: labs.NewRunIDs(Slug)}
+	l := &Lab{engines: cfg.Engines, clock: clk, tick: tick, ids: labs.NewRunIDs(Slug)}
+	kit, err := define(l.run)
+	if err != nil {
+		return nil, err
+	}
+	l.Kit = kit
+	return l, nil
 }
 
-// Info describes the lab.
-func (l *Lab) Info() labs.Info {
+// info describes the lab.
+func info() labs.Info {
 	return labs.Info{
 		Slug:  Slug,
 		Title: "Moderation without losing the stream",
@@ -70,20 +80,16 @@ func (l *Lab) Info() labs.Info {
 	}
 }
 
-// Run executes one run (or, with the compare policy, one run per policy at
+// run executes one run (or, with the compare policy, one run per policy at
 // once on the same engine) and emits frames as the answer is generated,
 // checked and delivered. Settings the engine cannot serve end in a final
-// frame with Error set and a nil error; Run returns an error only for
+// frame with Error set and a nil error; run returns an error only for
 // failures on the server's side, and ctx.Err() when ctx ends (the engine
 // requests are then aborted and no final frame is emitted).
-func (l *Lab) Run(ctx context.Context, v labs.Values, emit func(labs.Frame)) error {
-	s, err := parse(v)
+func (l *Lab) run(ctx context.Context, p params, emit func(labs.Frame)) error {
+	s, err := p.settings()
 	if err != nil {
-		emit(labs.NotRun(err))
-		return nil
-	}
-	if l.engines == nil {
-		return errors.New("moderation lab: no engine pool configured")
+		return err
 	}
 	if s.compare {
 		return l.compare(ctx, s, emit)

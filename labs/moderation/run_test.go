@@ -12,9 +12,10 @@ import (
 	"github.com/latencylab/latencylab/labs/labtest"
 )
 
-// values returns the default knob values with changes applied.
+// values returns raw settings with changes applied: knobs left out keep
+// their defaults when decoded.
 func values(changes labs.Values) labs.Values {
-	v := labs.Defaults(knobs())
+	v := labs.Values{}
 	for k, x := range changes {
 		v[k] = x
 	}
@@ -31,7 +32,7 @@ func runLab(t *testing.T, changes labs.Values) ([]labs.Frame, *labs.Engines) {
 	synctest.Test(t, func(t *testing.T) {
 		pool = labs.NewEngines(labs.EnginesConfig{})
 		defer pool.Close()
-		l := New(Config{Engines: pool, Tick: -1})
+		l := mustNew(t, Config{Engines: pool, Tick: -1})
 		l.ids = labs.NewRunIDsTag(Slug, "test")
 		if err := l.Run(context.Background(), values(changes), func(f labs.Frame) { frames = append(frames, f) }); err != nil {
 			t.Fatal(err)
@@ -39,7 +40,11 @@ func runLab(t *testing.T, changes labs.Values) ([]labs.Frame, *labs.Engines) {
 		// Let an aborted request's step run, then look at the engine.
 		time.Sleep(100 * time.Millisecond)
 		synctest.Wait()
-		le, err := pool.Get(labs.Profile{Hardware: values(changes).String(knobGPU), Model: values(changes).String(knobModel)})
+		s, err := parse(t, values(changes))
+		if err != nil {
+			t.Fatal(err)
+		}
+		le, err := pool.Get(s.profile)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -219,7 +224,7 @@ func TestCancelledRunFreesEngine(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		pool := labs.NewEngines(labs.EnginesConfig{})
 		defer pool.Close()
-		l := New(Config{Engines: pool, Tick: -1})
+		l := mustNew(t, Config{Engines: pool, Tick: -1})
 		ctx, cancel := context.WithCancel(context.Background())
 		go func() { time.Sleep(60 * time.Millisecond); cancel() }()
 		err := l.Run(ctx, values(labs.Values{knobPolicy: string(mod.ModerateThenSend)}), func(labs.Frame) {})
@@ -228,7 +233,7 @@ func TestCancelledRunFreesEngine(t *testing.T) {
 		}
 		time.Sleep(100 * time.Millisecond)
 		synctest.Wait()
-		le, _ := pool.Get(labs.Profile{Hardware: defaultGPU, Model: defaultModel})
+		le, _ := pool.Get(labs.Profile{Hardware: defaults.gpu, Model: defaults.model})
 		if st := le.Stats(); st.Running != 0 || st.KVUsage != 0 {
 			t.Errorf("engine after cancel: %d running, KV %.3f", st.Running, st.KVUsage)
 		}
@@ -236,19 +241,19 @@ func TestCancelledRunFreesEngine(t *testing.T) {
 }
 
 func TestSettingsErrors(t *testing.T) {
-	l := New(Config{})
+	l := labtest.Inert(t, define)
 	var frames []labs.Frame
 	err := l.Run(context.Background(), values(labs.Values{knobModel: "llama-3.1-70b", knobGPU: "l4"}), func(f labs.Frame) { frames = append(frames, f) })
 	if err != nil || len(frames) != 1 || !frames[0].Final || !strings.Contains(frames[0].Error, "does not fit") {
 		t.Fatalf("err %v, frames %+v", err, frames)
 	}
-	if errs := l.Check(values(labs.Values{knobWindow: 500.0})); len(errs) != 1 || errs[0].Knob != knobWindow {
+	if errs := labtest.FieldErrors(l, values(labs.Values{knobWindow: 500.0})); len(errs) != 1 || errs[0].Knob != knobWindow {
 		t.Errorf("Check(window 500) = %v", errs)
 	}
 }
 
 func TestInfoKnobsPresets(t *testing.T) {
-	l := New(Config{})
+	l := labtest.Inert(t, define)
 	info := l.Info()
 	if info.Slug != "moderation" || info.Lesson != "moderation-and-streaming" || info.PredictionStat != statLeaked {
 		t.Errorf("info %+v", info)
@@ -262,13 +267,12 @@ func TestInfoKnobsPresets(t *testing.T) {
 		if p.Name != names[i] || p.Note == "" || len(p.Values) != len(l.Knobs()) {
 			t.Errorf("preset %d: %q", i, p.Name)
 		}
-		v, errs := labs.Validate(l.Knobs(), p.Values)
-		if len(errs) > 0 || l.Check(v) != nil {
+		if errs := labtest.FieldErrors(l, p.Values); len(errs) > 0 {
 			t.Errorf("preset %q invalid: %v", p.Name, errs)
 		}
 	}
 	for _, k := range l.Knobs() {
-		if _, errs := labs.Validate([]labs.Knob{k}, map[string]any{k.Name: k.Default}); len(errs) > 0 {
+		if errs := labtest.FieldErrors(l, labs.Values{k.Name: k.Default}); len(errs) > 0 {
 			t.Errorf("knob %s default invalid: %v", k.Name, errs)
 		}
 	}

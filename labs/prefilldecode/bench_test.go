@@ -9,7 +9,7 @@ import (
 // requests and the recorded run of the learner's request. It runs before
 // the learner's request is sent, so it is time the learner waits.
 func BenchmarkSweep(b *testing.B) {
-	s, err := parse(values(nil))
+	s, err := parse(b, values(nil))
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -27,7 +27,7 @@ func BenchmarkSweep(b *testing.B) {
 // BenchmarkBuildPrompts is building both customers' prompts and answers
 // for the default preset with a fresh session, as every run does.
 func BenchmarkBuildPrompts(b *testing.B) {
-	s, err := parse(values(nil))
+	s, err := parse(b, values(nil))
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -21,7 +21,7 @@ func TestBrowserPrefillDecodeLab(t *testing.T) {
 	e2e.Require(t)
 	pool := labs.NewEngines(labs.EnginesConfig{})
 	defer pool.Close()
-	base := labtest.ServeLabs(t, New(Config{Engines: pool}))
+	base := labtest.ServeLabs(t, mustNew(t, Config{Engines: pool}))
 
 	pg := e2e.OpenLab(t, base, Slug, "422") // the refused FP8 run answers 422
 	b := pg.Tab

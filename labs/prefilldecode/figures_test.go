@@ -16,7 +16,7 @@ import (
 func TestRealClockFigures(t *testing.T) {
 	pool := labs.NewEngines(labs.EnginesConfig{})
 	defer pool.Close()
-	labtest.RunPresetsOnWallClock(t, New(Config{Engines: pool}), func(p labs.Preset, final labs.Frame, frames int, took time.Duration) {
+	labtest.RunPresetsOnWallClock(t, mustNew(t, Config{Engines: pool}), func(p labs.Preset, final labs.Frame, frames int, took time.Duration) {
 		st := labtest.StatMap(t, final)
 		t.Logf("%-38s prompt %5.0f  ttft %7.1f ms  decode %8.1f ms  tpot %6.2f ms  fit %6.1f ms/1k prompt, %5.2f ms/output token  "+
 			"intensity prefill %5.0f decode %4.2f ridge %3.0f  second ttft %6.1f ms (%4.0f cached)  (%d frames, %.1f s)",

@@ -1,6 +1,7 @@
 package prefilldecode
 
 import (
+	"context"
 	"fmt"
 	"strings"
 
@@ -28,78 +29,76 @@ const (
 	modePlain = "plain"
 )
 
-// Defaults of the default preset: the lesson's 3,200-token support prompt.
-const (
-	defaultModel  = "llama-3.1-8b"
-	defaultGPU    = "h100-sxm"
-	defaultOutput = 200.0
-)
-
-// Knobs lists the lab's settings.
-func (l *Lab) Knobs() []labs.Knob { return knobs() }
-
-func knobs() []labs.Knob {
-	return []labs.Knob{
-		labs.ModelKnob(knobModel, defaultModel, "Bigger models do more arithmetic per prompt token and read more bytes per output token."),
-		labs.GPUKnob(knobGPU, defaultGPU, "One GPU of this type; learners who pick the same model, GPU and precision share it."),
-		{Name: knobPrecision, Label: "Weight precision", Kind: labs.KnobEnum, Default: string(engine.BF16),
-			Options: []labs.Option{{Value: string(engine.BF16), Label: "BF16 (2 bytes a weight)"},
-				{Value: string(engine.FP8), Label: "FP8 (1 byte; needs FP8 tensor cores)"},
-				{Value: string(engine.INT4), Label: "INT4 (about half a byte)"}},
-			Help: "Fewer bytes per weight make each decode step read less memory."},
-		{Name: knobMode, Label: "Prompt", Kind: labs.KnobEnum, Default: modeParts,
-			Options: []labs.Option{{Value: modeParts, Label: "Built like the support bot"},
-				{Value: modePlain, Label: "A plain prompt length"}},
-			Help: "Built from parts: system prompt, retrieved chunks, earlier turns and the question."},
-		{Name: knobPrompt, Label: "Prompt length", Kind: labs.KnobRange, Unit: "tokens",
-			Min: 128, Max: 16384, Step: 1, Default: 3200.0,
-			Help: "Used with a plain prompt length: the system prompt, a document and the question."},
-		{Name: knobSystem, Label: "System prompt", Kind: labs.KnobRange, Unit: "tokens",
-			Min: 50, Max: 4000, Step: 10, Default: 200.0,
-			Help: "The fixed instructions every request starts with; about 200 tokens is typical."},
-		{Name: knobChunks, Label: "Retrieved chunks", Kind: labs.KnobRange, Unit: "chunks",
-			Min: 0, Max: 20, Step: 1, Default: 20.0,
-			Help: "Help-centre passages of about 100 tokens each (built prompts only)."},
-		{Name: knobTurns, Label: "Earlier turns", Kind: labs.KnobRange, Unit: "turns",
-			Min: 0, Max: 20, Step: 1, Default: 20.0,
-			Help: "Messages of the conversation so far, about 50 tokens each (built prompts only)."},
-		{Name: knobOutput, Label: "Answer length", Kind: labs.KnobRange, Unit: "tokens",
-			Min: 1, Max: 1000, Step: 1, Default: defaultOutput,
-			Help: "How many tokens the model writes, one decode step each."},
-		{Name: knobCaching, Label: "Prefix caching", Kind: labs.KnobBool, Default: false,
-			Help: "On: a second customer's request reuses the cached system prompt. Off: it is computed again."},
-	}
+// params are the lab's settings, one field per knob (the page's signals).
+type params struct {
+	model, gpu, precision, mode           string
+	prompt, system, chunks, turns, output int
+	caching                               bool
 }
 
-// Presets lists settings worth trying; the first is the default view.
-func (l *Lab) Presets() []labs.Preset {
-	base := func(changes labs.Values) labs.Values {
-		v := labs.Defaults(knobs())
-		for k, x := range changes {
-			v[k] = x
-		}
-		return v
-	}
-	return []labs.Preset{
-		{Name: "The 3,200-token support prompt",
-			Note:   "System prompt, 20 chunks, 20 turns and a question: guess the time to first token, then run it.",
-			Values: base(nil)},
-		{Name: "Short chat prompt",
-			Note:   "No retrieval and two earlier turns: the prompt shrinks tenfold, the answer streams just as fast.",
-			Values: base(labs.Values{knobChunks: 0.0, knobTurns: 2.0})},
-		{Name: "Long document (16k)",
-			Note:   "A 16,384-token document: prefill now dominates, yet each output token still takes about as long.",
-			Values: base(labs.Values{knobMode: modePlain, knobPrompt: 16384.0})},
-		{Name: "Slow GPU (L4)",
-			Note:   "The same request on an L4, with a ninth of the H100's memory bandwidth: watch the time per output token.",
-			Values: base(labs.Values{knobGPU: "l4", knobOutput: 100.0})},
-		{Name: "70B on H200 FP8",
+// defaults are the default preset: the lesson's 3,200-token support prompt.
+var defaults = params{model: "llama-3.1-8b", gpu: "h100-sxm", precision: string(engine.BF16), mode: modeParts,
+	prompt: 3200, system: 200, chunks: 20, turns: 20, output: 200}
+
+// define declares the lab: its knobs, bound to params' fields, and presets.
+func define(run func(context.Context, params, func(labs.Frame)) error) (*labs.Kit[params], error) {
+	return labs.Define(labs.Spec[params]{
+		Info:     info(),
+		Defaults: defaults,
+		Knobs: []labs.Field[params]{
+			labs.Bind(labs.ModelKnob(knobModel, "Bigger models do more arithmetic per prompt token and read more bytes per output token."),
+				func(p *params) *string { return &p.model }),
+			labs.Bind(labs.GPUKnob(knobGPU, "One GPU of this type; learners who pick the same model, GPU and precision share it."),
+				func(p *params) *string { return &p.gpu }),
+			labs.Bind(labs.Knob{Name: knobPrecision, Label: "Weight precision",
+				Options: []labs.Option{{Value: string(engine.BF16), Label: "BF16 (2 bytes a weight)"},
+					{Value: string(engine.FP8), Label: "FP8 (1 byte; needs FP8 tensor cores)"},
+					{Value: string(engine.INT4), Label: "INT4 (about half a byte)"}},
+				Help: "Fewer bytes per weight make each decode step read less memory."}, func(p *params) *string { return &p.precision }),
+			labs.Bind(labs.Knob{Name: knobMode, Label: "Prompt",
+				Options: []labs.Option{{Value: modeParts, Label: "Built like the support bot"},
+					{Value: modePlain, Label: "A plain prompt length"}},
+				Help: "Built from parts: system prompt, retrieved chunks, earlier turns and the question."}, func(p *params) *string { return &p.mode }),
+			labs.Bind(labs.Knob{Name: knobPrompt, Label: "Prompt length", Unit: "tokens", Min: 128, Max: 16384, Step: 1,
+				Help: "Used with a plain prompt length: the system prompt, a document and the question."}, func(p *params) *int { return &p.prompt }),
+			labs.Bind(labs.Knob{Name: knobSystem, Label: "System prompt", Unit: "tokens", Min: 50, Max: 4000, Step: 10,
+				Help: "The fixed instructions every request starts with; about 200 tokens is typical."}, func(p *params) *int { return &p.system }),
+			labs.Bind(labs.Knob{Name: knobChunks, Label: "Retrieved chunks", Unit: "chunks", Min: 0, Max: 20, Step: 1,
+				Help: "Help-centre passages of about 100 tokens each (built prompts only)."}, func(p *params) *int { return &p.chunks }),
+			labs.Bind(labs.Knob{Name: knobTurns, Label: "Earlier turns", Unit: "turns", Min: 0, Max: 20, Step: 1,
+				Help: "Messages of the conversation so far, about 50 tokens each (built prompts only)."}, func(p *params) *int { return &p.turns }),
+			labs.Bind(labs.Knob{Name: knobOutput, Label: "Answer length", Unit: "tokens", Min: 1, Max: 1000, Step: 1,
+				Help: "How many tokens the model writes, one decode step each."}, func(p *params) *int { return &p.output }),
+			labs.Bind(labs.Knob{Name: knobCaching, Label: "Prefix caching",
+				Help: "On: a second customer's request reuses the cached system prompt. Off: it is computed again."}, func(p *params) *bool { return &p.caching }),
+		},
+		Presets: presets(),
+		Run:     run,
+	})
+}
+
+// presets are settings worth trying; the first is the default view.
+func presets() []labs.Example[params] {
+	short, long, l4, big, cached := defaults, defaults, defaults, defaults, defaults
+	short.chunks, short.turns = 0, 2
+	long.mode, long.prompt = modePlain, 16384
+	l4.gpu, l4.output = "l4", 100
+	big.model, big.gpu, big.precision = "llama-3.1-70b", "h200", string(engine.FP8)
+	cached.system, cached.chunks, cached.turns, cached.caching = 2000, 5, 4, true
+	return []labs.Example[params]{
+		{Name: "The 3,200-token support prompt", Params: defaults,
+			Note: "System prompt, 20 chunks, 20 turns and a question: guess the time to first token, then run it."},
+		{Name: "Short chat prompt", Params: short,
+			Note: "No retrieval and two earlier turns: the prompt shrinks tenfold, the answer streams just as fast."},
+		{Name: "Long document (16k)", Params: long,
+			Note: "A 16,384-token document: prefill now dominates, yet each output token still takes about as long."},
+		{Name: "Slow GPU (L4)", Params: l4,
+			Note: "The same request on an L4, with a ninth of the H100's memory bandwidth: watch the time per output token."},
+		{Name: "70B on H200 FP8", Params: big,
 			Note: "Nine times the parameters: prefill and decode both slow down. (On an H100 the 70B model in FP8 leaves " +
-				"room for too few tokens of cache to hold this prompt, so it runs on an H200.)",
-			Values: base(labs.Values{knobModel: "llama-3.1-70b", knobGPU: "h200", knobPrecision: string(engine.FP8)})},
-		{Name: "Prefix caching: shared system prompt",
-			Note:   "A 2,000-token system prompt shared by two customers: the second one's first token comes much sooner.",
-			Values: base(labs.Values{knobSystem: 2000.0, knobChunks: 5.0, knobTurns: 4.0, knobCaching: true})},
+				"room for too few tokens of cache to hold this prompt, so it runs on an H200.)"},
+		{Name: "Prefix caching: shared system prompt", Params: cached,
+			Note: "A 2,000-token system prompt shared by two customers: the second one's first token comes much sooner."},
 	}
 }
 
@@ -125,34 +124,25 @@ func (s settings) promptTokens() int {
 // before the prompt is built (its real size is counted once built).
 const nominalQuestion = 40
 
-// Check reports problems that span knobs, which labs.Validate cannot see:
-// FP8 on a GPU without FP8 tensor cores, a model that does not fit, a
-// prompt and answer that exceed the context or the KV cache. Values must
-// already have passed labs.Validate.
-func (l *Lab) Check(v labs.Values) []labs.FieldError {
-	_, err := parse(v)
-	return labs.CheckErr(err, knobGPU)
-}
+// Check reports the rules that span knobs: FP8 on a GPU without FP8
+// tensor cores, a model that does not fit, a prompt and answer that exceed
+// the context or the KV cache.
+func (p params) Check() []labs.FieldError { _, err := p.settings(); return labs.CheckErr(err, knobGPU) }
 
-// parse validates v against the knobs (so out-of-range values are refused
-// even when a caller skipped labs.Validate) and checks the deployment.
-func parse(v labs.Values) (settings, error) {
-	vals, errs := labs.Validate(knobs(), v)
-	if len(errs) > 0 {
-		return settings{}, labs.JoinFieldErrors(errs)
-	}
-	prec := engine.Precision(vals.String(knobPrecision))
+// settings converts params and checks the deployment.
+func (p params) settings() (settings, error) {
+	prec := engine.Precision(p.precision)
 	s := settings{
-		profile: labs.Profile{Hardware: vals.String(knobGPU), Model: vals.String(knobModel), Precision: prec},
+		profile: labs.Profile{Hardware: p.gpu, Model: p.model, Precision: prec},
 		spec: promptSpec{
-			plain:  vals.String(knobMode) == modePlain,
-			total:  vals.Int(knobPrompt),
-			system: vals.Int(knobSystem),
-			chunks: vals.Int(knobChunks),
-			turns:  vals.Int(knobTurns),
+			plain:  p.mode == modePlain,
+			total:  p.prompt,
+			system: p.system,
+			chunks: p.chunks,
+			turns:  p.turns,
 		},
-		output:  vals.Int(knobOutput),
-		caching: vals.Bool(knobCaching),
+		output:  p.output,
+		caching: p.caching,
 	}
 	hw, err := engine.LookupHardware(s.profile.Hardware)
 	if err != nil {

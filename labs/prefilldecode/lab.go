@@ -11,7 +11,6 @@
 package prefilldecode
 
 import (
-	"context"
 	"errors"
 	"time"
 
@@ -38,6 +37,7 @@ type Config struct {
 
 // Lab is the prefill-vs-decode lab. It is safe for concurrent runs.
 type Lab struct {
+	*labs.Kit[params]
 	engines *labs.Engines
 	clock   Clock
 	tick    time.Duration
@@ -45,8 +45,11 @@ type Lab struct {
 	ids *labs.RunIDs
 }
 
-// New returns the lab.
-func New(cfg Config) *Lab {
+// New returns the lab, or an error when cfg lacks a dependency.
+func New(cfg Config) (*Lab, error) {
+	if cfg.Engines == nil {
+		return nil, errors.New("prefilldecode: no engine pool configured")
+	}
 	clk := cfg.Clock
 	if clk == nil {
 		clk = live.WallClock{}
@@ -55,11 +58,17 @@ func New(cfg Config) *Lab {
 	if tick == 0 {
 		tick = 100 * time.Millisecond
 	}
-	return &Lab{engines: cfg.Engines, clock: clk, tick: tick, ids: labs.NewRunIDs(Slug)}
+	l := &Lab{engines: cfg.Engines, clock: clk, tick: tick, ids: labs.NewRunIDs(Slug)}
+	kit, err := define(l.run)
+	if err != nil {
+		return nil, err
+	}
+	l.Kit = kit
+	return l, nil
 }
 
-// Info describes the lab.
-func (l *Lab) Info() labs.Info {
+// info describes the lab.
+func info() labs.Info {
 	return labs.Info{
 		Slug:  Slug,
 		Title: "Prefill vs decode",
@@ -70,26 +79,4 @@ func (l *Lab) Info() labs.Info {
 		PredictionUnit: "ms",
 		PredictionStat: statTTFT,
 	}
-}
-
-// Run measures the sweep on the virtual clock, then sends the learner's
-// request (and, for the prefix-caching comparison, a second customer's) to
-// the shared engine on the wall clock, emitting a frame after the sweep, at
-// every milestone of the requests and on a timer in between, and a final
-// frame with every stat. Settings the lab cannot serve end in a final frame
-// with Error set and a nil error. Run returns an error only for failures on
-// the server's side, and ctx.Err() when ctx ends, in which case running
-// requests are aborted and no final frame is emitted.
-func (l *Lab) Run(ctx context.Context, v labs.Values, emit func(labs.Frame)) error {
-	s, err := parse(v)
-	if err != nil {
-		// A learner's mistake, not a failure: it ends the run with a
-		// message the learner can act on.
-		emit(labs.NotRun(err))
-		return nil
-	}
-	if l.engines == nil {
-		return errors.New("prefilldecode: no engine pool configured")
-	}
-	return l.run(ctx, s, emit)
 }

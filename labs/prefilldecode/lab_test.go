@@ -11,13 +11,13 @@ import (
 )
 
 func TestInfoAndKnobs(t *testing.T) {
-	l := New(Config{})
+	l := labtest.Inert(t, define)
 	info := l.Info()
 	if info.Slug != "prefill-decode" || info.Lesson != "prefill-vs-decode" || info.PredictionStat != statTTFT || info.PredictionUnit != "ms" || info.Prediction == "" {
 		t.Errorf("info %+v", info)
 	}
 	for _, k := range l.Knobs() {
-		if _, errs := labs.Validate([]labs.Knob{k}, map[string]any{k.Name: k.Default}); len(errs) > 0 {
+		if errs := labtest.FieldErrors(l, labs.Values{k.Name: k.Default}); len(errs) > 0 {
 			t.Errorf("knob %s: default %v is invalid: %v", k.Name, k.Default, errs)
 		}
 		if k.Kind == labs.KnobEnum && !slices.ContainsFunc(k.Options, func(o labs.Option) bool { return o.Value == k.Default }) {
@@ -43,14 +43,14 @@ func TestInfoAndKnobs(t *testing.T) {
 }
 
 func TestPresets(t *testing.T) {
-	l := New(Config{})
+	l := labtest.Inert(t, define)
 	ps := l.Presets()
 	names := []string{"The 3,200-token support prompt", "Short chat prompt", "Long document (16k)",
 		"Slow GPU (L4)", "70B on H200 FP8", "Prefix caching: shared system prompt"}
 	if len(ps) != len(names) {
 		t.Fatalf("%d presets, want %d", len(ps), len(names))
 	}
-	defaults := labs.Defaults(l.Knobs())
+	defaults := labtest.Defaults(l)
 	for i, p := range ps {
 		if p.Name != names[i] || p.Note == "" {
 			t.Errorf("preset %d: %q (note %q), want %q", i, p.Name, p.Note, names[i])
@@ -58,11 +58,7 @@ func TestPresets(t *testing.T) {
 		if len(p.Values) != len(l.Knobs()) {
 			t.Errorf("preset %q sets %d of %d knobs", p.Name, len(p.Values), len(l.Knobs()))
 		}
-		v, errs := labs.Validate(l.Knobs(), p.Values)
-		if len(errs) > 0 {
-			t.Errorf("preset %q: %v", p.Name, errs)
-		}
-		if errs := l.Check(v); errs != nil {
+		if errs := labtest.FieldErrors(l, p.Values); errs != nil {
 			t.Errorf("preset %q: %v", p.Name, errs)
 		}
 	}
@@ -74,7 +70,7 @@ func TestPresets(t *testing.T) {
 	// The 70B preset is on an H100 only if the engine says it fits there
 	// with room for the support prompt; otherwise it must have moved.
 	h100 := values(labs.Values{knobModel: "llama-3.1-70b", knobPrecision: "fp8"})
-	if errs := l.Check(h100); errs == nil && ps[4].Values[knobGPU] != "h100-sxm" {
+	if errs := labtest.FieldErrors(l, h100); errs == nil && ps[4].Values[knobGPU] != "h100-sxm" {
 		t.Error("70B in FP8 fits on an H100 with the support prompt now: move the preset back to the H100")
 	}
 }
@@ -84,7 +80,7 @@ func TestEveryPresetRuns(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs every preset")
 	}
-	for _, p := range New(Config{}).Presets() {
+	for _, p := range labtest.Inert(t, define).Presets() {
 		t.Run(p.Name, func(t *testing.T) {
 			l, _ := newTestLab(t)
 			frames := runLab(t, l, p.Values)
@@ -113,11 +109,11 @@ func TestEveryFittingProfileRuns(t *testing.T) {
 		for _, h := range engine.HardwareNames() {
 			for _, prec := range []string{"bf16", "fp8", "int4"} {
 				v := values(labs.Values{knobModel: m, knobGPU: h, knobPrecision: prec, knobMode: modePlain, knobPrompt: 16384.0, knobOutput: 1000.0})
-				s, err := parse(v)
+				s, err := parse(t, v)
 				if err != nil {
 					// Too long for this profile: the longest built prompt.
 					v = values(labs.Values{knobModel: m, knobGPU: h, knobPrecision: prec, knobSystem: 4000.0, knobOutput: 1000.0})
-					if s, err = parse(v); err != nil {
+					if s, err = parse(t, v); err != nil {
 						continue
 					}
 				}

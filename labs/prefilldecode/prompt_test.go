@@ -5,12 +5,13 @@ import (
 	"testing"
 
 	"github.com/latencylab/latencylab/engine/textmodel"
+	"github.com/latencylab/latencylab/labs/labtest"
 )
 
 // TestSupportPromptIs3200Tokens: the default preset reproduces the lesson's
 // example, counted by the real tokenizer over the chat-templated prompt.
 func TestSupportPromptIs3200Tokens(t *testing.T) {
-	s := mustParse(t, (&Lab{}).Presets()[0].Values)
+	s := mustParse(t, labtest.Inert(t, define).Presets()[0].Values)
 	p, err := buildPrompt(s.spec, "Session prefill-decode-0a1b2c3d-1", 0)
 	if err != nil {
 		t.Fatal(err)

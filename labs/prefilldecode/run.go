@@ -22,9 +22,19 @@ type job struct {
 	prompt prompt
 }
 
-// run builds the requests, measures the sweep and then the wall-clock
-// requests.
-func (l *Lab) run(ctx context.Context, s settings, emit func(labs.Frame)) error {
+// run measures the sweep on the virtual clock, then sends the learner's
+// request (and, for the prefix-caching comparison, a second customer's) to
+// the shared engine on the wall clock, emitting a frame after the sweep, at
+// every milestone of the requests and on a timer in between, and a final
+// frame with every stat. A built prompt the engine cannot hold ends in a
+// final frame with Error set and a nil error. run returns an error only for
+// failures on the server's side, and ctx.Err() when ctx ends, in which case
+// running requests are aborted and no final frame is emitted.
+func (l *Lab) run(ctx context.Context, ps params, emit func(labs.Frame)) error {
+	s, err := ps.settings()
+	if err != nil {
+		return err
+	}
 	seq, id := l.ids.Next()
 	session, session2 := sessions(seq, l.ids.Tag(), s.caching)
 	emit(labs.Frame{Status: "Building the prompt…"})

@@ -38,14 +38,15 @@ func newTestLab(t *testing.T) (*Lab, *labtest.Lockstep) {
 			t.Error("the engine waited for a handler step that never came")
 		}
 	})
-	l := New(Config{Engines: pool, Clock: clk.Handler(), Tick: -1})
+	l := mustNew(t, Config{Engines: pool, Clock: clk.Handler(), Tick: -1})
 	l.ids = labs.NewRunIDsTag(Slug, "0a1b2c3d") // as long as a real tag, so the first KV block is as in production
 	return l, clk
 }
 
-// values returns the default knob values with changes applied.
+// values returns raw settings with changes applied: knobs left out keep
+// their defaults when decoded.
 func values(changes labs.Values) labs.Values {
-	v := labs.Defaults(knobs())
+	v := labs.Values{}
 	for k, x := range changes {
 		v[k] = x
 	}
@@ -54,7 +55,7 @@ func values(changes labs.Values) labs.Values {
 
 func mustParse(t *testing.T, v labs.Values) settings {
 	t.Helper()
-	s, err := parse(v)
+	s, err := parse(t, v)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -254,7 +255,7 @@ func roofAt(ps []labs.Point, x float64) float64 {
 // prompt (the engine reports those tokens as cached) and gets its first
 // token sooner than with caching off, where nothing is reused.
 func TestPrefixCachingLowersSecondTTFT(t *testing.T) {
-	preset := (&Lab{}).Presets()[5]
+	preset := labtest.Inert(t, define).Presets()[5]
 	if !strings.HasPrefix(preset.Name, "Prefix caching") {
 		t.Fatalf("preset 5 is %q", preset.Name)
 	}
@@ -331,8 +332,8 @@ func TestValidation(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			v := values(tc.changes)
-			l := New(Config{})
-			errs := l.Check(v)
+			l := labtest.Inert(t, define)
+			errs := labtest.FieldErrors(l, v)
 			if tc.knob == "" {
 				if errs != nil {
 					t.Fatalf("Check: %v, want none", errs)

@@ -94,8 +94,8 @@ func TestComputeVsMemoryBound(t *testing.T) {
 	if !(dec < ridge/50) {
 		t.Errorf("decode intensity %v, want far below the ridge %v", dec, ridge)
 	}
-	if sw.prefill.steps != 1 || sw.decodeWork.steps != int(defaultOutput)-1 {
-		t.Errorf("%d prefill and %d decode steps, want 1 and %d", sw.prefill.steps, sw.decodeWork.steps, int(defaultOutput)-1)
+	if sw.prefill.steps != 1 || sw.decodeWork.steps != defaults.output-1 {
+		t.Errorf("%d prefill and %d decode steps, want 1 and %d", sw.prefill.steps, sw.decodeWork.steps, defaults.output-1)
 	}
 	// Prefill nears the compute roof; decode is pinned under the memory roof.
 	if a := sw.prefill.achieved(); !(a > 0.3*sw.work.peakFLOPS && a <= sw.work.roof(pre)) {

@@ -20,7 +20,7 @@ func TestBrowserRAGLab(t *testing.T) {
 	e2e.Require(t)
 	pool := labs.NewEngines(labs.EnginesConfig{})
 	defer pool.Close()
-	lab := New(Config{Engines: pool, Retriever: labtest.SupportDesk(t)})
+	lab := mustNew(t, Config{Engines: pool, Retriever: labtest.SupportDesk(t)})
 	base := labtest.ServeLabs(t, lab)
 
 	pg := e2e.OpenLab(t, base, Slug)
@@ -34,12 +34,12 @@ func TestBrowserRAGLab(t *testing.T) {
 	start := time.Now()
 	pg.ClickPreset(t, i)
 	e2e.WaitFor(t, b, "preset applied", fmt.Sprintf(`document.querySelector("#lab-rag-k-topK").value == %q && document.querySelector("#lab-rag-k-historyTurns").value == %q`,
-		fmt.Sprint(p.Values.Int(knobTopK)), fmt.Sprint(p.Values.Int(knobHistory))), 5*time.Second)
+		fmt.Sprint(int(p.Values[knobTopK].(float64))), fmt.Sprint(int(p.Values[knobHistory].(float64)))), 5*time.Second)
 	pg.Guess(t, "400")
 	pg.Run(t, 2*time.Minute)
 	passages := e2e.Eval[int](t, b, `(() => { const t = [...document.querySelectorAll("#lab-rag-tables table")].find(t =>
 		(t.querySelector("caption") || {textContent: ""}).textContent.startsWith("Retrieved passages")); return t ? t.querySelectorAll("tbody tr").length : -1 })()`)
-	if want := p.Values.Int(knobTopK); passages != want {
+	if want := int(p.Values[knobTopK].(float64)); passages != want {
 		t.Errorf("retrieved-passages table has %d rows, want %d", passages, want)
 	}
 	if n := e2e.Eval[int](t, b, `[...document.querySelectorAll("#lab-rag-prompt-parts .ch-data rect")].filter(r => +r.getAttribute("height") > 0).length`); n < 3 {

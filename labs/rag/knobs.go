@@ -1,6 +1,9 @@
 package rag
 
 import (
+	"context"
+	"fmt"
+
 	"github.com/latencylab/latencylab/labs"
 	"github.com/latencylab/latencylab/labs/pipelinelab"
 )
@@ -14,43 +17,58 @@ const (
 	knobTier     = "tier"
 )
 
-var knobs = []labs.Knob{
-	{Name: knobTopK, Label: "Retrieved passages (top-k)", Kind: labs.KnobRange, Unit: "chunks", Min: 0, Max: 20, Step: 1,
-		Default: 5.0, Help: "How many knowledge-base chunks the search adds to the prompt."},
-	{Name: knobHistory, Label: "History turns", Kind: labs.KnobRange, Unit: "turns", Min: 0, Max: float64(pipelinelab.MaxHistoryTurns),
-		Step: 1, Default: 4.0, Help: "How many earlier messages of the conversation go into the prompt."},
-	{Name: knobSystem, Label: "System prompt size", Kind: labs.KnobRange, Unit: "tokens", Min: 50, Max: 3000, Step: 50,
-		Default: 200.0, Help: "Instructions at the top of the prompt, padded with more rules to reach this size."},
-	{Name: knobQuestion, Label: "Question", Kind: labs.KnobEnum, Default: pipelinelab.Questions[1].Value,
-		Options: pipelinelab.Questions, Help: "A customer question the knowledge base can answer."},
-	{Name: knobTier, Label: "Model tier", Kind: labs.KnobEnum, Default: pipelinelab.TierMedium,
-		Options: pipelinelab.TierOptions(), Help: "Each tier is a model on its GPUs in the bundled engine."},
-}
-
-var presets = []labs.Preset{
-	{Name: "Top-5", Note: "A typical setting: five passages and a short history.", Values: labs.Values{knobTopK: 5.0, knobHistory: 4.0}},
-	{Name: "No context", Note: "No passages and no history: the fastest start, and an answer with nothing to go on.",
-		Values: labs.Values{knobTopK: 0.0, knobHistory: 0.0}},
-	{Name: "Top-20 + long history", Note: "Everything in: watch the prompt grow and the first token wait for it.",
-		Values: labs.Values{knobTopK: 20.0, knobHistory: 20.0, knobSystem: 600.0}},
-}
-
-// settings are validated values in the lab's own types.
-type settings struct {
+// params are the lab's settings, one field per knob (the page's signals).
+type params struct {
 	topK, history, system int
 	question, tier        string
-	questionText          string
 }
 
-func parse(v labs.Values) (settings, error) {
-	clean, errs := labs.Validate(knobs, v)
-	if len(errs) > 0 {
-		return settings{}, errs[0]
-	}
-	q, err := pipelinelab.Question(clean.String(knobQuestion))
+// defaults are the settings of the default preset.
+var defaults = params{topK: 5, history: 4, system: 200, question: pipelinelab.Questions[1].Value, tier: pipelinelab.TierMedium}
+
+// define declares the lab: its knobs, bound to params' fields, and presets.
+func define(run func(context.Context, params, func(labs.Frame)) error) (*labs.Kit[params], error) {
+	none, all := defaults, defaults
+	none.topK, none.history = 0, 0
+	all.topK, all.history, all.system = 20, 20, 600
+	return labs.Define(labs.Spec[params]{
+		Info:     info(),
+		Defaults: defaults,
+		Knobs: []labs.Field[params]{
+			labs.Bind(labs.Knob{Name: knobTopK, Label: "Retrieved passages (top-k)", Unit: "chunks", Min: 0, Max: 20, Step: 1,
+				Help: "How many knowledge-base chunks the search adds to the prompt."}, func(p *params) *int { return &p.topK }),
+			labs.Bind(labs.Knob{Name: knobHistory, Label: "History turns", Unit: "turns", Min: 0, Max: float64(pipelinelab.MaxHistoryTurns),
+				Step: 1, Help: "How many earlier messages of the conversation go into the prompt."}, func(p *params) *int { return &p.history }),
+			labs.Bind(labs.Knob{Name: knobSystem, Label: "System prompt size", Unit: "tokens", Min: 50, Max: 3000, Step: 50,
+				Help: "Instructions at the top of the prompt, padded with more rules to reach this size."}, func(p *params) *int { return &p.system }),
+			labs.Bind(labs.Knob{Name: knobQuestion, Label: "Question", Options: pipelinelab.Questions,
+				Help: "A customer question the knowledge base can answer."}, func(p *params) *string { return &p.question }),
+			labs.Bind(labs.Knob{Name: knobTier, Label: "Model tier", Options: pipelinelab.TierOptions(),
+				Help: "Each tier is a model on its GPUs in the bundled engine."}, func(p *params) *string { return &p.tier }),
+		},
+		Presets: []labs.Example[params]{
+			{Name: "Top-5", Note: "A typical setting: five passages and a short history.", Params: defaults},
+			{Name: "No context", Note: "No passages and no history: the fastest start, and an answer with nothing to go on.", Params: none},
+			{Name: "Top-20 + long history", Note: "Everything in: watch the prompt grow and the first token wait for it.", Params: all},
+		},
+		Run: run,
+	})
+}
+
+// Check has no rule across knobs: each knob's own range suffices.
+func (p params) Check() []labs.FieldError { return nil }
+
+// settings are a run's params with the question's text.
+type settings struct {
+	params
+	questionText string
+}
+
+// settings looks up the question's text.
+func (p params) settings() (settings, error) {
+	q, err := pipelinelab.Question(p.question)
 	if err != nil {
-		return settings{}, labs.FieldError{Knob: knobQuestion, Message: err.Error()}
+		return settings{}, fmt.Errorf("rag: %w", err)
 	}
-	return settings{topK: clean.Int(knobTopK), history: clean.Int(knobHistory), system: clean.Int(knobSystem),
-		question: clean.String(knobQuestion), tier: clean.String(knobTier), questionText: q}, nil
+	return settings{params: p, questionText: q}, nil
 }

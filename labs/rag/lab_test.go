@@ -16,8 +16,8 @@ import (
 func runLab(t *testing.T, vals labs.Values) []labs.Frame {
 	t.Helper()
 	return labtest.RunInBubble(t, func(pool *labs.Engines) labs.Lab {
-		st := pipelinelab.NewFakeStore()
-		return New(Config{Engines: pool, Retriever: st})
+		st := labtest.NewFakeStore()
+		return mustNew(t, Config{Engines: pool, Retriever: st})
 	}, vals, nil)
 }
 
@@ -84,17 +84,21 @@ func TestKnobsMoveTheirParts(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			last := runLab(t, tc.vals)
 			f := last[len(last)-1]
+			p, err := labtest.Inert(t, define).Params(tc.vals)
+			if err != nil {
+				t.Fatal(err)
+			}
 			if got := labtest.Stat(t, f, statChunksTokens) > 0; got != tc.chunks {
 				t.Errorf("chunk tokens %v", labtest.Stat(t, f, statChunksTokens))
 			}
 			if got := labtest.Stat(t, f, statHistoryTokens) > 0; got != tc.history {
 				t.Errorf("history tokens %v", labtest.Stat(t, f, statHistoryTokens))
 			}
-			if got := len(f.Tables[0].Rows); (got > 0) != tc.rows || (tc.rows && got != int(tc.vals.Float(knobTopK))) {
+			if got := len(f.Tables[0].Rows); (got > 0) != tc.rows || (tc.rows && got != p.topK) {
 				t.Errorf("%d chunk rows", got)
 			}
-			if sys := labtest.Stat(t, f, statSystemTokens); sys < float64(labs.Values(tc.vals).Float(knobSystem)) {
-				t.Errorf("system prompt %v tokens, asked for at least %v", sys, tc.vals.Float(knobSystem))
+			if sys := labtest.Stat(t, f, statSystemTokens); sys < float64(p.system) {
+				t.Errorf("system prompt %v tokens, asked for at least %v", sys, p.system)
 			}
 			if labtest.Stat(t, f, statTTFT) <= 0 || f.Text == nil || f.Text.Body == "" {
 				t.Errorf("ttft %v, text %+v", labtest.Stat(t, f, statTTFT), f.Text)
@@ -121,7 +125,7 @@ func TestAnswerDrawsOnPassages(t *testing.T) {
 }
 
 func TestValidation(t *testing.T) {
-	l := New(Config{})
+	l := labtest.Inert(t, define)
 	for _, raw := range []labs.Values{{knobTopK: 21.0}, {knobHistory: -1.0}, {knobQuestion: "weather"}, {knobTier: "xl"}, {knobSystem: "lots"}} {
 		labtest.ExpectNotRun(t, l, raw)
 	}
@@ -131,11 +135,11 @@ func TestCancel(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		pool := labs.NewEngines(labs.EnginesConfig{})
 		defer pool.Close()
-		st := pipelinelab.NewFakeStore()
-		l := New(Config{Engines: pool, Retriever: st})
+		st := labtest.NewFakeStore()
+		l := mustNew(t, Config{Engines: pool, Retriever: st})
 		ctx, cancel := context.WithCancel(t.Context())
 		final := false
-		err := l.Run(ctx, labs.Defaults(knobs), func(f labs.Frame) {
+		err := l.Run(ctx, labs.Values{}, func(f labs.Frame) {
 			final = final || f.Final
 			if f.Text != nil {
 				cancel() // as the answer starts streaming

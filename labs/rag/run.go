@@ -35,8 +35,13 @@ func pipelineConfig(s settings, system string, topK int) pipeline.Config {
 	return cfg
 }
 
-// run sends the prompt live, then sweeps k on the virtual clock.
-func (l *Lab) run(ctx context.Context, s settings, emit func(labs.Frame)) error {
+// run assembles and sends one prompt live, then sweeps the chunk count on
+// the virtual clock. ctx ending returns ctx's error without a final frame.
+func (l *Lab) run(ctx context.Context, ps params, emit func(labs.Frame)) error {
+	s, err := ps.settings()
+	if err != nil {
+		return err
+	}
 	spec, err := pipelinelab.LookupTier(s.tier)
 	if err != nil {
 		return fmt.Errorf("rag: %w", err)

@@ -14,7 +14,7 @@ func TestEveryFittingProfileRuns(t *testing.T) {
 	for _, m := range engine.ModelNames() {
 		for _, h := range engine.HardwareNames() {
 			v := values(labs.Values{knobModel: m, knobGPU: h, knobPrompt: 8000.0, knobAnswer: 50.0})
-			if _, err := parse(v); err != nil {
+			if _, err := parse(t, v); err != nil {
 				continue
 			}
 			l, _, _ := newTestLab(t)

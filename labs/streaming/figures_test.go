@@ -16,7 +16,7 @@ import (
 func TestRealClockFigures(t *testing.T) {
 	pool := labs.NewEngines(labs.EnginesConfig{})
 	defer pool.Close()
-	labtest.RunPresetsOnWallClock(t, New(Config{Engines: pool}), func(p labs.Preset, final labs.Frame, frames int, took time.Duration) {
+	labtest.RunPresetsOnWallClock(t, mustNew(t, Config{Engines: pool}), func(p labs.Preset, final labs.Frame, frames int, took time.Duration) {
 		st := labtest.StatMap(t, final)
 		t.Logf("%-22s first word %7.1f ms  ttft %6.1f ms  tpot %5.2f ms  total %8.1f ms  %4.0f tokens  %6.1f tok/s  reading %7.0f ms  (%d frames)",
 			p.Name, st[statFirstWord], st[statTTFT], st[statTPOT], st[statTotal], st[statTokens], st[statTokPerS], st[statReading], frames)

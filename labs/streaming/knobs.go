@@ -1,8 +1,8 @@
 package streaming
 
 import (
+	"context"
 	"fmt"
-	"strings"
 
 	"github.com/latencylab/latencylab/engine"
 	"github.com/latencylab/latencylab/labs"
@@ -16,111 +16,93 @@ const (
 	knobModel     = "model"
 	knobGPU       = "gpu"
 	knobReading   = "readingSpeed"
+	knobSpeedCap  = "speedCap"
 )
 
-// Defaults of the default preset.
-const (
-	defaultModel = "llama-3.1-8b"
-	defaultGPU   = "h100-sxm"
-)
-
-// Knobs lists the lab's settings.
-func (l *Lab) Knobs() []labs.Knob { return knobs() }
-
-func knobs() []labs.Knob {
-	return []labs.Knob{
-		{Name: knobStreaming, Label: "Streaming", Kind: labs.KnobBool, Default: true,
-			Help: "On: each token is shown as it arrives. Off: the answer is shown once it is complete."},
-		{Name: knobAnswer, Label: "Answer length", Kind: labs.KnobRange, Unit: "tokens",
-			Min: 50, Max: 1000, Step: 10, Default: 300.0,
-			Help: "How many tokens the model writes; a token is about three quarters of a word."},
-		{Name: knobPrompt, Label: "Prompt length", Kind: labs.KnobRange, Unit: "tokens",
-			Min: 50, Max: 8000, Step: 50, Default: 1000.0,
-			Help: "System prompt, support notes and the question, as the model reads them."},
-		labs.ModelKnob(knobModel, defaultModel, "Served in BF16 on a single GPU."),
-		labs.GPUKnob(knobGPU, defaultGPU, "One GPU of this type serves the model; other learners on the same choice share it."),
-		{Name: knobReading, Label: "Reading speed", Kind: labs.KnobRange, Unit: "words/s",
-			Min: 3, Max: 6, Step: 0.1, Default: 4.5,
-			Help: "How fast the reader gets through the text; adults read about four to five words a second."},
-	}
-}
-
-// Presets lists settings worth trying; the first is the default view.
-func (l *Lab) Presets() []labs.Preset {
-	preset := func(name, note string, streaming bool, answer, prompt float64, gpu string) labs.Preset {
-		return labs.Preset{Name: name, Note: note, Values: labs.Values{
-			knobStreaming: streaming, knobAnswer: answer, knobPrompt: prompt,
-			knobModel: defaultModel, knobGPU: gpu, knobReading: 4.5,
-		}}
-	}
-	return []labs.Preset{
-		preset("Streaming on an H100",
-			"The first word appears after the prompt is read, and the text then outruns any reader.",
-			true, 300, 1000, defaultGPU),
-		preset("Blocking on an H100",
-			"Same request, same GPU: the first word now waits for the last token.",
-			false, 300, 1000, defaultGPU),
-		preset("Long answer on an L4",
-			"A slower GPU and a 1,000-token answer: the whole answer takes long, but streaming makes the wait bearable.",
-			true, 1000, 1000, "l4"),
-		preset("Huge prompt",
-			"An 8,000-token prompt: reading it takes the GPU longer, so time to first token grows.",
-			true, 300, 8000, defaultGPU),
-	}
-}
-
-// settings are one run's parsed knob values.
-type settings struct {
+// params are the lab's settings, one field per knob; they double as the
+// page's Datastar signals.
+type params struct {
 	streaming    bool
 	answerTokens int
 	promptTokens int
-	profile      labs.Profile
+	model        string
+	gpu          string
 	readingSpeed float64 // words per second
-	engine       engine.Config
+	speedCap     int     // most tokens a second the model may write; 0: as fast as the GPU goes
 }
 
-// Check reports problems that span knobs, which labs.Validate cannot see:
-// the chosen model must fit on the chosen GPU. Values must already have
-// passed labs.Validate. The message names the choices that would work.
-func (l *Lab) Check(v labs.Values) []labs.FieldError {
-	_, err := parse(v)
-	return labs.CheckErr(err, knobGPU)
+// defaults are the settings of the default preset.
+var defaults = params{streaming: true, answerTokens: 300, promptTokens: 1000,
+	model: "llama-3.1-8b", gpu: "h100-sxm", readingSpeed: 4.5}
+
+// define declares the lab: its knobs, bound to params' fields, and presets.
+func define(run func(context.Context, params, func(labs.Frame)) error) (*labs.Kit[params], error) {
+	blocking, longL4, huge := defaults, defaults, defaults
+	blocking.streaming = false
+	longL4.answerTokens, longL4.gpu = 1000, "l4"
+	huge.promptTokens = 8000
+	return labs.Define(labs.Spec[params]{
+		Info:     info(),
+		Defaults: defaults,
+		Knobs: []labs.Field[params]{
+			labs.Bind(labs.Knob{Name: knobStreaming, Label: "Streaming",
+				Help: "On: each token is shown as it arrives. Off: the answer is shown once it is complete."},
+				func(p *params) *bool { return &p.streaming }),
+			labs.Bind(labs.Knob{Name: knobAnswer, Label: "Answer length", Unit: "tokens", Min: 50, Max: 1000, Step: 10,
+				Help: "How many tokens the model writes; a token is about three quarters of a word."},
+				func(p *params) *int { return &p.answerTokens }),
+			labs.Bind(labs.Knob{Name: knobPrompt, Label: "Prompt length", Unit: "tokens", Min: 50, Max: 8000, Step: 50,
+				Help: "System prompt, support notes and the question, as the model reads them."},
+				func(p *params) *int { return &p.promptTokens }),
+			labs.Bind(labs.ModelKnob(knobModel, "Served in BF16 on a single GPU."),
+				func(p *params) *string { return &p.model }),
+			labs.Bind(labs.GPUKnob(knobGPU, "One GPU of this type serves the model; other learners on the same choice share it."),
+				func(p *params) *string { return &p.gpu }),
+			labs.Bind(labs.Knob{Name: knobReading, Label: "Reading speed", Unit: "words/s", Min: 3, Max: 6, Step: 0.1,
+				Help: "How fast the reader gets through the text; adults read about four to five words a second."},
+				func(p *params) *float64 { return &p.readingSpeed }),
+			labs.Bind(labs.Knob{Name: knobSpeedCap, Label: "Model speed cap", Unit: "tokens/s", Min: 0, Max: 300, Step: 10,
+				Help: "Hold the model to at most this many tokens a second, as a busy hosted API does (0: as fast as the GPU goes)."},
+				func(p *params) *int { return &p.speedCap }),
+		},
+		Presets: []labs.Example[params]{
+			{Name: "Streaming on an H100", Params: defaults,
+				Note: "The first word appears after the prompt is read, and the text then outruns any reader."},
+			{Name: "Blocking on an H100", Params: blocking,
+				Note: "Same request, same GPU: the first word now waits for the last token."},
+			{Name: "Long answer on an L4", Params: longL4,
+				Note: "A slower GPU and a 1,000-token answer: the whole answer takes long, but streaming makes the wait bearable."},
+			{Name: "Huge prompt", Params: huge,
+				Note: "An 8,000-token prompt: reading it takes the GPU longer, so time to first token grows."},
+		},
+		Run: run,
+	})
 }
 
-// parse validates v against the knobs (so out-of-range values are refused
-// even when a caller skipped labs.Validate) and checks that the model fits.
-func parse(v labs.Values) (settings, error) {
-	vals, errs := labs.Validate(knobs(), v)
-	if len(errs) > 0 {
-		return settings{}, labs.JoinFieldErrors(errs)
+// settings are one run's params with what they imply: the deployment and
+// its engine configuration.
+type settings struct {
+	params
+	profile labs.Profile
+	engine  engine.Config
+}
+
+func (p params) profile() labs.Profile { return labs.Profile{Hardware: p.gpu, Model: p.model} }
+
+// Check reports the rule that spans knobs: the chosen model must fit on
+// the chosen GPU. The message names the choices that would work.
+func (p params) Check() []labs.FieldError {
+	if _, err := p.profile().Config(); err != nil {
+		return []labs.FieldError{labs.FitError(knobGPU, p.profile())}
 	}
-	s := settings{
-		streaming:    vals.Bool(knobStreaming),
-		answerTokens: vals.Int(knobAnswer),
-		promptTokens: vals.Int(knobPrompt),
-		profile:      labs.Profile{Hardware: vals.String(knobGPU), Model: vals.String(knobModel)},
-		readingSpeed: vals.Float(knobReading),
-	}
-	cfg, err := s.profile.Config()
+	return nil
+}
+
+// settings derives a run's deployment from checked params.
+func (p params) settings() (settings, error) {
+	cfg, err := p.profile().Config()
 	if err != nil {
-		return settings{}, labs.FieldError{Knob: knobGPU, Message: fitMessage(s.profile)}
+		return settings{}, fmt.Errorf("streaming: %w", err)
 	}
-	s.engine = cfg
-	return s, nil
-}
-
-// fitMessage explains a model that does not fit on a GPU and names the
-// choices that do.
-func fitMessage(p labs.Profile) string {
-	models, gpus := labs.FitsWith(p)
-	msg := fmt.Sprintf("%s does not fit on one %s in BF16 (weights plus working memory exceed the GPU's memory).", p.Model, p.Hardware)
-	if len(gpus) > 0 {
-		msg += fmt.Sprintf(" Pick a larger GPU for it: %s.", strings.Join(gpus, ", "))
-	} else {
-		msg += " No single GPU in this lab holds it."
-	}
-	if len(models) > 0 {
-		msg += fmt.Sprintf(" Or keep %s and pick a smaller model: %s.", p.Hardware, strings.Join(models, ", "))
-	}
-	return msg
+	return settings{params: p, profile: p.profile(), engine: cfg}, nil
 }

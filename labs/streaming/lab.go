@@ -7,7 +7,6 @@
 package streaming
 
 import (
-	"context"
 	"errors"
 	"time"
 
@@ -35,6 +34,7 @@ type Config struct {
 
 // Lab is the streaming-vs-blocking lab. It is safe for concurrent runs.
 type Lab struct {
+	*labs.Kit[params]
 	engines *labs.Engines
 	clock   Clock
 	tick    time.Duration
@@ -42,8 +42,11 @@ type Lab struct {
 	ids *labs.RunIDs
 }
 
-// New returns the lab.
-func New(cfg Config) *Lab {
+// New returns the lab, or an error when cfg lacks the engine pool.
+func New(cfg Config) (*Lab, error) {
+	if cfg.Engines == nil {
+		return nil, errors.New("streaming: no engine pool configured")
+	}
 	clk := cfg.Clock
 	if clk == nil {
 		clk = live.WallClock{}
@@ -52,11 +55,17 @@ func New(cfg Config) *Lab {
 	if tick == 0 {
 		tick = 100 * time.Millisecond
 	}
-	return &Lab{engines: cfg.Engines, clock: clk, tick: tick, ids: labs.NewRunIDs(Slug)}
+	l := &Lab{engines: cfg.Engines, clock: clk, tick: tick, ids: labs.NewRunIDs(Slug)}
+	kit, err := define(l.run)
+	if err != nil {
+		return nil, err
+	}
+	l.Kit = kit
+	return l, nil
 }
 
-// Info describes the lab.
-func (l *Lab) Info() labs.Info {
+// info describes the lab.
+func info() labs.Info {
 	return labs.Info{
 		Slug:  Slug,
 		Title: "Streaming vs blocking",
@@ -67,26 +76,4 @@ func (l *Lab) Info() labs.Info {
 		PredictionUnit: "ms",
 		PredictionStat: statFirstWord,
 	}
-}
-
-// Run sends one request with settings v to the shared engine for the
-// chosen model and GPU and reports what the handler saw: a frame when the
-// request is sent, one per token received (the runner coalesces them) and a
-// final frame with every stat. Settings the engine cannot serve (a model too
-// big for the GPU) end in a final frame with Error set and a nil error. Run
-// returns an error only for failures on the server's side, and ctx.Err()
-// when ctx ends, in which case the engine request is aborted and no final
-// frame is emitted.
-func (l *Lab) Run(ctx context.Context, v labs.Values, emit func(labs.Frame)) error {
-	s, err := parse(v)
-	if err != nil {
-		// A learner's mistake, not a failure: it ends the run with a
-		// message the learner can act on.
-		emit(labs.NotRun(err))
-		return nil
-	}
-	if l.engines == nil {
-		return errors.New("streaming: no engine pool configured")
-	}
-	return l.run(ctx, s, emit)
 }

@@ -10,14 +10,14 @@ import (
 )
 
 func TestInfoAndKnobs(t *testing.T) {
-	l := New(Config{})
+	l := labtest.Inert(t, define)
 	info := l.Info()
 	if info.Slug != "streaming" || info.Lesson != "time-to-first-token" || info.PredictionStat != statFirstWord || info.PredictionUnit != "ms" {
 		t.Errorf("info %+v", info)
 	}
 	want := labs.Values{knobStreaming: true, knobAnswer: 300.0, knobPrompt: 1000.0,
-		knobModel: "llama-3.1-8b", knobGPU: "h100-sxm", knobReading: 4.5}
-	got := labs.Defaults(l.Knobs())
+		knobModel: "llama-3.1-8b", knobGPU: "h100-sxm", knobReading: 4.5, knobSpeedCap: 0.0}
+	got := labtest.Defaults(l)
 	for k, w := range want {
 		if got[k] != w {
 			t.Errorf("default %s = %v, want %v", k, got[k], w)
@@ -38,7 +38,7 @@ func TestInfoAndKnobs(t *testing.T) {
 }
 
 func TestPresetsAreValid(t *testing.T) {
-	l := New(Config{})
+	l := labtest.Inert(t, define)
 	ps := l.Presets()
 	names := []string{"Streaming on an H100", "Blocking on an H100", "Long answer on an L4", "Huge prompt"}
 	if len(ps) != len(names) {
@@ -48,18 +48,14 @@ func TestPresetsAreValid(t *testing.T) {
 		if p.Name != names[i] || p.Note == "" {
 			t.Errorf("preset %d: %q (note %q), want %q", i, p.Name, p.Note, names[i])
 		}
-		v, errs := labs.Validate(l.Knobs(), p.Values)
-		if len(errs) > 0 {
-			t.Errorf("preset %q: %v", p.Name, errs)
-		}
 		if len(p.Values) != len(l.Knobs()) {
 			t.Errorf("preset %q sets %d of %d knobs", p.Name, len(p.Values), len(l.Knobs()))
 		}
-		if errs := l.Check(v); errs != nil {
+		if errs := labtest.FieldErrors(l, p.Values); errs != nil {
 			t.Errorf("preset %q: %v", p.Name, errs)
 		}
 	}
-	if labs.Defaults(l.Knobs())[knobStreaming] != ps[0].Values[knobStreaming] {
+	if labtest.Defaults(l)[knobStreaming] != ps[0].Values[knobStreaming] {
 		t.Error("the first preset is not the default view")
 	}
 }

@@ -11,19 +11,29 @@ import (
 	"github.com/latencylab/latencylab/labs"
 )
 
-// run sends one request to the shared engine for the chosen profile and
-// plays the handler's part: it timestamps every event on its own clock and
-// either forwards each token's text (streaming) or holds the text back until
-// the answer is complete (blocking).
-func (l *Lab) run(ctx context.Context, s settings, emit func(labs.Frame)) error {
+// run sends one request with settings p to the shared engine for the
+// chosen model and GPU and plays the handler's part: it timestamps every
+// event on its own clock and either forwards each token's text (streaming)
+// or holds the text back until the answer is complete (blocking). It emits
+// a frame when the request is sent, one per token received (the runner
+// coalesces them) and a final frame with every stat. A request the engine
+// refuses ends in a final frame with Error set and a nil error. run returns
+// an error only for failures on the server's side, and ctx.Err() when ctx
+// ends, in which case the engine request is aborted and no final frame is
+// emitted.
+func (l *Lab) run(ctx context.Context, p params, emit func(labs.Frame)) error {
+	s, err := p.settings()
+	if err != nil {
+		return err
+	}
 	_, id := l.ids.Next()
-	p, err := buildPrompt(s.promptTokens, "Session "+id)
+	prompt, err := buildPrompt(s.promptTokens, "Session "+id)
 	if err != nil {
 		emit(labs.Frame{Final: true, Status: "Not run.", Error: err.Error()})
 		return nil
 	}
-	ans := composeAnswer(p, s.answerTokens)
-	req := engine.Request{ID: id, PromptTokens: p.ids, OutputTokens: ans.Tokens, MaxTokens: len(ans.Tokens)}
+	ans := composeAnswer(prompt, s.answerTokens)
+	req := engine.Request{ID: id, PromptTokens: prompt.ids, OutputTokens: ans.Tokens, MaxTokens: len(ans.Tokens)}
 
 	le, err := l.engines.Get(s.profile)
 	if err != nil {
@@ -52,6 +62,23 @@ func (l *Lab) run(ctx context.Context, s settings, emit func(labs.Frame)) error 
 		defer tk.Stop()
 		tick = tk.C
 	}
+	// With a speed cap, token i may not reach the handler before the
+	// first token's arrival plus i/cap: tokens that come sooner wait in
+	// held, released by the pace timer.
+	var held []string
+	var first time.Duration
+	done := false
+	var pace <-chan time.Time
+	release := func(at time.Duration) {
+		for len(held) > 0 && (s.speedCap == 0 || at >= first+time.Duration(m.tokens)*time.Second/time.Duration(s.speedCap)) {
+			m.token(at, held[0])
+			held = held[1:]
+		}
+		pace = nil
+		if len(held) > 0 {
+			pace = time.After(first + time.Duration(m.tokens)*time.Second/time.Duration(s.speedCap) - at)
+		}
+	}
 	for {
 		select {
 		case <-ctx.Done():
@@ -62,6 +89,16 @@ func (l *Lab) run(ctx context.Context, s settings, emit func(labs.Frame)) error 
 				continue
 			}
 			emit(v.frame(m, l.clock.Now().Sub(t0)))
+		case <-pace:
+			at := l.clock.Now().Sub(t0)
+			release(at)
+			if done && len(held) == 0 {
+				m.finish(at)
+			}
+			emit(v.frame(m, at))
+			if m.done {
+				return nil
+			}
 		case ev, ok := <-events:
 			if !ok { // the engine closes the stream without a final event on cancel
 				return ctx.Err()
@@ -71,11 +108,19 @@ func (l *Lab) run(ctx context.Context, s settings, emit func(labs.Frame)) error 
 				if ev.Err != nil {
 					return fmt.Errorf("streaming: request %s: %w", id, ev.Err)
 				}
+				events, done = nil, true
+				if len(held) > 0 {
+					continue // the pace timer finishes the answer
+				}
 				m.finish(at)
 				emit(v.frame(m, at))
 				return nil
 			}
-			m.token(at, piece(ans.Pieces, ans.Tokens, ev))
+			if m.tokens == 0 && len(held) == 0 {
+				first = at
+			}
+			held = append(held, piece(ans.Pieces, ans.Tokens, ev))
+			release(at)
 			emit(v.frame(m, at))
 		}
 	}

@@ -28,14 +28,18 @@ func newTestLab(t *testing.T) (*Lab, *labs.Engines, *labtest.Lockstep) {
 			t.Error("the engine waited for a handler step that never came")
 		}
 	})
-	l := New(Config{Engines: pool, Clock: clk.Handler(), Tick: -1})
+	l, err := New(Config{Engines: pool, Clock: clk.Handler(), Tick: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
 	l.ids = labs.NewRunIDsTag(Slug, "test")
 	return l, pool, clk
 }
 
-// values returns the default knob values with changes applied.
+// values returns raw settings with changes applied: knobs left out keep
+// their defaults when decoded.
 func values(changes labs.Values) labs.Values {
-	v := labs.Defaults(knobs())
+	v := labs.Values{}
 	for k, x := range changes {
 		v[k] = x
 	}
@@ -74,7 +78,7 @@ func TestRun(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			l, _, _ := newTestLab(t)
 			v := values(tc.changes)
-			s, err := parse(v)
+			s, err := parse(t, v)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -112,7 +116,7 @@ func checkFrames(t *testing.T, s settings, frames []labs.Frame, want engine.Requ
 			t.Errorf("final frame lacks stat %q", k)
 		}
 	}
-	if _, ok := st[(&Lab{}).Info().PredictionStat]; !ok {
+	if _, ok := st[info().PredictionStat]; !ok {
 		t.Error("final frame lacks the prediction stat")
 	}
 
@@ -245,7 +249,7 @@ func TestRunCancel(t *testing.T) {
 		t.Run(map[bool]string{true: "streaming", false: "blocking"}[streaming], func(t *testing.T) {
 			l, pool, clk := newTestLab(t)
 			v := values(labs.Values{knobStreaming: streaming, knobAnswer: 1000.0})
-			s, _ := parse(v)
+			s, _ := parse(t, v)
 			ctx, cancel := context.WithCancel(context.Background())
 			defer cancel()
 			var returned atomic.Bool
@@ -318,7 +322,7 @@ func TestRunRefusesBadSettings(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			l, pool, _ := newTestLab(t)
 			v := values(tc.changes)
-			_, perr := parse(v)
+			_, perr := parse(t, v)
 			var frames []labs.Frame
 			err := l.Run(context.Background(), v, func(f labs.Frame) { frames = append(frames, f) })
 			if err != nil {
@@ -347,17 +351,17 @@ func TestRunRefusesBadSettings(t *testing.T) {
 
 func TestCheck(t *testing.T) {
 	l, _, _ := newTestLab(t)
-	if errs := l.Check(values(nil)); errs != nil {
+	if errs := labtest.FieldErrors(l, values(nil)); errs != nil {
 		t.Fatalf("defaults: %v", errs)
 	}
-	errs := l.Check(values(labs.Values{knobModel: "llama-3.1-70b", knobGPU: "l4"}))
+	errs := labtest.FieldErrors(l, values(labs.Values{knobModel: "llama-3.1-70b", knobGPU: "l4"}))
 	if len(errs) != 1 || errs[0].Knob != knobGPU || !strings.Contains(errs[0].Message, "does not fit") {
 		t.Fatalf("70b on l4: %v, want one error on the GPU knob", errs)
 	}
 	if !strings.Contains(errs[0].Message, "llama-3.2-3b") {
 		t.Errorf("message %q does not name a model that fits", errs[0].Message)
 	}
-	errs = l.Check(values(labs.Values{knobModel: "qwen2.5-7b", knobGPU: "nope"}))
+	errs = labtest.FieldErrors(l, values(labs.Values{knobModel: "qwen2.5-7b", knobGPU: "nope"}))
 	if len(errs) != 1 || errs[0].Knob != knobGPU {
 		t.Errorf("unknown GPU: %v", errs)
 	}
@@ -380,7 +384,7 @@ func TestRepeatRunsMissThePrefixCache(t *testing.T) {
 	if ttft[0] != ttft[1] {
 		t.Errorf("ttft %v ms then %v ms, want the same", ttft[0], ttft[1])
 	}
-	s, _ := parse(v)
+	s, _ := parse(t, v)
 	le, err := pool.Get(s.profile)
 	if err != nil {
 		t.Fatal(err)
@@ -391,9 +395,9 @@ func TestRepeatRunsMissThePrefixCache(t *testing.T) {
 }
 
 func TestRunWithoutPool(t *testing.T) {
-	err := New(Config{}).Run(context.Background(), values(nil), func(labs.Frame) {})
+	_, err := New(Config{})
 	if err == nil {
-		t.Fatal("Run without an engine pool succeeded")
+		t.Fatal("a lab without an engine pool was built")
 	}
 }
 
@@ -430,7 +434,10 @@ func TestWaitRefreshesWhileThePromptIsRead(t *testing.T) {
 	defer pool.Close()
 	var once sync.Once
 	defer once.Do(func() { close(gate.open) })
-	l := New(Config{Engines: pool, Clock: &tickingClock{now: time.Unix(0, 0), step: 50 * time.Millisecond}, Tick: time.Millisecond})
+	l, err := New(Config{Engines: pool, Clock: &tickingClock{now: time.Unix(0, 0), step: 50 * time.Millisecond}, Tick: time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
 
 	waits := 0
 	var frames []labs.Frame

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/latencylab/latencylab/labs/labtest"
 	"testing"
 	"testing/synctest"
 	"time"
@@ -28,7 +29,7 @@ func runBatch(t *testing.T, s settings, vr variant) []record {
 	synctest.Test(t, func(t *testing.T) {
 		pool := labs.NewEngines(labs.EnginesConfig{})
 		defer pool.Close()
-		l := New(Config{Engines: pool, Retriever: pipelinelab.NewFakeStore(), Tick: -1})
+		l := mustNew(t, Config{Engines: pool, Retriever: labtest.NewFakeStore(), Tick: -1})
 		tiers, err := pipelinelab.Tiers(pool)
 		if err != nil {
 			t.Fatal(err)
@@ -212,7 +213,7 @@ func TestRunCancelled(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		pool := labs.NewEngines(labs.EnginesConfig{})
 		defer pool.Close()
-		l := New(Config{Engines: pool, Tick: 500 * time.Millisecond})
+		l := mustNew(t, Config{Engines: pool, Tick: 500 * time.Millisecond})
 		ctx, cancel := context.WithCancel(t.Context())
 		go func() {
 			time.Sleep(3 * time.Second)
@@ -220,7 +221,7 @@ func TestRunCancelled(t *testing.T) {
 		}()
 		start := time.Now()
 		var frames []labs.Frame
-		err := l.Run(ctx, labs.Defaults(l.Knobs()), func(f labs.Frame) { frames = append(frames, f) })
+		err := l.Run(ctx, labtest.Defaults(l), func(f labs.Frame) { frames = append(frames, f) })
 		if !errors.Is(err, context.Canceled) {
 			t.Fatalf("Run = %v, want context.Canceled", err)
 		}

@@ -8,7 +8,6 @@ import (
 
 	"github.com/latencylab/latencylab/labs"
 	"github.com/latencylab/latencylab/labs/labtest"
-	"github.com/latencylab/latencylab/labs/pipelinelab"
 	"github.com/latencylab/latencylab/web/e2e"
 )
 
@@ -20,7 +19,7 @@ func TestBrowserTimeoutsLab(t *testing.T) {
 	e2e.Require(t)
 	pool := labs.NewEngines(labs.EnginesConfig{})
 	defer pool.Close()
-	lab := New(Config{Engines: pool, Retriever: pipelinelab.NewFakeStore()})
+	lab := mustNew(t, Config{Engines: pool, Retriever: labtest.NewFakeStore()})
 	base := labtest.ServeLabs(t, lab)
 
 	pg := e2e.OpenLab(t, base, Slug)
@@ -30,7 +29,7 @@ func TestBrowserTimeoutsLab(t *testing.T) {
 		t.Run(p.Name, func(t *testing.T) {
 			pg.ClickPreset(t, i)
 			e2e.WaitFor(t, b, "preset applied", fmt.Sprintf(`document.querySelector("#lab-timeouts-k-overallTimeout").value == %q`,
-				fmt.Sprint(p.Values.Float(knobOverall))), 5*time.Second)
+				fmt.Sprint(p.Values[knobOverall].(float64))), 5*time.Second)
 			pg.Guess(t, "5000")
 			pg.WatchChanges(t, "charts")
 			pg.Run(t, 90*time.Second)

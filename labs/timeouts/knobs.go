@@ -1,6 +1,7 @@
 package timeouts
 
 import (
+	"context"
 	"time"
 
 	"github.com/latencylab/latencylab/labs"
@@ -37,65 +38,77 @@ const stallAfter = 20
 // backupNone is the backup knob's "no backup" value.
 const backupNone = "none"
 
-func knobs() []labs.Knob {
+// params are the lab's settings, one field per knob (the page's signals).
+type params struct {
+	fault                          string
+	slowBy, ftt, overall, deadline float64 // seconds
+	backup                         string
+	share, requests, answer        int // share in %
+}
+
+// defaults are the settings of the default preset.
+var defaults = params{fault: faultSlow, slowBy: 8, share: 30, backup: pipelinelab.TierSmall, requests: 20, answer: 200}
+
+// define declares the lab: its knobs, bound to params' fields, and presets.
+func define(run func(context.Context, params, func(labs.Frame)) error) (*labs.Kit[params], error) {
 	backups := []labs.Option{{Value: backupNone, Label: "None"}}
 	for _, o := range pipelinelab.TierOptions() {
 		if o.Value != primary {
 			backups = append(backups, o)
 		}
 	}
-	return []labs.Knob{
-		{Name: knobFault, Label: "Slowdown on the primary model", Kind: labs.KnobEnum, Default: faultSlow,
-			Help: "What goes wrong with the medium tier for the affected calls.",
-			Options: []labs.Option{
-				{Value: faultNone, Label: "None"},
-				{Value: faultSlow, Label: "Slow first token"},
-				{Value: faultStall, Label: "Stall mid-stream (after 20 tokens)"},
-				{Value: faultRefuse, Label: "Refuse the call (503)"},
-			}},
-		{Name: knobSlowBy, Label: "Slowdown length", Kind: labs.KnobRange, Unit: "s", Min: 1, Max: 30, Step: 0.5,
-			Default: 8.0, Help: "How long an affected call stays silent, before its first token or in the middle."},
-		{Name: knobShare, Label: "Share of calls slowed", Kind: labs.KnobRange, Unit: "%", Min: 0, Max: 100, Step: 5,
-			Default: 30.0, Help: "Which fraction of the batch meets the slowdown; the rest are healthy."},
-		{Name: knobFTT, Label: "First-token timeout", Kind: labs.KnobRange, Unit: "s", Min: 0, Max: 30, Step: 0.5,
-			Default: 0.0, Help: "Give up on a tier that has sent nothing after this long and try the backup (0: none)."},
-		{Name: knobOverall, Label: "Overall timeout", Kind: labs.KnobRange, Unit: "s", Min: 0, Max: 60, Step: 0.5,
-			Default: 0.0, Help: "Cut the model call off after this long, retries included, keeping what was written (0: none)."},
-		{Name: knobDeadline, Label: "Request deadline", Kind: labs.KnobRange, Unit: "s", Min: 0, Max: 60, Step: 1,
-			Default: 0.0, Help: "The whole request's allowance, shared by every step and retry (0: none)."},
-		{Name: knobBackup, Label: "Backup tier", Kind: labs.KnobEnum, Default: pipelinelab.TierSmall, Options: backups,
-			Help: "Where a call goes after a first-token timeout or a refusal."},
-		{Name: knobRequests, Label: "Requests", Kind: labs.KnobRange, Unit: "requests", Min: 10, Max: 50, Step: 1,
-			Default: 20.0, Help: "Requests in the batch; they start 100 ms apart and run at the same time."},
-		{Name: knobAnswer, Label: "Answer length", Kind: labs.KnobRange, Unit: "tokens", Min: 20, Max: 800, Step: 10,
-			Default: 200.0, Help: "Tokens each answer has; a longer answer takes longer to write."},
+	preset := func(slowBy, ftt, overall, deadline float64, answer int) params {
+		p := defaults
+		p.slowBy, p.ftt, p.overall, p.deadline, p.answer = slowBy, ftt, overall, deadline, answer
+		return p
 	}
+	return labs.Define(labs.Spec[params]{
+		Info:     info(),
+		Defaults: defaults,
+		Knobs: []labs.Field[params]{
+			labs.Bind(labs.Knob{Name: knobFault, Label: "Slowdown on the primary model",
+				Help: "What goes wrong with the medium tier for the affected calls.",
+				Options: []labs.Option{
+					{Value: faultNone, Label: "None"},
+					{Value: faultSlow, Label: "Slow first token"},
+					{Value: faultStall, Label: "Stall mid-stream (after 20 tokens)"},
+					{Value: faultRefuse, Label: "Refuse the call (503)"},
+				}}, func(p *params) *string { return &p.fault }),
+			labs.Bind(labs.Knob{Name: knobSlowBy, Label: "Slowdown length", Unit: "s", Min: 1, Max: 30, Step: 0.5,
+				Help: "How long an affected call stays silent, before its first token or in the middle."}, func(p *params) *float64 { return &p.slowBy }),
+			labs.Bind(labs.Knob{Name: knobShare, Label: "Share of calls slowed", Unit: "%", Min: 0, Max: 100, Step: 5,
+				Help: "Which fraction of the batch meets the slowdown; the rest are healthy."}, func(p *params) *int { return &p.share }),
+			labs.Bind(labs.Knob{Name: knobFTT, Label: "First-token timeout", Unit: "s", Min: 0, Max: 30, Step: 0.5,
+				Help: "Give up on a tier that has sent nothing after this long and try the backup (0: none)."}, func(p *params) *float64 { return &p.ftt }),
+			labs.Bind(labs.Knob{Name: knobOverall, Label: "Overall timeout", Unit: "s", Min: 0, Max: 60, Step: 0.5,
+				Help: "Cut the model call off after this long, retries included, keeping what was written (0: none)."}, func(p *params) *float64 { return &p.overall }),
+			labs.Bind(labs.Knob{Name: knobDeadline, Label: "Request deadline", Unit: "s", Min: 0, Max: 60, Step: 1,
+				Help: "The whole request's allowance, shared by every step and retry (0: none)."}, func(p *params) *float64 { return &p.deadline }),
+			labs.Bind(labs.Knob{Name: knobBackup, Label: "Backup tier", Options: backups,
+				Help: "Where a call goes after a first-token timeout or a refusal."}, func(p *params) *string { return &p.backup }),
+			labs.Bind(labs.Knob{Name: knobRequests, Label: "Requests", Unit: "requests", Min: 10, Max: 50, Step: 1,
+				Help: "Requests in the batch; they start 100 ms apart and run at the same time."}, func(p *params) *int { return &p.requests }),
+			labs.Bind(labs.Knob{Name: knobAnswer, Label: "Answer length", Unit: "tokens", Min: 20, Max: 800, Step: 10,
+				Help: "Tokens each answer has; a longer answer takes longer to write."}, func(p *params) *int { return &p.answer }),
+		},
+		Presets: []labs.Example[params]{
+			{Name: "Provider slowdown, no timeout", Params: preset(8, 0, 0, 0, 200),
+				Note: "Three calls in ten wait out the slow provider: the p95 first word is the slowdown itself."},
+			{Name: "5 s first-token timeout with fallback", Params: preset(8, 5, 20, 20, 200),
+				Note: "The slowed calls give up after 5 s and move to the small tier: slower first words, no errors."},
+			{Name: "Web-service timeout (1 s)", Params: preset(8, 0, 1, 0, 200),
+				Note: "A one-second limit on the whole call cuts off healthy answers that were simply still being written."},
+			{Name: "Shared 20 s deadline with a retry at 18 s", Params: preset(25, 18, 0, 20, 600),
+				Note: "The retry starts at second 18 and gets only the 2 s that remain of the deadline, not a fresh 20: long answers are cut there."},
+		},
+		Run: run,
+	})
 }
 
-func presets() []labs.Preset {
-	p := func(name, note, fault string, slowBy, ftt, overall, deadline, answer float64) labs.Preset {
-		return labs.Preset{Name: name, Note: note, Values: labs.Values{
-			knobFault: fault, knobSlowBy: slowBy, knobShare: 30.0, knobFTT: ftt, knobOverall: overall,
-			knobDeadline: deadline, knobBackup: pipelinelab.TierSmall, knobRequests: 20.0, knobAnswer: answer,
-		}}
-	}
-	return []labs.Preset{
-		p("Provider slowdown, no timeout",
-			"Three calls in ten wait out the slow provider: the p95 first word is the slowdown itself.",
-			faultSlow, 8, 0, 0, 0, 200),
-		p("5 s first-token timeout with fallback",
-			"The slowed calls give up after 5 s and move to the small tier: slower first words, no errors.",
-			faultSlow, 8, 5, 20, 20, 200),
-		p("Web-service timeout (1 s)",
-			"A one-second limit on the whole call cuts off healthy answers that were simply still being written.",
-			faultSlow, 8, 0, 1, 0, 200),
-		p("Shared 20 s deadline with a retry at 18 s",
-			"The retry starts at second 18 and gets only the 2 s that remain of the deadline, not a fresh 20: long answers are cut there.",
-			faultSlow, 25, 18, 0, 20, 600),
-	}
-}
+// Check has no rule across knobs: each knob's own range suffices.
+func (p params) Check() []labs.FieldError { return nil }
 
-// settings are one run's parsed knob values.
+// settings are one run's params in the lab's own types.
 type settings struct {
 	fault    string
 	slowBy   time.Duration
@@ -108,18 +121,13 @@ type settings struct {
 	answer   int
 }
 
-// parse validates v against the knobs (so a caller that skipped
-// labs.Validate is still refused) and converts it.
-func parse(v labs.Values) (settings, error) {
-	vals, errs := labs.Validate(knobs(), v)
-	if len(errs) > 0 {
-		return settings{}, labs.JoinFieldErrors(errs)
-	}
-	sec := func(name string) time.Duration { return time.Duration(vals.Float(name) * float64(time.Second)) }
+// settings converts checked params.
+func (p params) settings() (settings, error) {
+	sec := func(f float64) time.Duration { return time.Duration(f * float64(time.Second)) }
 	s := settings{
-		fault: vals.String(knobFault), slowBy: sec(knobSlowBy), sharePct: vals.Int(knobShare),
-		ftt: sec(knobFTT), overall: sec(knobOverall), deadline: sec(knobDeadline),
-		backup: vals.String(knobBackup), requests: vals.Int(knobRequests), answer: vals.Int(knobAnswer),
+		fault: p.fault, slowBy: sec(p.slowBy), sharePct: p.share,
+		ftt: sec(p.ftt), overall: sec(p.overall), deadline: sec(p.deadline),
+		backup: p.backup, requests: p.requests, answer: p.answer,
 	}
 	if s.backup == backupNone {
 		s.backup = ""

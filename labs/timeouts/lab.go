@@ -13,7 +13,6 @@
 package timeouts
 
 import (
-	"context"
 	"errors"
 	"time"
 
@@ -48,21 +47,31 @@ type Config struct {
 
 // Lab is the timeouts lab; safe for concurrent runs.
 type Lab struct {
+	*labs.Kit[params]
 	cfg Config
 	// ids number the runs so request ids and session lines are unique.
 	ids *labs.RunIDs
 }
 
-// New returns the lab.
-func New(cfg Config) *Lab {
+// New returns the lab, or an error when cfg lacks a dependency.
+func New(cfg Config) (*Lab, error) {
+	if cfg.Engines == nil {
+		return nil, errors.New("timeouts: no engine pool configured")
+	}
 	if cfg.Tick == 0 {
 		cfg.Tick = 100 * time.Millisecond
 	}
-	return &Lab{cfg: cfg, ids: labs.NewRunIDs(Slug)}
+	l := &Lab{cfg: cfg, ids: labs.NewRunIDs(Slug)}
+	kit, err := define(l.run)
+	if err != nil {
+		return nil, err
+	}
+	l.Kit = kit
+	return l, nil
 }
 
-// Info describes the lab.
-func (l *Lab) Info() labs.Info {
+// info describes the lab.
+func info() labs.Info {
 	return labs.Info{
 		Slug:  Slug,
 		Title: "Timeouts and fallback",
@@ -73,27 +82,4 @@ func (l *Lab) Info() labs.Info {
 		PredictionUnit: "ms",
 		PredictionStat: statFirstWordP95,
 	}
-}
-
-// Knobs lists the settings.
-func (l *Lab) Knobs() []labs.Knob { return knobs() }
-
-// Presets lists settings worth trying; the first is the default view.
-func (l *Lab) Presets() []labs.Preset { return presets() }
-
-// Run sends the batch through the pipeline under the learner's settings and,
-// at the same time, under the two comparison settings, emitting the
-// learner's timeline as it fills and a final frame with the stats and the
-// comparison. Bad settings end in a final frame with Error and a nil error;
-// ctx ending returns ctx's error without a final frame.
-func (l *Lab) Run(ctx context.Context, v labs.Values, emit func(labs.Frame)) error {
-	s, err := parse(v)
-	if err != nil {
-		emit(labs.NotRun(err))
-		return nil
-	}
-	if l.cfg.Engines == nil {
-		return errors.New("timeouts: no engine pool configured")
-	}
-	return l.run(ctx, s, emit)
 }

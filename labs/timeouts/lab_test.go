@@ -15,17 +15,17 @@ import (
 func runLab(t *testing.T, vals labs.Values) []labs.Frame {
 	t.Helper()
 	return labtest.RunInBubble(t, func(pool *labs.Engines) labs.Lab {
-		return New(Config{Engines: pool, Retriever: pipelinelab.NewFakeStore(), Tick: -1})
+		return mustNew(t, Config{Engines: pool, Retriever: labtest.NewFakeStore(), Tick: -1})
 	}, vals, nil)
 }
 
 func TestKnobsAndPresetsValidate(t *testing.T) {
-	l := New(Config{})
-	if _, errs := labs.Validate(l.Knobs(), labs.Defaults(l.Knobs())); len(errs) > 0 {
+	l := labtest.Inert(t, define)
+	if errs := labtest.FieldErrors(l, labtest.Defaults(l)); len(errs) > 0 {
 		t.Errorf("defaults: %v", errs)
 	}
 	for _, p := range l.Presets() {
-		if _, errs := labs.Validate(l.Knobs(), p.Values); len(errs) > 0 {
+		if errs := labtest.FieldErrors(l, p.Values); len(errs) > 0 {
 			t.Errorf("preset %q: %v", p.Name, errs)
 		}
 		for _, k := range l.Knobs() {
@@ -52,7 +52,7 @@ func TestBadSettingsEndInAMessage(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			msg := labtest.ExpectNotRun(t, New(Config{}), tc.vals) // no engines: a bad setting must not get that far
+			msg := labtest.ExpectNotRun(t, labtest.Inert(t, define), tc.vals) // no engines: a bad setting must not get that far
 			if !strings.Contains(msg, tc.want) {
 				t.Errorf("error %q does not mention %q", msg, tc.want)
 			}
@@ -63,7 +63,7 @@ func TestBadSettingsEndInAMessage(t *testing.T) {
 // The fallback preset end to end: stats, timeline and comparison agree
 // with what the pipeline did.
 func TestFallbackPresetFrames(t *testing.T) {
-	l := New(Config{})
+	l := labtest.Inert(t, define)
 	frames := runLab(t, l.Presets()[1].Values)
 	last := frames[len(frames)-1]
 	if got := labtest.Stat(t, last, statFallback); got != 30 {
@@ -111,7 +111,7 @@ func TestFallbackPresetFrames(t *testing.T) {
 // completes: the healthy ones are cut, and no completion percentile is
 // made up from nothing.
 func TestWebServicePresetCutsHealthyAnswers(t *testing.T) {
-	l := New(Config{})
+	l := labtest.Inert(t, define)
 	frames := runLab(t, l.Presets()[2].Values)
 	last := frames[len(frames)-1]
 	if got := labtest.Stat(t, last, statCut); got != 14 {

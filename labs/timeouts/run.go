@@ -12,7 +12,11 @@ import (
 
 // run sends the batch under every variant at once and reports the
 // learner's variant live, then everything at the end.
-func (l *Lab) run(ctx context.Context, s settings, emit func(labs.Frame)) error {
+func (l *Lab) run(ctx context.Context, ps params, emit func(labs.Frame)) error {
+	s, err := ps.settings()
+	if err != nil {
+		return err
+	}
 	tiers, err := pipelinelab.Tiers(l.cfg.Engines)
 	if err != nil {
 		return fmt.Errorf("timeouts: %w", err)

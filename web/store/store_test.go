@@ -81,7 +81,7 @@ func TestRunsNewestFirstAndIsolated(t *testing.T) {
 	}
 	for i, r := range runs {
 		wantTokens := float64(100 * (7 - i))
-		if r.Params.Float("answerTokens") != wantTokens || r.Learner != "alice" || r.Lab != "streaming" {
+		if r.Params["answerTokens"] != wantTokens || r.Learner != "alice" || r.Lab != "streaming" {
 			t.Errorf("run %d = %+v; want answerTokens %v of alice/streaming", i, r, wantTokens)
 		}
 	}

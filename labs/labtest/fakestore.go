@@ -1,4 +1,4 @@
-package pipelinelab
+package labtest
 
 import (
 	"context"
@@ -6,10 +6,11 @@ import (
 	"time"
 
 	"github.com/latencylab/latencylab/engine/pipeline"
+	"github.com/latencylab/latencylab/labs/pipelinelab"
 )
 
-// FakeStore is a small in-memory Retriever and Orders for tests and for
-// running the labs without a database: a handful of support passages
+// FakeStore is a small in-memory Retriever and Orders for the labs' tests,
+// which run without a database: a handful of support passages
 // ranked by shared words, and one order.
 type FakeStore struct {
 	Chunks []pipeline.Chunk
@@ -42,7 +43,7 @@ func NewFakeStore() *FakeStore {
 		{"Payment methods", "We accept major cards, PayPal, Apple Pay and gift cards. Buy now, pay later is offered on orders over 50 dollars."},
 		{"Subscriptions", "Cancel a Sock Club subscription any time from your account before the next billing date; the current box still ships."},
 	}
-	s := &FakeStore{Order: &pipeline.Order{ID: "NW-10452", Customer: Customer, Status: "in transit", Items: "rain jacket",
+	s := &FakeStore{Order: &pipeline.Order{ID: "NW-10452", Customer: pipelinelab.Customer, Status: "in transit", Items: "rain jacket",
 		Total: "$129.00", Placed: time.Date(2026, 11, 14, 10, 0, 0, 0, time.UTC), Shipped: time.Date(2026, 11, 16, 9, 0, 0, 0, time.UTC),
 		Carrier: "UPS", Tracking: "1Z999AA10123456784"}}
 	for i, t := range texts {
@@ -82,7 +83,7 @@ func (s *FakeStore) Retrieve(ctx context.Context, query string, k int) ([]pipeli
 
 // LookupOrder returns the one order for the demo customer.
 func (s *FakeStore) LookupOrder(ctx context.Context, customer, question string) (*pipeline.Order, error) {
-	if customer != Customer || s.Order == nil {
+	if customer != pipelinelab.Customer || s.Order == nil {
 		return nil, nil
 	}
 	o := *s.Order
