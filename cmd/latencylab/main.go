@@ -1,7 +1,7 @@
 // Command latencylab serves the Latency Lab web app (the default), runs
 // workloads on the bundled engine's virtual clock (sim), benchmarks any
-// OpenAI-compatible server (bench) and lists the hardware and model profiles
-// (profiles).
+// OpenAI-compatible server (bench), lists the hardware and model profiles
+// (profiles) and copies its database while it runs (backup).
 package main
 
 import (
@@ -43,11 +43,13 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return runBench(ctx, args, stdout, stderr)
 	case "profiles":
 		return runProfiles(ctx, args, stdout, stderr)
+	case "backup":
+		return runBackup(ctx, args, stdout, stderr)
 	case "help":
 		fmt.Fprintln(stdout, usage)
 		return 0
 	}
-	fmt.Fprintf(stderr, "latencylab: unknown command %q (want serve, sim, bench or profiles; -h lists them)\n", sub)
+	fmt.Fprintf(stderr, "latencylab: unknown command %q (want serve, sim, bench, profiles or backup; -h lists them)\n", sub)
 	return 2
 }
 
@@ -72,6 +74,7 @@ Commands:
   sim       run a workload on the bundled engine's virtual clock
   bench     run the same workload against an OpenAI-compatible server
   profiles  list hardware and model profiles with derived figures
+  backup    copy the database to a new file, safe while serve runs
 
 With no command, latencylab serves. Run "latencylab COMMAND -h" for a
 command's flags.`

@@ -8,7 +8,7 @@ import (
 // The top-level help lists every command with one line each and exits 0,
 // whichever spelling asks for it; a command's own -h still shows its flags.
 func TestTopLevelHelpListsCommands(t *testing.T) {
-	commands := []string{"serve", "sim", "bench", "profiles"}
+	commands := []string{"serve", "sim", "bench", "profiles", "backup"}
 	for _, args := range [][]string{{"-h"}, {"--help"}, {"-help"}, {"--h"}, {"help"}} {
 		t.Run(strings.Join(args, " "), func(t *testing.T) {
 			code, out, stderr := runCLI(args...)
@@ -36,6 +36,7 @@ func TestCommandHelpShowsItsOwnFlags(t *testing.T) {
 		{[]string{"sim", "-h"}, "-num-requests"},
 		{[]string{"bench", "--help"}, "-base-url"},
 		{[]string{"profiles", "-h"}, "-json"},
+		{[]string{"backup", "-h"}, "-to"},
 	}
 	for _, c := range cases {
 		t.Run(strings.Join(c.args, " "), func(t *testing.T) {
