@@ -54,6 +54,11 @@ func New(cfg Config) (*Server, error) {
 	if err != nil {
 		return nil, fmt.Errorf("web: %w", err)
 	}
+	if n := st.InterruptedOnOpen(); n > 0 {
+		// The operator should know a crash cut answers off: learners will
+		// find them marked "Cut off" in their chat history.
+		cfg.Logger.Warn("answers cut off by the last shutdown marked interrupted", "answers", n)
+	}
 	lim := cfg.Limits
 	prox, _ := parseProxies(lim.TrustedProxies) // Validate has checked them
 	origins, err := newOriginPolicy(cfg.Addr, lim.AllowedOrigins)
