@@ -8,7 +8,6 @@ import (
 	"math/rand/v2"
 	"net/http"
 	"strings"
-	"sync"
 	"unicode/utf8"
 
 	"github.com/labstack/echo/v4"
@@ -73,66 +72,53 @@ func (h *chat) handleSend(c echo.Context) error {
 		return err
 	}
 	defer release()
-	runCtx, cancel := context.WithCancelCause(ctx)
-	defer cancel(nil)
+	runCtx, stop, releaseCtx := h.srv.runContext(ctx, errors.New("answer took too long"))
+	defer releaseCtx()
 	key := learner + "/" + conv
-	if !h.begin(key, cancel) {
+	if !h.begin(key, stop) {
 		return chatRefusal(http.StatusConflict, "An answer is still streaming in this conversation. Wait for it, or press Stop.")
 	}
 	defer h.end(key)
-	stopWatch := context.AfterFunc(h.srv.stopCtx, func() { cancel(errShuttingDown) })
-	defer stopWatch()
-	runCtx, cancelTimeout := context.WithTimeoutCause(runCtx, h.srv.cfg.RunTimeout, errors.New("answer took too long"))
-	defer cancelTimeout()
 
 	st := openStream(c, http.StatusOK)
 	sigs, _ := json.Marshal(map[string]string{"chatInput": "", "chatConv": conv})
-	turn := &liveTurn{question: q, changed: make(chan struct{}, 1)}
 	if st.mergeSignals(string(sigs)) != nil || st.patch(ctx, "chat-error", views.ChatError("")) != nil ||
-		st.patch(ctx, "chat-live", views.ChatLive(turn.view())) != nil {
+		st.patch(ctx, "chat-live", views.ChatLive(liveView(q, turnState{}))) != nil {
 		return nil // the learner left before anything ran
 	}
 
 	log := h.srv.cfg.Logger.With("id", requestID(c), "conversation", conv)
-	type outcome struct {
-		res *pipeline.Result
-		err error
-	}
-	done := make(chan outcome, 1)
 	req := pipeline.Request{ID: "chat-" + requestID(c), ConversationID: conv,
 		Customer: store.DemoCustomerFor(learner), Question: q, Seed: rand.Int64()}
-	go func() {
-		res, err := h.pipe.Run(runCtx, req, turn.observe)
-		done <- outcome{res, err}
-	}()
-
-	// Patch at most once per PatchInterval: events can come every few
-	// milliseconds, and each patch carries the whole turn.
-	var out outcome
-	for waiting := true; waiting; {
-		select {
-		case out = <-done:
-			waiting = false
-		case <-turn.changed:
-			_ = st.patch(ctx, "chat-live", views.ChatLive(turn.view()))
-			select {
-			case out = <-done:
-				waiting = false
-			case <-h.srv.cfg.Clock.After(h.srv.cfg.PatchInterval):
-			}
-		}
+	var res *pipeline.Result
+	answer := func(ctx context.Context, publish func(turnState)) error {
+		var turn liveTurn
+		var err error
+		res, err = h.pipe.Run(ctx, req, func(ev pipeline.Event) { publish(turn.observe(ev)) })
+		return err
 	}
-	if out.err != nil {
-		// Only input the checks above already refuse gets here.
-		log.Warn("chat question refused by the pipeline", "err", out.err)
+	// Events can come every few milliseconds and each patch carries the
+	// whole turn, so the runner sends at most one per PatchInterval.
+	runner := streamRunner[turnState]{Name: "chat answer", Clock: h.srv.cfg.Clock, Gap: h.srv.cfg.PatchInterval}
+	run := runner.run(runCtx, answer, func(ts turnState) error {
+		return st.patch(ctx, "chat-live", views.ChatLive(liveView(q, ts)))
+	})
+	if run.Err != nil || res == nil {
 		_ = st.patch(ctx, "chat-live", views.ChatLive(nil))
-		_ = st.patch(ctx, "chat-error", views.ChatError("That message could not be answered: "+shortErr(out.err)))
+		var bad *pipeline.InputError
+		if errors.As(run.Err, &bad) {
+			// Only input the checks above already refuse gets here.
+			log.Warn("chat question refused by the pipeline", "err", run.Err)
+			_ = st.patch(ctx, "chat-error", views.ChatError("That message could not be answered: "+shortErr(run.Err)))
+			return nil
+		}
+		log.Error("chat answer failed", "err", run.Err)
+		_ = st.patch(ctx, "chat-error", views.ChatError("The answer failed on our side (reference "+requestID(c)+"). Try again."))
 		return nil
 	}
-	res := out.res
 	var fig chatFigures
 	fig.fromResult(res)
-	if errors.Is(context.Cause(runCtx), errShuttingDown) {
+	if errors.Is(run.Cause, errShuttingDown) {
 		fig.Message = "the server is shutting down."
 	}
 	log.Info("chat answered", "status", res.Status, "tier", res.Tier, "first_word", res.Summary.FirstWord,
@@ -164,7 +150,7 @@ func (h *chat) handleSend(c echo.Context) error {
 		}
 		log.Error("reload chat", "err", err)
 	}
-	final := turn.final(res, fig)
+	final := finalView(q, res, fig)
 	if !saved {
 		final[1].Note += " This answer could not be saved, so it will be missing after a reload."
 	}
@@ -208,39 +194,39 @@ func (h *chat) end(key string) {
 	delete(h.running, key)
 }
 
-// liveTurn is the turn being answered, updated by the pipeline's callback
-// and drawn by the handler.
+// liveTurn gathers the pipeline's events into the state of the turn being
+// answered. The pipeline never calls its callback concurrently, so it
+// needs no lock; each state it hands out is a copy the page can draw
+// while the answer grows.
 type liveTurn struct {
-	question string
-	changed  chan struct{} // signalled (without blocking) on every event
+	text  strings.Builder
+	state turnState
+}
 
-	mu     sync.Mutex
-	text   strings.Builder
+// turnState is the turn so far: what the page draws.
+type turnState struct {
+	text   string
 	fig    chatFigures
 	stage  string // what runs now
 	failed string // the pipeline's message when the answer went wrong
 	status string
 }
 
-// observe is the pipeline's event callback.
-func (t *liveTurn) observe(ev pipeline.Event) {
-	t.mu.Lock()
-	t.fig.observe(ev)
+// observe takes one pipeline event and returns the turn's new state.
+func (t *liveTurn) observe(ev pipeline.Event) turnState {
+	t.state.fig.observe(ev)
 	switch ev.Kind {
 	case pipeline.EventStageStart:
 		if s := stageLabel(ev.Span); s != "" {
-			t.stage = s
+			t.state.stage = s
 		}
 	case pipeline.EventDelta:
 		t.text.WriteString(ev.Text)
+		t.state.text = t.text.String() // shares the builder's bytes, which later writes never change
 	case pipeline.EventError:
-		t.failed, t.status = ev.Err, ev.Status
+		t.state.failed, t.state.status = ev.Err, ev.Status
 	}
-	t.mu.Unlock()
-	select {
-	case t.changed <- struct{}{}:
-	default:
-	}
+	return t.state
 }
 
 // stageLabel says what the learner is waiting for.
@@ -265,32 +251,30 @@ func stageLabel(sp pipeline.Span) string {
 	return ""
 }
 
-// view draws the turn so far: the question and the answer streaming in.
-func (t *liveTurn) view() []views.ChatMessage {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	a := views.ChatMessage{DOMID: "chat-live-a", Role: "assistant", Text: t.text.String(), Status: "streaming",
-		Stages: t.stage, Figures: t.fig.view()}
+// liveView draws the turn so far: the question and the answer streaming in.
+func liveView(question string, ts turnState) []views.ChatMessage {
+	a := views.ChatMessage{DOMID: "chat-live-a", Role: "assistant", Text: ts.text, Status: "streaming",
+		Stages: ts.stage, Figures: ts.fig.view()}
 	if a.Stages == "" {
 		a.Stages = "Sending…"
 	}
-	if t.status != "" {
-		a.Status = t.status
-		a.Note = noteFor(t.status, a.Text != "", "")
-		if t.status == pipeline.StatusBlocked {
-			a.Text = t.failed
+	if ts.status != "" {
+		a.Status = ts.status
+		a.Note = noteFor(ts.status, a.Text != "", "")
+		if ts.status == pipeline.StatusBlocked {
+			a.Text = ts.failed
 		}
 	}
-	return []views.ChatMessage{{DOMID: "chat-live-q", Role: "user", Text: t.question, Status: pipeline.StatusComplete}, a}
+	return []views.ChatMessage{{DOMID: "chat-live-q", Role: "user", Text: question, Status: pipeline.StatusComplete}, a}
 }
 
-// final draws the finished turn from the result, for when the saved
+// finalView draws the finished turn from the result, for when the saved
 // conversation cannot be shown instead.
-func (t *liveTurn) final(res *pipeline.Result, fig chatFigures) []views.ChatMessage {
+func finalView(question string, res *pipeline.Result, fig chatFigures) []views.ChatMessage {
 	a := views.ChatMessage{DOMID: "chat-live-a", Role: "assistant", Text: res.Text, Status: res.Status,
 		Figures: fig.view(), Sources: fig.Sources, Note: noteFor(res.Status, res.Text != "", fig.Message)}
 	if res.Status == pipeline.StatusBlocked {
 		a.Text = res.Message
 	}
-	return []views.ChatMessage{{DOMID: "chat-live-q", Role: "user", Text: t.question, Status: pipeline.StatusComplete}, a}
+	return []views.ChatMessage{{DOMID: "chat-live-q", Role: "user", Text: question, Status: pipeline.StatusComplete}, a}
 }
