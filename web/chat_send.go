@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"log/slog"
 	"math/rand/v2"
 	"net/http"
 	"strings"
@@ -90,19 +91,7 @@ func (h *chat) handleSend(c echo.Context) error {
 	log := h.srv.cfg.Logger.With("id", requestID(c), "conversation", conv)
 	req := pipeline.Request{ID: "chat-" + requestID(c), ConversationID: conv,
 		Customer: store.DemoCustomerFor(learner), Question: q, Seed: rand.Int64()}
-	var res *pipeline.Result
-	answer := func(ctx context.Context, publish func(turnState)) error {
-		var turn liveTurn
-		var err error
-		res, err = h.pipe.Run(ctx, req, func(ev pipeline.Event) { publish(turn.observe(ev)) })
-		return err
-	}
-	// Events can come every few milliseconds and each patch carries the
-	// whole turn, so the runner sends at most one per PatchInterval.
-	runner := streamRunner[turnState]{Name: "chat answer", Clock: h.srv.cfg.Clock, Gap: h.srv.cfg.PatchInterval}
-	run := runner.run(runCtx, answer, func(ts turnState) error {
-		return st.patch(ctx, "chat-live", views.ChatLive(liveView(q, ts)))
-	})
+	res, run := h.streamAnswer(runCtx, ctx, st, req)
 	if run.Err != nil || res == nil {
 		_ = st.patch(ctx, "chat-live", views.ChatLive(nil))
 		var bad *pipeline.InputError
@@ -116,9 +105,17 @@ func (h *chat) handleSend(c echo.Context) error {
 		_ = st.patch(ctx, "chat-error", views.ChatError("The answer failed on our side (reference "+requestID(c)+"). Try again."))
 		return nil
 	}
+	h.showAnswer(ctx, st, log, learner, conv, q, res, errors.Is(run.Cause, errShuttingDown))
+	return nil
+}
+
+// showAnswer saves a finished answer's figures beside it and replaces the
+// live turn with the saved conversation, or, when that cannot be read
+// back, with the finished turn drawn from res.
+func (h *chat) showAnswer(ctx context.Context, st *stream, log *slog.Logger, learner, conv, q string, res *pipeline.Result, shuttingDown bool) {
 	var fig chatFigures
 	fig.fromResult(res)
-	if errors.Is(run.Cause, errShuttingDown) {
+	if shuttingDown {
 		fig.Message = "the server is shutting down."
 	}
 	log.Info("chat answered", "status", res.Status, "tier", res.Tier, "first_word", res.Summary.FirstWord,
@@ -137,7 +134,7 @@ func (h *chat) handleSend(c echo.Context) error {
 		log.Error("chat answer not saved", "err", res.SaveErr)
 	}
 	if ctx.Err() != nil {
-		return nil // the learner left; the partial answer is saved
+		return // the learner left; the partial answer is saved
 	}
 	if saved {
 		msgs, err := h.messages(ctx, learner, conv)
@@ -146,7 +143,7 @@ func (h *chat) handleSend(c echo.Context) error {
 			if convs, err := h.srv.store.ListConversations(ctx, learner, chatConvListSize); err == nil {
 				_ = st.patch(ctx, "chat-convs", views.ChatConvList(convItems(convs, conv)))
 			}
-			return nil
+			return
 		}
 		log.Error("reload chat", "err", err)
 	}
@@ -155,7 +152,6 @@ func (h *chat) handleSend(c echo.Context) error {
 		final[1].Note += " This answer could not be saved, so it will be missing after a reload."
 	}
 	_ = st.patch(ctx, "chat-live", views.ChatLive(final))
-	return nil
 }
 
 // handleStop serves POST /chat/stop: it cancels the answer streaming in
@@ -192,89 +188,4 @@ func (h *chat) end(key string) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	delete(h.running, key)
-}
-
-// liveTurn gathers the pipeline's events into the state of the turn being
-// answered. The pipeline never calls its callback concurrently, so it
-// needs no lock; each state it hands out is a copy the page can draw
-// while the answer grows.
-type liveTurn struct {
-	text  strings.Builder
-	state turnState
-}
-
-// turnState is the turn so far: what the page draws.
-type turnState struct {
-	text   string
-	fig    chatFigures
-	stage  string // what runs now
-	failed string // the pipeline's message when the answer went wrong
-	status string
-}
-
-// observe takes one pipeline event and returns the turn's new state.
-func (t *liveTurn) observe(ev pipeline.Event) turnState {
-	t.state.fig.observe(ev)
-	switch ev.Kind {
-	case pipeline.EventStageStart:
-		if s := stageLabel(ev.Span); s != "" {
-			t.state.stage = s
-		}
-	case pipeline.EventDelta:
-		t.text.WriteString(ev.Text)
-		t.state.text = t.text.String() // shares the builder's bytes, which later writes never change
-	case pipeline.EventError:
-		t.state.failed, t.state.status = ev.Err, ev.Status
-	}
-	return t.state
-}
-
-// stageLabel says what the learner is waiting for.
-func stageLabel(sp pipeline.Span) string {
-	switch sp.Stage {
-	case pipeline.StageGuardrail:
-		return "Checking the message…"
-	case pipeline.StageContext:
-		return "Looking up history, articles and your order…"
-	case pipeline.StagePrompt:
-		return "Assembling the prompt…"
-	case pipeline.StageCache:
-		return "Checking the response cache…"
-	case pipeline.StageAttempt, pipeline.StageFirstToken:
-		if sp.Tier != "" {
-			return "Waiting for the first token from the " + sp.Tier + " model…"
-		}
-		return "Waiting for the first token…"
-	case pipeline.StageSave:
-		return "Saving…"
-	}
-	return ""
-}
-
-// liveView draws the turn so far: the question and the answer streaming in.
-func liveView(question string, ts turnState) []views.ChatMessage {
-	a := views.ChatMessage{DOMID: "chat-live-a", Role: "assistant", Text: ts.text, Status: "streaming",
-		Stages: ts.stage, Figures: ts.fig.view()}
-	if a.Stages == "" {
-		a.Stages = "Sending…"
-	}
-	if ts.status != "" {
-		a.Status = ts.status
-		a.Note = noteFor(ts.status, a.Text != "", "")
-		if ts.status == pipeline.StatusBlocked {
-			a.Text = ts.failed
-		}
-	}
-	return []views.ChatMessage{{DOMID: "chat-live-q", Role: "user", Text: question, Status: pipeline.StatusComplete}, a}
-}
-
-// finalView draws the finished turn from the result, for when the saved
-// conversation cannot be shown instead.
-func finalView(question string, res *pipeline.Result, fig chatFigures) []views.ChatMessage {
-	a := views.ChatMessage{DOMID: "chat-live-a", Role: "assistant", Text: res.Text, Status: res.Status,
-		Figures: fig.view(), Sources: fig.Sources, Note: noteFor(res.Status, res.Text != "", fig.Message)}
-	if res.Status == pipeline.StatusBlocked {
-		a.Text = res.Message
-	}
-	return []views.ChatMessage{{DOMID: "chat-live-q", Role: "user", Text: question, Status: pipeline.StatusComplete}, a}
 }

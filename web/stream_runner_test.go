@@ -8,6 +8,8 @@ import (
 	"testing"
 	"testing/synctest"
 	"time"
+
+	"github.com/latencylab/latencylab/engine/pipeline"
 )
 
 // tick publishes 1..n, one every step of (virtual) time.
@@ -192,4 +194,25 @@ func TestStreamRunnerMerges(t *testing.T) {
 			})
 		})
 	}
+}
+
+// BenchmarkChatPublish measures what one token costs the chat's pipeline
+// goroutine: folding the event into the turn and publishing the turn's
+// state. The page's pace must never show up here.
+func BenchmarkChatPublish(b *testing.B) {
+	ev := pipeline.Event{Kind: pipeline.EventDelta, Text: " word", Tokens: 1, Tier: "small"}
+	r := streamRunner[turnState]{Name: "bench", Clock: wallClock{}, Gap: 50 * time.Millisecond}
+	var sends int
+	b.ReportAllocs()
+	r.run(context.Background(), func(_ context.Context, publish func(turnState)) error {
+		var turn liveTurn
+		for range b.N {
+			publish(turn.observe(ev))
+		}
+		return nil
+	}, func(turnState) error {
+		sends++
+		return nil
+	})
+	b.ReportMetric(float64(sends), "sends")
 }
