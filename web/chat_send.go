@@ -5,10 +5,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"log/slog"
 	"math/rand/v2"
 	"net/http"
 	"strings"
-	"sync"
 	"unicode/utf8"
 
 	"github.com/labstack/echo/v4"
@@ -73,66 +73,49 @@ func (h *chat) handleSend(c echo.Context) error {
 		return err
 	}
 	defer release()
-	runCtx, cancel := context.WithCancelCause(ctx)
-	defer cancel(nil)
+	runCtx, stop, releaseCtx := h.srv.runContext(ctx, errors.New("answer took too long"))
+	defer releaseCtx()
 	key := learner + "/" + conv
-	if !h.begin(key, cancel) {
+	if !h.begin(key, stop) {
 		return chatRefusal(http.StatusConflict, "An answer is still streaming in this conversation. Wait for it, or press Stop.")
 	}
 	defer h.end(key)
-	stopWatch := context.AfterFunc(h.srv.stopCtx, func() { cancel(errShuttingDown) })
-	defer stopWatch()
-	runCtx, cancelTimeout := context.WithTimeoutCause(runCtx, h.srv.cfg.RunTimeout, errors.New("answer took too long"))
-	defer cancelTimeout()
 
 	st := openStream(c, http.StatusOK)
 	sigs, _ := json.Marshal(map[string]string{"chatInput": "", "chatConv": conv})
-	turn := &liveTurn{question: q, changed: make(chan struct{}, 1)}
 	if st.mergeSignals(string(sigs)) != nil || st.patch(ctx, "chat-error", views.ChatError("")) != nil ||
-		st.patch(ctx, "chat-live", views.ChatLive(turn.view())) != nil {
+		st.patch(ctx, "chat-live", views.ChatLive(liveView(q, turnState{}))) != nil {
 		return nil // the learner left before anything ran
 	}
 
 	log := h.srv.cfg.Logger.With("id", requestID(c), "conversation", conv)
-	type outcome struct {
-		res *pipeline.Result
-		err error
-	}
-	done := make(chan outcome, 1)
 	req := pipeline.Request{ID: "chat-" + requestID(c), ConversationID: conv,
 		Customer: store.DemoCustomerFor(learner), Question: q, Seed: rand.Int64()}
-	go func() {
-		res, err := h.pipe.Run(runCtx, req, turn.observe)
-		done <- outcome{res, err}
-	}()
-
-	// Patch at most once per PatchInterval: events can come every few
-	// milliseconds, and each patch carries the whole turn.
-	var out outcome
-	for waiting := true; waiting; {
-		select {
-		case out = <-done:
-			waiting = false
-		case <-turn.changed:
-			_ = st.patch(ctx, "chat-live", views.ChatLive(turn.view()))
-			select {
-			case out = <-done:
-				waiting = false
-			case <-h.srv.cfg.Clock.After(h.srv.cfg.PatchInterval):
-			}
-		}
-	}
-	if out.err != nil {
-		// Only input the checks above already refuse gets here.
-		log.Warn("chat question refused by the pipeline", "err", out.err)
+	res, run := h.streamAnswer(runCtx, ctx, st, req)
+	if run.Err != nil || res == nil {
 		_ = st.patch(ctx, "chat-live", views.ChatLive(nil))
-		_ = st.patch(ctx, "chat-error", views.ChatError("That message could not be answered: "+shortErr(out.err)))
+		var bad *pipeline.InputError
+		if errors.As(run.Err, &bad) {
+			// Only input the checks above already refuse gets here.
+			log.Warn("chat question refused by the pipeline", "err", run.Err)
+			_ = st.patch(ctx, "chat-error", views.ChatError("That message could not be answered: "+shortErr(run.Err)))
+			return nil
+		}
+		log.Error("chat answer failed", "err", run.Err)
+		_ = st.patch(ctx, "chat-error", views.ChatError("The answer failed on our side (reference "+requestID(c)+"). Try again."))
 		return nil
 	}
-	res := out.res
+	h.showAnswer(ctx, st, log, learner, conv, q, res, errors.Is(run.Cause, errShuttingDown))
+	return nil
+}
+
+// showAnswer saves a finished answer's figures beside it and replaces the
+// live turn with the saved conversation, or, when that cannot be read
+// back, with the finished turn drawn from res.
+func (h *chat) showAnswer(ctx context.Context, st *stream, log *slog.Logger, learner, conv, q string, res *pipeline.Result, shuttingDown bool) {
 	var fig chatFigures
 	fig.fromResult(res)
-	if errors.Is(context.Cause(runCtx), errShuttingDown) {
+	if shuttingDown {
 		fig.Message = "the server is shutting down."
 	}
 	log.Info("chat answered", "status", res.Status, "tier", res.Tier, "first_word", res.Summary.FirstWord,
@@ -151,7 +134,7 @@ func (h *chat) handleSend(c echo.Context) error {
 		log.Error("chat answer not saved", "err", res.SaveErr)
 	}
 	if ctx.Err() != nil {
-		return nil // the learner left; the partial answer is saved
+		return // the learner left; the partial answer is saved
 	}
 	if saved {
 		msgs, err := h.messages(ctx, learner, conv)
@@ -160,16 +143,15 @@ func (h *chat) handleSend(c echo.Context) error {
 			if convs, err := h.srv.store.ListConversations(ctx, learner, chatConvListSize); err == nil {
 				_ = st.patch(ctx, "chat-convs", views.ChatConvList(convItems(convs, conv)))
 			}
-			return nil
+			return
 		}
 		log.Error("reload chat", "err", err)
 	}
-	final := turn.final(res, fig)
+	final := finalView(q, res, fig)
 	if !saved {
 		final[1].Note += " This answer could not be saved, so it will be missing after a reload."
 	}
 	_ = st.patch(ctx, "chat-live", views.ChatLive(final))
-	return nil
 }
 
 // handleStop serves POST /chat/stop: it cancels the answer streaming in
@@ -206,91 +188,4 @@ func (h *chat) end(key string) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	delete(h.running, key)
-}
-
-// liveTurn is the turn being answered, updated by the pipeline's callback
-// and drawn by the handler.
-type liveTurn struct {
-	question string
-	changed  chan struct{} // signalled (without blocking) on every event
-
-	mu     sync.Mutex
-	text   strings.Builder
-	fig    chatFigures
-	stage  string // what runs now
-	failed string // the pipeline's message when the answer went wrong
-	status string
-}
-
-// observe is the pipeline's event callback.
-func (t *liveTurn) observe(ev pipeline.Event) {
-	t.mu.Lock()
-	t.fig.observe(ev)
-	switch ev.Kind {
-	case pipeline.EventStageStart:
-		if s := stageLabel(ev.Span); s != "" {
-			t.stage = s
-		}
-	case pipeline.EventDelta:
-		t.text.WriteString(ev.Text)
-	case pipeline.EventError:
-		t.failed, t.status = ev.Err, ev.Status
-	}
-	t.mu.Unlock()
-	select {
-	case t.changed <- struct{}{}:
-	default:
-	}
-}
-
-// stageLabel says what the learner is waiting for.
-func stageLabel(sp pipeline.Span) string {
-	switch sp.Stage {
-	case pipeline.StageGuardrail:
-		return "Checking the message…"
-	case pipeline.StageContext:
-		return "Looking up history, articles and your order…"
-	case pipeline.StagePrompt:
-		return "Assembling the prompt…"
-	case pipeline.StageCache:
-		return "Checking the response cache…"
-	case pipeline.StageAttempt, pipeline.StageFirstToken:
-		if sp.Tier != "" {
-			return "Waiting for the first token from the " + sp.Tier + " model…"
-		}
-		return "Waiting for the first token…"
-	case pipeline.StageSave:
-		return "Saving…"
-	}
-	return ""
-}
-
-// view draws the turn so far: the question and the answer streaming in.
-func (t *liveTurn) view() []views.ChatMessage {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	a := views.ChatMessage{DOMID: "chat-live-a", Role: "assistant", Text: t.text.String(), Status: "streaming",
-		Stages: t.stage, Figures: t.fig.view()}
-	if a.Stages == "" {
-		a.Stages = "Sending…"
-	}
-	if t.status != "" {
-		a.Status = t.status
-		a.Note = noteFor(t.status, a.Text != "", "")
-		if t.status == pipeline.StatusBlocked {
-			a.Text = t.failed
-		}
-	}
-	return []views.ChatMessage{{DOMID: "chat-live-q", Role: "user", Text: t.question, Status: pipeline.StatusComplete}, a}
-}
-
-// final draws the finished turn from the result, for when the saved
-// conversation cannot be shown instead.
-func (t *liveTurn) final(res *pipeline.Result, fig chatFigures) []views.ChatMessage {
-	a := views.ChatMessage{DOMID: "chat-live-a", Role: "assistant", Text: res.Text, Status: res.Status,
-		Figures: fig.view(), Sources: fig.Sources, Note: noteFor(res.Status, res.Text != "", fig.Message)}
-	if res.Status == pipeline.StatusBlocked {
-		a.Text = res.Message
-	}
-	return []views.ChatMessage{{DOMID: "chat-live-q", Role: "user", Text: t.question, Status: pipeline.StatusComplete}, a}
 }

@@ -1,7 +1,6 @@
 package web
 
 import (
-	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -60,12 +59,8 @@ func (s *Server) handleLabRun(c echo.Context) error {
 	}
 	defer release()
 
-	ctx, cancel := context.WithCancelCause(c.Request().Context())
-	defer cancel(nil)
-	stopWatch := context.AfterFunc(s.stopCtx, func() { cancel(errShuttingDown) })
-	defer stopWatch()
-	ctx, cancelTimeout := context.WithTimeoutCause(ctx, s.cfg.RunTimeout, errors.New("run took too long"))
-	defer cancelTimeout()
+	ctx, _, releaseCtx := s.runContext(c.Request().Context(), errors.New("run took too long"))
+	defer releaseCtx()
 
 	st := openStream(c, http.StatusOK)
 	p := &framePatcher{st: st, ctx: c.Request().Context(), ids: ids, guess: guess}
@@ -74,22 +69,23 @@ func (s *Server) handleLabRun(c echo.Context) error {
 	}
 	res := forwardRun(ctx, info.Slug, labRun.Start, s.cfg.Clock, s.cfg.PatchInterval, p.frame)
 	log := s.cfg.Logger.With("id", requestID(c), "lab", info.Slug)
-	log.Info("run ended", "frames", res.Frames, "sent", res.Sent, "final", res.Final != nil, "canceled", res.Canceled, "err", res.Err)
+	final := finalFrame(res)
+	log.Info("run ended", "frames", res.Published, "sent", res.Sent, "final", final != nil, "canceled", res.Canceled, "err", res.Err)
 
 	switch {
-	case errors.Is(context.Cause(ctx), errShuttingDown):
+	case errors.Is(res.Cause, errShuttingDown):
 		_ = p.ended("Server shutting down — this run was stopped. Run it again once the server is back.", "failed")
 		return nil
 	case res.SendErr != nil || c.Request().Context().Err() != nil:
 		return nil // the learner closed the tab; nobody to tell
 	case res.Canceled:
-		_ = p.ended("Stopped: "+context.Cause(ctx).Error()+".", "failed")
+		_ = p.ended("Stopped: "+res.Cause.Error()+".", "failed")
 		return nil
 	case res.Err != nil:
 		log.Error("lab run failed", "err", res.Err)
 		_ = p.ended("The run failed on our side (reference "+requestID(c)+"). Try again, or try other settings.", "failed")
 		return nil
-	case res.Final == nil:
+	case final == nil:
 		_ = p.ended("The run ended without a result.", "failed")
 		return nil
 	}
@@ -102,7 +98,7 @@ func (s *Server) handleLabRun(c echo.Context) error {
 		return nil
 	}
 	run := store.Run{Learner: learner, Lab: info.Slug, Params: labRun.Values, CreatedAt: s.cfg.Clock.Now(),
-		Summary: store.Summary{Stats: res.Final.Stats, Status: res.Final.Status, Error: res.Final.Error}}
+		Summary: store.Summary{Stats: final.Stats, Status: final.Status, Error: final.Error}}
 	if guess != nil {
 		run.Summary.Prediction = &store.Prediction{Value: guess.Value, Unit: guess.Unit, Stat: guess.Stat}
 	}

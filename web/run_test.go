@@ -290,10 +290,10 @@ func TestForwardRunCoalescesAndAlwaysSendsFinal(t *testing.T) {
 		sent = append(sent, f)
 		return nil
 	})
-	if res.Err != nil || res.Frames != 5001 {
+	if res.Err != nil || res.Published != 5001 {
 		t.Fatalf("res = %+v", res)
 	}
-	if len(sent) == 0 || !sent[len(sent)-1].Final || res.Final == nil {
+	if len(sent) == 0 || !sent[len(sent)-1].Final || finalFrame(res) == nil {
 		t.Fatalf("final frame not sent last: %d sent", len(sent))
 	}
 	if len(sent) > 50 {
