@@ -142,7 +142,7 @@ func (v *view) comparison(all []*batch) labs.Table {
 				p95 += fmt.Sprintf(" (%d showed nothing)", sm.noWords)
 			}
 		}
-		name += fmt.Sprintf(" (first token: %s, overall: %s)", limit(vr.ftt), limit(vr.overall))
+		name += fmt.Sprintf(" (first token: %s, overall: %s, deadline: %s)", limit(vr.ftt), limit(vr.overall), limit(vr.deadline))
 		return []string{name, p95,
 			fmt.Sprintf("%d (%s%%)", sm.backup, strconv.FormatFloat(pipelinelab.Round1(sm.backupShare()), 'f', -1, 64)),
 			fmt.Sprintf("%d of %d", sm.complete, sm.n), strconv.Itoa(sm.errors), strconv.Itoa(sm.timeouts),
@@ -151,9 +151,9 @@ func (v *view) comparison(all []*batch) labs.Table {
 	mine := all[0]
 	rs, _ := mine.snapshot()
 	t.Rows = append(t.Rows, row(mine.v.name, mine.v, summarize(rs)))
-	for _, c := range comparisons() {
+	for _, c := range comparisons(v.s) {
 		for _, b := range all {
-			if b.v.ftt != c.ftt || b.v.overall != c.overall {
+			if !b.v.sameLimits(c) {
 				continue
 			}
 			rs, _ := b.snapshot()
