@@ -229,7 +229,7 @@ func promptTable(res2 *pipeline.Result, saved []pipeline.SavedMessage) labs.Tabl
 				status = hist[j].Status
 			}
 		}
-		t.Rows = append(t.Rows, []string{part, m.Role, strconv.Itoa(textmodel.Count(m.Content)), status, excerpt(m.Content)})
+		t.Rows = append(t.Rows, []string{part, m.Role, strconv.Itoa(textmodel.Count(m.Content)), status, excerpt(pipelinelab.WithoutSession(m.Content))})
 	}
 	return t
 }
