@@ -148,7 +148,7 @@ func (v *view) finalFrame(one turnOne, res2 *pipeline.Result, turns []pipeline.T
 			Unit: "tokens", Note: fmt.Sprintf("the answer as shown, saved with status %q", answer1.Status)})
 	}
 	notWritten := max(v.s.answer-generated, 0)
-	stats = append(stats, labs.Stat{Key: statCostSaved, Label: "Cost saved", Unit: "$/1M answers",
+	stats = append(stats, labs.Stat{Key: statCostSaved, Label: "Cost saved per million such answers", Unit: "$",
 		Value: pipelinelab.Round1(float64(notWritten) * v.s.tier.PriceOut),
 		Note: fmt.Sprintf("%d of %d tokens never generated × $%s per 1M output tokens (%s)", notWritten, v.s.answer,
 			strconv.FormatFloat(v.s.tier.PriceOut, 'f', -1, 64), v.s.tier.Name)})
