@@ -5,6 +5,7 @@ import (
 
 	"github.com/latencylab/latencylab/engine"
 	"github.com/latencylab/latencylab/labs"
+	"github.com/latencylab/latencylab/labs/labtest"
 )
 
 // TestContinuousQueuesOnlyWhenFull checks the batching lesson's figures:
@@ -31,7 +32,9 @@ func TestContinuousQueuesOnlyWhenFull(t *testing.T) {
 				v[k] = x
 			}
 			v[knobPolicy] = string(tc.policy)
-			p95, ok := statValue(replayRun(t, v), statTTFTP95)
+			f := replayRun(t, v)
+			labtest.CheckUnits(t, tc.name, f)
+			p95, ok := statValue(f, statTTFTP95)
 			if !ok {
 				t.Fatal("no p95 TTFT stat")
 			}

@@ -228,6 +228,7 @@ func TestGuessFollowsTheBudgetPercentile(t *testing.T) {
 	for _, p := range l.Presets() {
 		fs := runLab(t, p.Values)
 		last := fs[len(fs)-1]
+		labtest.CheckUnits(t, p.Name, last)
 		card := statByKey(t, last, statJudged)
 		want := statP95
 		if p.Values[knobPercentile] == "99" {

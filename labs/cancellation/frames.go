@@ -171,14 +171,14 @@ func (v *view) finalStatus(one turnOne, saved *pipeline.SavedMessage) string {
 	}
 	switch {
 	case c.stopped && v.s.propagate:
-		return fmt.Sprintf("You left after %d tokens and the disconnect reached the engine: %d generated in all, %d after you left. "+
-			"The partial answer was %s and came back as turn 2's history.", c.delivered, gen, one.after, status)
+		return fmt.Sprintf("You left after %s and the disconnect reached the engine: %d generated in all, %d after you left. "+
+			"The partial answer was %s and came back as turn 2's history.", labs.Count(c.delivered, "token"), gen, one.after, status)
 	case c.stopped:
-		return fmt.Sprintf("You left after %d tokens but the disconnect was never passed upstream: the engine wrote all %d tokens, "+
-			"%d of them after you left, and each is billed. The partial answer was %s.", c.delivered, gen, one.after, status)
+		return fmt.Sprintf("You left after %s but the disconnect was never passed upstream: the engine wrote all %d tokens, "+
+			"%d of them after you left, and each is billed. The partial answer was %s.", labs.Count(c.delivered, "token"), gen, one.after, status)
 	case c.errShown != "":
-		return fmt.Sprintf("The stream broke after %d tokens; the reader was shown the error under the partial answer, "+
-			"which was %s and came back as turn 2's history (%d generated after the break).", c.delivered, status, one.after)
+		return fmt.Sprintf("The stream broke after %s; the reader was shown the error under the partial answer, "+
+			"which was %s and came back as turn 2's history (%d generated after the break).", labs.Count(c.delivered, "token"), status, one.after)
 	}
 	return fmt.Sprintf("Read to the end: %d tokens generated, %d shown, %s.", gen, c.delivered, status)
 }

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/latencylab/latencylab/engine"
+	"github.com/latencylab/latencylab/labs"
 	"github.com/latencylab/latencylab/labs/labtest"
 	"github.com/latencylab/latencylab/lessons"
 )
@@ -68,5 +69,15 @@ func TestLessonQuotesTheLabsFigures(t *testing.T) {
 	}
 	if ttft < 90 || ttft > 110 || !strings.Contains(lesson.HTML, "about <strong>100 ms</strong>") {
 		t.Errorf("the lab measures a %.1f ms prefill; the lesson quotes about 100 ms", ttft)
+	}
+}
+
+// TestFrameUnits: the final frame keeps the house rules for units, also
+// for a one-token answer ("1 token", not "1 tokens").
+func TestFrameUnits(t *testing.T) {
+	for _, changes := range []labs.Values{{}, {knobOutput: 1.0}} {
+		l, _ := newTestLab(t)
+		frames := runLab(t, l, values(changes))
+		labtest.CheckUnits(t, fmt.Sprint(changes), frames[len(frames)-1])
 	}
 }

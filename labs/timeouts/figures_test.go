@@ -46,6 +46,7 @@ func TestPresetFigures(t *testing.T) {
 			continue
 		}
 		checkTables(t, p, last)
+		labtest.CheckUnits(t, p.Name, last)
 		st := labtest.StatMap(t, last)
 		if p95 := st[statFirstWordP95]; p95 < w.p95Min || p95 > w.p95Max {
 			t.Errorf("%s: first word p95 %v ms, want %v..%v", p.Name, p95, w.p95Min, w.p95Max)
