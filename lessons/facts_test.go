@@ -64,6 +64,8 @@ func TestFiguresExplained(t *testing.T) {
 		{"levers", []string{"4.4 s", "4,565 ms", "215 ms", "4,350 ms"}},
 		{"latency-budget", []string{"4.4 s", "4,565 ms", "215 ms", "4,350 ms"}},
 		{"parallel-steps", []string{"905 ms", "815 ms"}},
+		{"batching", []string{"5 ms", "7.8 ms"}},
+		{"answering-the-latency-question", []string{"~5 ms/token", "7.8 ms", "72% of peak bandwidth"}},
 	}
 	for _, tc := range tests {
 		src := source(t, tc.slug)
