@@ -25,6 +25,13 @@ func CheckUnits(t testing.TB, name string, f labs.Frame) {
 	t.Helper()
 	for _, tb := range f.Tables {
 		units := map[string]string{}
+		for _, c := range tb.Columns { // "TTFT p95 (ms)", "Duration (s)"
+			for _, u := range []string{"ms", "s"} {
+				if strings.HasSuffix(c, "("+u+")") {
+					units[u] = c
+				}
+			}
+		}
 		for _, r := range tb.Rows {
 			for _, c := range r {
 				if m := timeValue.FindStringSubmatch(strings.TrimSpace(c)); m != nil {
