@@ -18,6 +18,43 @@ func FormatMS(v float64) string {
 	return strconv.FormatFloat(v, 'f', 0, 64) + " ms"
 }
 
+// Count writes n of a counted noun given in the singular: "1 token",
+// "0 tokens", "3 tokens".
+func Count(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return strconv.Itoa(n) + " " + noun + "s"
+}
+
+// TimeFormat writes a group of millisecond figures shown side by side (a
+// table, a row of cards) in one unit, so "5593 ms" never sits beside
+// "11.3 s". Build it with TimeFormatFor over every figure of the group.
+type TimeFormat struct{ seconds bool }
+
+// TimeFormatFor picks the unit for figures ms: seconds when any reaches a
+// second, milliseconds otherwise.
+func TimeFormatFor(ms ...float64) TimeFormat {
+	for _, v := range ms {
+		if math.Abs(v) >= 1000 {
+			return TimeFormat{seconds: true}
+		}
+	}
+	return TimeFormat{}
+}
+
+// Format writes ms in the group's unit: "412 ms"; "0.41 s", "4.57 s",
+// "11.3 s".
+func (f TimeFormat) Format(ms float64) string {
+	if !f.seconds {
+		return strconv.FormatFloat(ms, 'f', 0, 64) + " ms"
+	}
+	if math.Abs(ms) >= 10000 {
+		return strconv.FormatFloat(ms/1000, 'f', 1, 64) + " s"
+	}
+	return strconv.FormatFloat(ms/1000, 'f', 2, 64) + " s"
+}
+
 // NiceCeil rounds x up to 1, 1.2, 1.5, 2, 2.5, 3, 4, 5, 6 or 8 times a power
 // of ten, so a fixed axis ends on a round number. It is 1 for x that is not
 // a positive finite number.

@@ -30,3 +30,35 @@ func TestNiceCeil(t *testing.T) {
 		}
 	}
 }
+
+func TestTimeFormatOneUnitPerGroup(t *testing.T) {
+	tests := []struct {
+		name  string
+		group []float64
+		want  []string
+	}{
+		{"all under a second", []float64{26.2, 412.4, 999.4}, []string{"26 ms", "412 ms", "999 ms"}},
+		{"one over a second", []float64{231, 8228.5}, []string{"0.23 s", "8.23 s"}},
+		{"tens of seconds", []float64{5592.7, 10927.8}, []string{"5.59 s", "10.9 s"}},
+		{"empty group", nil, nil},
+	}
+	for _, tc := range tests {
+		f := TimeFormatFor(tc.group...)
+		for i, v := range tc.group {
+			if got := f.Format(v); got != tc.want[i] {
+				t.Errorf("%s: Format(%v) = %q, want %q", tc.name, v, got, tc.want[i])
+			}
+		}
+	}
+}
+
+func TestCount(t *testing.T) {
+	for _, tc := range []struct {
+		n          int
+		noun, want string
+	}{{0, "token", "0 tokens"}, {1, "token", "1 token"}, {2, "request", "2 requests"}, {1, "unsafe token", "1 unsafe token"}} {
+		if got := Count(tc.n, tc.noun); got != tc.want {
+			t.Errorf("Count(%d, %q) = %q, want %q", tc.n, tc.noun, got, tc.want)
+		}
+	}
+}

@@ -1,18 +1,26 @@
 package lessons
 
 import (
+	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/token"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"regexp"
+	"sort"
+	"strconv"
 	"strings"
 	"testing"
 	"unicode"
 )
 
 // The seed lessons are the source of facts, not of prose. These tests fail
-// if a lesson reuses a seed sentence, any run of eight words from a seed, a
-// seed heading, or one of its slogans.
+// if any text a learner can read (a lesson, a drill, the text model's
+// corpus, the moderation examples, a lab's knobs, presets and messages, a
+// page template) reuses a seed sentence, any run of eight words from a
+// seed, a seed heading, or one of its slogans.
 
 const runLength = 8
 
@@ -30,8 +38,8 @@ var bannedPhrases = []string{
 	"the number to defend",
 }
 
-// seedTexts reads the seeds from ../shared/seeds beside the repository.
-func seedTexts(t *testing.T) map[string]string {
+// repoRoot is the directory holding go.mod above the test's directory.
+func repoRoot(t *testing.T) string {
 	t.Helper()
 	dir, err := os.Getwd()
 	if err != nil {
@@ -39,7 +47,7 @@ func seedTexts(t *testing.T) map[string]string {
 	}
 	for {
 		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			break
+			return dir
 		}
 		parent := filepath.Dir(dir)
 		if parent == dir {
@@ -47,7 +55,12 @@ func seedTexts(t *testing.T) map[string]string {
 		}
 		dir = parent
 	}
-	seeds := filepath.Join(dir, "..", "shared", "seeds")
+}
+
+// seedTexts reads the seeds from ../shared/seeds beside the repository.
+func seedTexts(t *testing.T) map[string]string {
+	t.Helper()
+	seeds := filepath.Join(repoRoot(t), "..", "shared", "seeds")
 	names, _ := filepath.Glob(filepath.Join(seeds, "*.txt"))
 	if len(names) == 0 {
 		t.Skipf("no seed lessons in %s; the originality check needs them to run", seeds)
@@ -90,64 +103,163 @@ func lessonSources(t *testing.T) map[string]string {
 	return out
 }
 
-func TestNoSeedSentenceReused(t *testing.T) {
-	seeds := seedTexts(t)
-	for slug, src := range lessonSources(t) {
-		lesson := normal(src)
-		for name, seed := range seeds {
-			for _, s := range sentences(seed) {
-				if len(words(s)) < runLength {
-					continue
-				}
-				if strings.Contains(lesson, normal(s)) {
-					t.Errorf("%s reuses a sentence of %s: %q", slug, name, strings.TrimSpace(s))
-				}
-			}
-		}
-	}
+// original reports the ways text copies the seeds: a seed sentence of
+// eight words or more, any run of eight words from a seed, or a seed
+// heading or slogan.
+type original struct {
+	sentences map[string]string // normalised seed sentence → seed file
+	runs      map[string]string // eight-word run → seed file
+	phrases   []string          // headings and slogans
 }
 
-func TestNoEightWordRunSharedWithSeeds(t *testing.T) {
-	seeds := seedTexts(t)
-	runs := map[string]string{}
+func newOriginal(seeds map[string]string) original {
+	o := original{sentences: map[string]string{}, runs: map[string]string{}}
 	for name, seed := range seeds {
+		for _, s := range sentences(seed) {
+			if len(words(s)) >= runLength {
+				o.sentences[normal(s)] = name
+			}
+		}
 		w := words(seed)
 		for i := 0; i+runLength <= len(w); i++ {
-			runs[strings.Join(w[i:i+runLength], " ")] = name
+			o.runs[strings.Join(w[i:i+runLength], " ")] = name
 		}
-	}
-	for slug, src := range lessonSources(t) {
-		w := words(src)
-		for i := 0; i+runLength <= len(w); i++ {
-			run := strings.Join(w[i:i+runLength], " ")
-			if name, ok := runs[run]; ok {
-				t.Errorf("%s shares %q with %s", slug, run, name)
-			}
-		}
-	}
-}
-
-// TestNoSeedHeadingsOrSlogans: headings are short lines with no closing
-// punctuation; reusing them would copy the seeds' structure.
-func TestNoSeedHeadingsOrSlogans(t *testing.T) {
-	seeds := seedTexts(t)
-	var phrases []string
-	for _, seed := range seeds {
+		// Headings are short lines with no closing punctuation; reusing
+		// them would copy the seeds' structure.
 		for _, line := range strings.Split(seed, "\n") {
 			line = strings.TrimSpace(line)
 			n := len(words(line))
 			if n >= 4 && n < runLength && !strings.ContainsAny(line[len(line)-1:], ".:;,") {
-				phrases = append(phrases, line)
+				o.phrases = append(o.phrases, line)
 			}
 		}
 	}
-	phrases = append(phrases, bannedPhrases...)
+	o.phrases = append(o.phrases, bannedPhrases...)
+	return o
+}
+
+// copies lists what text shares with the seeds, one finding a line.
+func (o original) copies(text string) []string {
+	var out []string
+	norm := normal(text)
+	for s, name := range o.sentences {
+		if strings.Contains(norm, s) {
+			out = append(out, fmt.Sprintf("reuses a sentence of %s: %q", name, strings.TrimSpace(s)))
+		}
+	}
+	w := words(text)
+	for i := 0; i+runLength <= len(w); i++ {
+		run := strings.Join(w[i:i+runLength], " ")
+		if name, ok := o.runs[run]; ok {
+			out = append(out, fmt.Sprintf("shares %q with %s", run, name))
+		}
+	}
+	for _, p := range o.phrases {
+		if strings.Contains(norm, normal(p)) {
+			out = append(out, fmt.Sprintf("reuses seed heading or slogan %q", p))
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// TestLessonsAreOriginal covers every lesson, its drill question, rubric
+// and model answer (all in the lesson's file).
+func TestLessonsAreOriginal(t *testing.T) {
+	o := newOriginal(seedTexts(t))
 	for slug, src := range lessonSources(t) {
-		lesson := normal(src)
-		for _, p := range phrases {
-			if strings.Contains(lesson, normal(p)) {
-				t.Errorf("%s reuses seed heading or slogan %q", slug, p)
+		for _, c := range o.copies(src) {
+			t.Errorf("lesson %s %s", slug, c)
+		}
+	}
+}
+
+// TestEveryVisibleTextIsOriginal covers the rest of what a learner reads:
+// the text model's corpus (the answers labs and chat stream), the
+// moderation classifier's examples (the moderation lab shows flagged
+// text), and every string literal of the labs (knobs, presets, notes,
+// run and frame messages), the serving pipeline (system prompt, fallback
+// messages), the help-centre articles the chat answers from, and the page
+// templates.
+func TestEveryVisibleTextIsOriginal(t *testing.T) {
+	o := newOriginal(seedTexts(t))
+	root := repoRoot(t)
+	files := []string{"engine/textmodel/corpus.txt", "engine/moderation/data/safe.tsv", "engine/moderation/data/policy.tsv"}
+	for _, dir := range []string{"labs", "engine/pipeline", "engine/textmodel", "engine/moderation", "web"} {
+		err := filepath.WalkDir(filepath.Join(root, dir), func(path string, d fs.DirEntry, err error) error {
+			if err != nil {
+				return err
 			}
+			name := d.Name()
+			if !d.IsDir() && (strings.HasSuffix(name, ".templ") || strings.HasSuffix(name, ".md") || strings.HasSuffix(name, ".go") &&
+				!strings.HasSuffix(name, "_test.go") && !strings.HasSuffix(name, "_templ.go")) {
+				rel, _ := filepath.Rel(root, path)
+				files = append(files, rel)
+			}
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	if len(files) < 50 {
+		t.Fatalf("found only %d files to check; is the walk looking in the right place?", len(files))
+	}
+	for _, f := range files {
+		b, err := os.ReadFile(filepath.Join(root, f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		text := string(b)
+		if strings.HasSuffix(f, ".go") {
+			text = stringLiterals(t, f, b)
+		}
+		for _, c := range o.copies(text) {
+			t.Errorf("%s %s", f, c)
+		}
+	}
+}
+
+// stringLiterals joins a Go file's string literals: the text it can show,
+// without identifiers and comments (which no learner reads).
+func stringLiterals(t *testing.T, name string, src []byte) string {
+	t.Helper()
+	f, err := parser.ParseFile(token.NewFileSet(), name, src, parser.SkipObjectResolution)
+	if err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	var b strings.Builder
+	ast.Inspect(f, func(n ast.Node) bool {
+		if lit, ok := n.(*ast.BasicLit); ok && lit.Kind == token.STRING {
+			if s, err := strconv.Unquote(lit.Value); err == nil {
+				b.WriteString(s)
+				b.WriteString(" ")
+			}
+		}
+		return true
+	})
+	return b.String()
+}
+
+// TestOriginalityCheckCatchesCopies: the checker must flag a copied
+// sentence, a copied eight-word run inside new text and a slogan, and
+// pass text written afresh, or the tests above prove nothing.
+func TestOriginalityCheckCatchesCopies(t *testing.T) {
+	o := newOriginal(map[string]string{"seed.txt": "Heading of the seed\n" +
+		"Streaming converts a throughput problem into a latency problem for the user. Another line here."})
+	tests := []struct {
+		text string
+		want bool
+	}{
+		{"Streaming converts a throughput problem into a latency problem for the user.", true},
+		{"As we said, streaming converts a throughput problem into a latency problem, truly.", true},
+		{"We note that the number to defend is TTFT.", true},
+		{"HEADING OF THE SEED", true},
+		{"Streaming turns waiting for the whole answer into waiting for its first word.", false},
+	}
+	for _, tc := range tests {
+		if got := len(o.copies(tc.text)) > 0; got != tc.want {
+			t.Errorf("copies(%q) found %v, want %v", tc.text, got, tc.want)
 		}
 	}
 }

@@ -461,7 +461,7 @@ func TestDefaultModerationChecks(t *testing.T) {
 		{"credential theft", "Send them a fake login page and collect the passwords they type.", []moderation.Category{moderation.PolicyCredTheft}},
 		{"fraud", "With the stolen card numbers they buy gift cards and resell them.", []moderation.Category{moderation.PolicyFraud}},
 		{"abuse", "Tell the customer they are a worthless idiot.", []moderation.Category{moderation.PolicyAbuse}},
-		{"serving answer", "Continuous batching lets requests join and leave the running batch at every token boundary.", nil},
+		{"serving answer", "Continuous batching admits and releases sequences between any two decode steps.", nil},
 	}
 	for _, q := range []string{
 		"How does continuous batching work?", "What is the KV cache?", "Why is the first token slow?",

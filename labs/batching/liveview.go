@@ -53,8 +53,8 @@ func (v *liveView) status(r *recorder) string {
 
 func (v *liveView) doneStatus(r *recorder) string {
 	sum := summarize(r.outcomes(), 0, 0)
-	return fmt.Sprintf("Done: %d requests on %s (%s batching) in %s; p95 time to first token %s.",
-		sum.completed, v.engineName(), v.cfg.Policy, fmtMS(labs.Millis(sum.duration)), fmtMS(percentile(sum.ttft, 95)))
+	return fmt.Sprintf("Done: %s on %s (%s batching) in %s; p95 time to first token %s.",
+		labs.Count(sum.completed, "request"), v.engineName(), v.cfg.Policy, fmtMS(labs.Millis(sum.duration)), fmtMS(percentile(sum.ttft, 95)))
 }
 
 func (v *liveView) engineName() string {

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/latencylab/latencylab/labs"
+	"github.com/latencylab/latencylab/labs/labtest"
 )
 
 // runSweepFrames runs a sweep and returns every frame it emitted.
@@ -98,6 +99,7 @@ func TestSweepDeterministicAndProgressive(t *testing.T) {
 		prev = n
 	}
 	final := one[len(one)-1]
+	labtest.CheckUnits(t, "sweep", final)
 	if got := len(final.Tables[0].Rows); got != points {
 		t.Errorf("table has %d rows, want %d", got, points)
 	}

@@ -110,7 +110,7 @@ func (v *sweepView) stats() []labs.Stat {
 
 func (v *sweepView) table() labs.Table {
 	t := labs.Table{Title: "Sweep results",
-		Columns: []string{"Policy", "Rate (req/s)", "Output tok/s", "TTFT p50 (ms)", "TTFT p95 (ms)", "TPOT p95 (ms)", "Goodput (req/s)", "Good requests", "Duration (s)", "Preemptions"}}
+		Columns: []string{"Policy", "Rate (req/s)", "Output tok/s", "TTFT p50 (ms)", "TTFT p95 (ms)", "TPOT p95 (ms)", "Goodput (req/s)", "Good requests", "Duration (ms)", "Preemptions"}}
 	for pi, pol := range sweepPolicies {
 		for _, pt := range v.points[pi] {
 			if pt == nil {
@@ -119,7 +119,7 @@ func (v *sweepView) table() labs.Table {
 			s := pt.sum
 			t.Rows = append(t.Rows, []string{string(pol), fmtNum(pt.rate), fmtNum(math.Round(s.throughput())),
 				fmtNum(round1(percentile(s.ttft, 50))), fmtNum(round1(percentile(s.ttft, 95))), fmtNum(round1(percentile(s.tpot, 95))),
-				fmtNum(round2(s.goodput())), fmt.Sprintf("%d of %d", s.good, s.completed), fmtNum(round2(s.duration.Seconds())),
+				fmtNum(round2(s.goodput())), fmt.Sprintf("%d of %d", s.good, s.completed), fmtNum(math.Round(labs.Millis(s.duration))), // ms like the other times: one unit per table
 				strconv.FormatInt(pt.preempt, 10)})
 		}
 	}

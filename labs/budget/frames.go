@@ -131,9 +131,9 @@ func (v *view) finalFrame(res *pipeline.Result, b batch) labs.Frame {
 		}
 	}
 	share := 100 * float64(within) / float64(len(fw))
-	passVal, verdict := 0.0, "missed"
+	verdict := "missed"
 	if pass {
-		passVal, verdict = 1, "met"
+		verdict = "met"
 	}
 	n := len(fw)
 	stats := append(v.liveStats(res),
@@ -141,15 +141,16 @@ func (v *view) finalFrame(res *pipeline.Result, b batch) labs.Frame {
 		labs.Stat{Key: statP50, Label: "p50 first word", Value: pipelinelab.Round1(p50), Unit: "ms", Note: "half the requests are faster"},
 		labs.Stat{Key: statP95, Label: "p95 first word", Value: pipelinelab.Round1(p95), Unit: "ms", Note: "one in twenty is slower"},
 		labs.Stat{Key: statP99, Label: "p99 first word", Value: pipelinelab.Round1(p99), Unit: "ms", Note: "one in a hundred is slower"},
-		labs.Stat{Key: statPass, Label: fmt.Sprintf("Budget met (1 = yes, 0 = no): %s ≤ %s", v.s.percentileTag, pipelinelab.FmtMS(v.s.budgetMS)),
-			Value: passVal, Note: fmt.Sprintf("%.1f%% of requests within the budget", share)},
+		labs.Stat{Key: statJudged, Label: fmt.Sprintf("Budget %s: %s ≤ %s", verdict, v.s.percentileTag, pipelinelab.FmtMS(v.s.budgetMS)),
+			Value: pipelinelab.Round1(target), Unit: "ms",
+			Note: fmt.Sprintf("%s first word; %.1f%% of requests within the budget", v.s.percentileTag, share)},
 	)
 	hist := labs.Chart{ID: chartHist, Title: fmt.Sprintf("Time to first word, %d requests (virtual clock)", n),
 		Kind: labs.ChartHistogram, XLabel: "time to first word", XUnit: "ms", YLabel: "requests",
 		Hist: pipelinelab.Histogram(fw, 80, []labs.Mark{
 			{Label: "mean", At: mean}, {Label: "p50", At: p50}, {Label: "p95", At: p95}, {Label: "p99", At: p99},
 			{Label: "budget", At: v.s.budgetMS}})}
-	status := fmt.Sprintf("Budget %s: %s first word is %s against a budget of %s (%.1f%% within). One request: first word %s, complete %s.",
+	status := fmt.Sprintf("Run finished. Budget %s: the %s first word is %s against a budget of %s (%.1f%% within). One request: first word %s, complete %s.",
 		verdict, v.s.percentileTag, pipelinelab.FmtMS(target), pipelinelab.FmtMS(v.s.budgetMS), share,
 		pipelinelab.FmtMS(pipelinelab.MS(res.Summary.FirstWord)), pipelinelab.FmtMS(pipelinelab.MS(res.Summary.Total)))
 	return labs.Frame{Final: true, Status: status, Stats: stats,

@@ -27,7 +27,9 @@ const (
 	statP50       = "p50_ms"
 	statP95       = "p95_ms"
 	statP99       = "p99_ms"
-	statPass      = "budget_pass"
+	// statJudged is the first word at the budget's percentile, the figure
+	// the verdict (and the learner's guess) is about.
+	statJudged = "judged_ms"
 )
 
 // Config wires a Lab.
@@ -70,8 +72,8 @@ func info() labs.Info {
 		Summary: "Follow one support request through guardrail, lookups, prompt and model on the clock, " +
 			"then time hundreds more and check a first-word budget at p95.",
 		Lesson:         "latency-budget",
-		Prediction:     "What p95 time to first word do you expect?",
+		Prediction:     "What time to first word do you expect at the budget's percentile (p95 unless a preset changes it)?",
 		PredictionUnit: "ms",
-		PredictionStat: statP95,
+		PredictionStat: statJudged,
 	}
 }

@@ -3,6 +3,7 @@ package budget
 import (
 	"context"
 	"math"
+	"strings"
 	"testing"
 	"testing/synctest"
 	"time"
@@ -153,16 +154,20 @@ func TestBudgetFlipsAtThreshold(t *testing.T) {
 	p95 := labtest.Stat(t, first[len(first)-1], statP95)
 	cases := []struct {
 		budget float64
-		want   float64
+		want   string
 	}{
-		{math.Ceil(p95) + 50, 1},
-		{math.Floor(p95) - 50, 0},
+		{math.Ceil(p95) + 50, "met"},
+		{math.Floor(p95) - 50, "missed"},
 	}
 	for _, tc := range cases {
 		fs := runLab(t, labs.Values{knobRequests: 100.0, knobBudgetMS: tc.budget})
 		last := fs[len(fs)-1]
-		if got := labtest.Stat(t, last, statPass); got != tc.want {
-			t.Errorf("budget %v with p95 %v: pass %v, want %v", tc.budget, labtest.Stat(t, last, statP95), got, tc.want)
+		card := statByKey(t, last, statJudged)
+		if !strings.HasPrefix(card.Label, "Budget "+tc.want+":") || !strings.Contains(last.Status, "Budget "+tc.want+":") {
+			t.Errorf("budget %v with p95 %v: card %q, status %q; want both to say %q", tc.budget, p95, card.Label, last.Status, tc.want)
+		}
+		if got := labtest.Stat(t, last, statP95); card.Value != got {
+			t.Errorf("judged card shows %v, the run's p95 is %v", card.Value, got)
 		}
 	}
 }
@@ -199,4 +204,46 @@ func TestCancel(t *testing.T) {
 			t.Errorf("err %v, final frame %v", err, final)
 		}
 	})
+}
+
+func statByKey(t *testing.T, f labs.Frame, key string) labs.Stat {
+	t.Helper()
+	for _, s := range f.Stats {
+		if s.Key == key {
+			return s
+		}
+	}
+	t.Fatalf("no stat %q", key)
+	return labs.Stat{}
+}
+
+// TestGuessFollowsTheBudgetPercentile: the guess is compared with the
+// percentile the budget is judged at, so the heavy-tail preset, judged at
+// p99, compares the guess with the p99, and the card's verdict matches it.
+func TestGuessFollowsTheBudgetPercentile(t *testing.T) {
+	l := labtest.Inert(t, define)
+	if l.Info().PredictionStat != statJudged {
+		t.Fatalf("the guess is compared with %q, not the judged percentile", l.Info().PredictionStat)
+	}
+	for _, p := range l.Presets() {
+		fs := runLab(t, p.Values)
+		last := fs[len(fs)-1]
+		labtest.CheckUnits(t, p.Name, last)
+		card := statByKey(t, last, statJudged)
+		want := statP95
+		if p.Values[knobPercentile] == "99" {
+			want = statP99
+		}
+		if got := labtest.Stat(t, last, want); card.Value != got {
+			t.Errorf("%s: judged card %v, %s is %v", p.Name, card.Value, want, got)
+		}
+		budget := p.Values[knobBudgetMS].(float64)
+		verdict := "missed"
+		if card.Value <= budget {
+			verdict = "met"
+		}
+		if !strings.HasPrefix(card.Label, "Budget "+verdict+":") {
+			t.Errorf("%s: %v ms against %v ms, yet the card says %q", p.Name, card.Value, budget, card.Label)
+		}
+	}
 }

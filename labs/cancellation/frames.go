@@ -148,7 +148,7 @@ func (v *view) finalFrame(one turnOne, res2 *pipeline.Result, turns []pipeline.T
 			Unit: "tokens", Note: fmt.Sprintf("the answer as shown, saved with status %q", answer1.Status)})
 	}
 	notWritten := max(v.s.answer-generated, 0)
-	stats = append(stats, labs.Stat{Key: statCostSaved, Label: "Cost saved", Unit: "$/1M answers",
+	stats = append(stats, labs.Stat{Key: statCostSaved, Label: "Cost saved per million such answers", Unit: "$",
 		Value: pipelinelab.Round1(float64(notWritten) * v.s.tier.PriceOut),
 		Note: fmt.Sprintf("%d of %d tokens never generated × $%s per 1M output tokens (%s)", notWritten, v.s.answer,
 			strconv.FormatFloat(v.s.tier.PriceOut, 'f', -1, 64), v.s.tier.Name)})
@@ -171,14 +171,14 @@ func (v *view) finalStatus(one turnOne, saved *pipeline.SavedMessage) string {
 	}
 	switch {
 	case c.stopped && v.s.propagate:
-		return fmt.Sprintf("You left after %d tokens and the disconnect reached the engine: %d generated in all, %d after you left. "+
-			"The partial answer was %s and came back as turn 2's history.", c.delivered, gen, one.after, status)
+		return fmt.Sprintf("You left after %s and the disconnect reached the engine: %d generated in all, %d after you left. "+
+			"The partial answer was %s and came back as turn 2's history.", labs.Count(c.delivered, "token"), gen, one.after, status)
 	case c.stopped:
-		return fmt.Sprintf("You left after %d tokens but the disconnect was never passed upstream: the engine wrote all %d tokens, "+
-			"%d of them after you left, and each is billed. The partial answer was %s.", c.delivered, gen, one.after, status)
+		return fmt.Sprintf("You left after %s but the disconnect was never passed upstream: the engine wrote all %d tokens, "+
+			"%d of them after you left, and each is billed. The partial answer was %s.", labs.Count(c.delivered, "token"), gen, one.after, status)
 	case c.errShown != "":
-		return fmt.Sprintf("The stream broke after %d tokens; the reader was shown the error under the partial answer, "+
-			"which was %s and came back as turn 2's history (%d generated after the break).", c.delivered, status, one.after)
+		return fmt.Sprintf("The stream broke after %s; the reader was shown the error under the partial answer, "+
+			"which was %s and came back as turn 2's history (%d generated after the break).", labs.Count(c.delivered, "token"), status, one.after)
 	}
 	return fmt.Sprintf("Read to the end: %d tokens generated, %d shown, %s.", gen, c.delivered, status)
 }
@@ -229,7 +229,7 @@ func promptTable(res2 *pipeline.Result, saved []pipeline.SavedMessage) labs.Tabl
 				status = hist[j].Status
 			}
 		}
-		t.Rows = append(t.Rows, []string{part, m.Role, strconv.Itoa(textmodel.Count(m.Content)), status, excerpt(m.Content)})
+		t.Rows = append(t.Rows, []string{part, m.Role, strconv.Itoa(textmodel.Count(m.Content)), status, excerpt(pipelinelab.WithoutSession(m.Content))})
 	}
 	return t
 }

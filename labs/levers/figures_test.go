@@ -24,6 +24,7 @@ func TestFigures(t *testing.T) {
 		for _, s := range last.Stats {
 			t.Logf("  %s = %v %s (%s)", s.Key, s.Value, s.Unit, s.Note)
 		}
+		labtest.CheckUnits(t, p.Name, last)
 		st := labtest.StatMap(t, last)
 		if !(st[statBestFirst] < st[statBaseFirst] && st[statBestTotal] < st[statBaseTotal] && st[statShorterSaves] > 0) {
 			t.Errorf("%s: stats %v; want the best lever ahead of the baseline and a saving from the shorter answer", p.Name, st)

@@ -70,12 +70,17 @@ func (v *view) table() labs.Table {
 		return t
 	}
 	b := v.rows[0]
+	var times []float64
+	for _, r := range v.rows {
+		times = append(times, r.firstWord, r.total)
+	}
+	unit := labs.TimeFormatFor(times...) // one unit for the whole table
 	for i, r := range v.rows {
-		row := []string{r.lever.name, pipelinelab.FmtMS(r.firstWord), pipelinelab.FmtMS(r.total), pipelinelab.FmtUSD(r.cost)}
+		row := []string{r.lever.name, unit.Format(r.firstWord), unit.Format(r.total), pipelinelab.FmtUSD(r.cost)}
 		if i == 0 {
 			row = append(row, "", "", "")
 		} else {
-			row = append(row, delta(r.firstWord, b.firstWord, pipelinelab.FmtMS), delta(r.total, b.total, pipelinelab.FmtMS),
+			row = append(row, delta(r.firstWord, b.firstWord, unit.Format), delta(r.total, b.total, unit.Format),
 				delta(r.cost, b.cost, pipelinelab.FmtUSD))
 		}
 		t.Rows = append(t.Rows, append(row, r.lever.how))

@@ -67,11 +67,11 @@ func (v *view) status(m *meter, now time.Duration) string {
 		return fmt.Sprintf("Refused before generation: the prompt check found %s in %s. No tokens were generated.",
 			cats(m.caught), labs.FormatMS(labs.Millis(m.promptAt)))
 	case m.done && m.reason == mod.FinishContentFilter:
-		return fmt.Sprintf("Blocked (finish reason content_filter): %s caught at %s; %d unsafe tokens had reached the reader.",
-			cats(m.caught), labs.FormatMS(labs.Millis(m.caughtAt)), m.truth.leaked)
+		return fmt.Sprintf("Blocked (finish reason content_filter): %s caught at %s; %s had reached the reader.",
+			cats(m.caught), labs.FormatMS(labs.Millis(m.caughtAt)), labs.Count(m.truth.leaked, "unsafe token"))
 	case m.done:
-		return fmt.Sprintf("Complete: %d tokens delivered in %s after %d checks; nothing was blocked.",
-			m.delivered, labs.FormatMS(labs.Millis(m.fin)), m.checks)
+		return fmt.Sprintf("Complete: %s delivered in %s after %s; nothing was blocked.",
+			labs.Count(m.delivered, "token"), labs.FormatMS(labs.Millis(m.fin)), labs.Count(m.checks, "check"))
 	case len(m.pieces) == 0:
 		return fmt.Sprintf("Waiting for the first token (%s so far).", labs.FormatMS(labs.Millis(now)))
 	}
@@ -178,7 +178,7 @@ func replay(m *meter) labs.Table {
 	add(m.firstToken, "first token generated", "")
 	add(m.firstWord, markFirstWord, snippet(m.firstWordText()))
 	if m.truth != nil && m.truth.unsafeShown != none {
-		add(m.truth.unsafeShown, markUnsafeShown, fmt.Sprintf("%d unsafe tokens reached the screen", m.truth.leaked))
+		add(m.truth.unsafeShown, markUnsafeShown, labs.Count(m.truth.leaked, "unsafe token")+" reached the screen")
 	}
 	if !m.promptBlocked {
 		add(m.caughtAt, markCaught+": "+cats(m.caught), "")
@@ -190,12 +190,17 @@ func replay(m *meter) labs.Table {
 		add(m.replacedAt, "message replaced by the fallback", snippet(mod.DefaultFallback))
 	}
 	add(m.withheldAt, "rest of the answer withheld", "")
-	add(m.fin, "delivery finished ("+m.reason+")", fmt.Sprintf("%d tokens shown", m.delivered))
-	add(m.genEnd, "generation ended", fmt.Sprintf("%d tokens generated", len(m.pieces)))
+	add(m.fin, "delivery finished ("+m.reason+")", labs.Count(m.delivered, "token")+" shown")
+	add(m.genEnd, "generation ended", labs.Count(len(m.pieces), "token")+" generated")
 	slices.SortStableFunc(rows, func(a, b row) int { return int(a.at - b.at) })
 	t := labs.Table{Title: "What the user saw, step by step", Columns: []string{"Time", "Event", "On screen"}}
+	var times []float64
 	for _, r := range rows {
-		t.Rows = append(t.Rows, []string{labs.FormatMS(labs.Millis(r.at)), r.what, r.seen})
+		times = append(times, labs.Millis(r.at))
+	}
+	unit := labs.TimeFormatFor(times...) // one unit for the whole column
+	for _, r := range rows {
+		t.Rows = append(t.Rows, []string{unit.Format(labs.Millis(r.at)), r.what, r.seen})
 	}
 	return t
 }

@@ -90,7 +90,21 @@ func NewConversation(ctx context.Context, id string, turns int, at time.Time) (*
 // reuses another's prefix cache in a shared engine and a repeat run is
 // not faster than the first for that reason alone.
 func SystemPrompt(session string) string {
-	return "Session " + session + ".\n" + pipeline.DefaultSystemPrompt
+	return sessionPrefix + session + ".\n" + pipeline.DefaultSystemPrompt
+}
+
+const sessionPrefix = "Session "
+
+// WithoutSession drops the session line SystemPrompt opens a prompt with:
+// the line is plumbing, and its run id means nothing to a learner.
+func WithoutSession(prompt string) string {
+	if !strings.HasPrefix(prompt, sessionPrefix) {
+		return prompt
+	}
+	if _, rest, ok := strings.Cut(prompt, "\n"); ok {
+		return rest
+	}
+	return prompt
 }
 
 // padding is extra instruction text, cycled to lengthen a system prompt.

@@ -91,8 +91,8 @@ func (v *view) secondStatus() string {
 
 func (v *view) finalStatus() string {
 	m, m2 := v.first, v.second
-	s := fmt.Sprintf("Done. Prefill of %s tokens: %s to the first token. Decode: %s per token over %d tokens.",
-		thousands(len(v.prompt.ids)), labs.FormatMS(labs.Millis(m.ttft)), fmtMSPrecise(labs.Millis(m.tpot())), m.tokens)
+	s := fmt.Sprintf("Done. Prefill of %s tokens: %s to the first token. Decode: %s per token over %s.",
+		thousands(len(v.prompt.ids)), labs.FormatMS(labs.Millis(m.ttft)), fmtMSPrecise(labs.Millis(m.tpot())), labs.Count(m.tokens, "token"))
 	if v.s.caching {
 		s += fmt.Sprintf(" The second customer reused %s cached tokens: first token after %s.",
 			thousands(m2.usage.CachedTokens), labs.FormatMS(labs.Millis(m2.ttft)))

@@ -91,9 +91,9 @@ func presets() []labs.Example[params] {
 		{Name: "Short chat prompt", Params: short,
 			Note: "No retrieval and two earlier turns: the prompt shrinks tenfold, the answer streams just as fast."},
 		{Name: "Long document (16k)", Params: long,
-			Note: "A 16,384-token document: prefill now dominates, yet each output token still takes about as long."},
+			Note: "A 16,384-token document: prefill grows about sixfold to around 0.6 s, yet 200 output tokens still take longer, and each one about as long as before."},
 		{Name: "Slow GPU (L4)", Params: l4,
-			Note: "The same request on an L4, with a ninth of the H100's memory bandwidth: watch the time per output token."},
+			Note: "The same request on an L4, with about an eleventh of the H100's memory bandwidth: watch the time per output token."},
 		{Name: "70B on H200 FP8", Params: big,
 			Note: "Nine times the parameters: prefill and decode both slow down. (On an H100 the 70B model in FP8 leaves " +
 				"room for too few tokens of cache to hold this prompt, so it runs on an H200.)"},

@@ -25,6 +25,7 @@ func TestFigures(t *testing.T) {
 			t.Logf("  %s: %v", s.Name, s.Points)
 		}
 		t.Logf("  answer: %s", last.Text.Body)
+		labtest.CheckUnits(t, p.Name, last)
 		byName[p.Name] = labtest.StatMap(t, last)
 	}
 	order := []string{"No context", "Top-5", "Top-20 + long history"}

@@ -62,7 +62,7 @@ func (v *view) stats() []labs.Stat {
 		{Key: statTTFT, Label: "Time to first token", Value: pipelinelab.Round1(pipelinelab.MS(r.Summary.FirstToken)), Unit: "ms",
 			Note: "measured on the wall clock; the engine is shared, so others' requests can add a wait"},
 		{Key: statChunksTokens, Label: "Passages", Value: float64(p.Chunks), Unit: "tokens", Note: fmt.Sprintf("%d retrieved", len(r.Lookups.Chunks))},
-		{Key: statHistoryTokens, Label: "History", Value: float64(p.History), Unit: "tokens", Note: fmt.Sprintf("%d turns", r.Prompt.HistoryKept)},
+		{Key: statHistoryTokens, Label: "History", Value: float64(p.History), Unit: "tokens", Note: labs.Count(r.Prompt.HistoryKept, "turn")},
 		{Key: statSystemTokens, Label: "System prompt", Value: float64(p.System), Unit: "tokens"},
 		{Key: statAnswerTokens, Label: "Answer", Value: float64(r.Summary.OutputTokens), Unit: "tokens"},
 	}

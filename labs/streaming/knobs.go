@@ -54,7 +54,7 @@ func define(run func(context.Context, params, func(labs.Frame)) error) (*labs.Ki
 			labs.Bind(labs.Knob{Name: knobPrompt, Label: "Prompt length", Unit: "tokens", Min: 50, Max: 8000, Step: 50,
 				Help: "System prompt, support notes and the question, as the model reads them."},
 				func(p *params) *int { return &p.promptTokens }),
-			labs.Bind(labs.ModelKnob(knobModel, "Served in BF16 on a single GPU."),
+			labs.Bind(servableModelKnob(),
 				func(p *params) *string { return &p.model }),
 			labs.Bind(labs.GPUKnob(knobGPU, "One GPU of this type serves the model; other learners on the same choice share it."),
 				func(p *params) *string { return &p.gpu }),
@@ -105,4 +105,18 @@ func (p params) settings() (settings, error) {
 		return settings{}, fmt.Errorf("streaming: %w", err)
 	}
 	return settings{params: p, profile: p.profile(), engine: cfg}, nil
+}
+
+// servableModelKnob offers only the models that fit on at least one of the
+// lab's GPUs in BF16: a model no choice of GPU can hold is a dead end.
+func servableModelKnob() labs.Knob {
+	k := labs.ModelKnob(knobModel, "Served in BF16 on a single GPU; models too large for every GPU here are not offered.")
+	var fits []labs.Option
+	for _, o := range k.Options {
+		if _, gpus := labs.FitsWith(labs.Profile{Model: o.Value}); len(gpus) > 0 {
+			fits = append(fits, o)
+		}
+	}
+	k.Options = fits
+	return k
 }

@@ -97,3 +97,31 @@ func TestFormatting(t *testing.T) {
 		}
 	}
 }
+
+// TestEveryModelFitsSomeGPU: each model the lab offers runs on at least one
+// GPU it offers, and every model that fits one is offered.
+func TestEveryModelFitsSomeGPU(t *testing.T) {
+	l := labtest.Inert(t, define)
+	model := l.Knobs()[3]
+	if model.Name != knobModel {
+		t.Fatalf("knob 3 is %s, want the model", model.Name)
+	}
+	offered := map[string]bool{}
+	for _, o := range model.Options {
+		offered[o.Value] = true
+	}
+	for _, m := range engine.ModelNames() {
+		fits := false
+		for _, g := range engine.HardwareNames() {
+			if errs := labtest.FieldErrors(l, labs.Values{knobModel: m, knobGPU: g}); errs == nil {
+				fits = true
+			}
+		}
+		if fits != offered[m] {
+			t.Errorf("model %s: fits some GPU %v, offered %v", m, fits, offered[m])
+		}
+	}
+	if offered["llama-3.1-70b"] {
+		t.Error("the 70B model is offered, yet no single GPU holds it in BF16")
+	}
+}

@@ -18,30 +18,37 @@ const spacing = 100 * time.Millisecond
 // timeline marks as a stall. Healthy chunks arrive tens of ms apart.
 const stallGap = 500 * time.Millisecond
 
-// variant is one setting of the two timeouts; the fault, deadline, backup
-// and requests are the learner's in every variant.
+// variant is one setting of the two timeouts and the deadline; the fault,
+// backup and requests are the learner's in every variant.
 type variant struct {
-	name    string
-	ftt     time.Duration
-	overall time.Duration
+	name     string
+	ftt      time.Duration
+	overall  time.Duration
+	deadline time.Duration
 }
 
-// comparisons are the settings every run is compared with: no timeout at
-// all, and a web service's one-second limit on the whole call.
-func comparisons() []variant {
+// sameLimits reports whether two variants would run the batch identically.
+func (v variant) sameLimits(o variant) bool {
+	return v.ftt == o.ftt && v.overall == o.overall && v.deadline == o.deadline
+}
+
+// comparisons are the settings every run is compared with: no limit at all
+// (not even the learner's deadline, or the row would still show timeouts),
+// and a web service's one-second limit on the whole call.
+func comparisons(s settings) []variant {
 	return []variant{
-		{name: "No timeout", ftt: 0, overall: 0},
-		{name: "Web-service timeout (1 s overall)", ftt: 0, overall: time.Second},
+		{name: "No timeout", ftt: 0, overall: 0, deadline: 0},
+		{name: "Web-service timeout (1 s overall)", ftt: 0, overall: time.Second, deadline: s.deadline},
 	}
 }
 
 // variants are the learner's setting first, then the comparisons that
 // differ from it (one that equals it is not run twice).
 func variants(s settings) []variant {
-	mine := variant{name: "Your setting", ftt: s.ftt, overall: s.overall}
+	mine := variant{name: "Your setting", ftt: s.ftt, overall: s.overall, deadline: s.deadline}
 	out := []variant{mine}
-	for _, c := range comparisons() {
-		if c.ftt != mine.ftt || c.overall != mine.overall {
+	for _, c := range comparisons(s) {
+		if !c.sameLimits(mine) {
 			out = append(out, c)
 		}
 	}
@@ -114,7 +121,7 @@ func pipelineConfig(s settings, v variant, session string, retrieval bool) pipel
 	if s.backup != "" {
 		cfg.Gateway.Fallback = []string{s.backup}
 	}
-	cfg.Deadline = s.deadline
+	cfg.Deadline = v.deadline
 	return cfg
 }
 

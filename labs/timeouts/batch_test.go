@@ -184,7 +184,7 @@ func TestStallShowsOnTimeline(t *testing.T) {
 func TestDeadlineBoundsRetries(t *testing.T) {
 	s := base()
 	s.slowBy, s.deadline, s.answer = 25*time.Second, 20*time.Second, 600
-	rs := runBatch(t, s, variant{ftt: 18 * time.Second})
+	rs := runBatch(t, s, variant{ftt: 18 * time.Second, deadline: s.deadline})
 	for i, r := range rs {
 		res := r.res
 		if res.Summary.Total > s.deadline || res.Summary.Elapsed > s.deadline+time.Second {

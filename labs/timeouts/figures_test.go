@@ -1,7 +1,12 @@
 package timeouts
 
 import (
+	"fmt"
+	"strconv"
+	"strings"
 	"testing"
+
+	"github.com/latencylab/latencylab/labs"
 
 	"github.com/latencylab/latencylab/labs/labtest"
 )
@@ -40,6 +45,8 @@ func TestPresetFigures(t *testing.T) {
 			t.Errorf("preset %q has no expected figures", p.Name)
 			continue
 		}
+		checkTables(t, p, last)
+		labtest.CheckUnits(t, p.Name, last)
 		st := labtest.StatMap(t, last)
 		if p95 := st[statFirstWordP95]; p95 < w.p95Min || p95 > w.p95Max {
 			t.Errorf("%s: first word p95 %v ms, want %v..%v", p.Name, p95, w.p95Min, w.p95Max)
@@ -47,6 +54,34 @@ func TestPresetFigures(t *testing.T) {
 		if st[statFallback] != w.fallback || st[statTimeouts] != w.timeouts || st[statErrors] != w.errs || st[statCut] != w.cut {
 			t.Errorf("%s: backup %v%%, timeouts %v, errors %v, healthy cut %v; want %v%%, %v, %v, %v", p.Name,
 				st[statFallback], st[statTimeouts], st[statErrors], st[statCut], w.fallback, w.timeouts, w.errs, w.cut)
+		}
+	}
+}
+
+// checkTables holds the tables to what their labels and the preset's note
+// promise: the "No timeout" row applies no limit at all, so it has no
+// timeouts, and a note that says how long a retry had left gives the
+// figure the table shows.
+func checkTables(t *testing.T, p labs.Preset, last labs.Frame) {
+	t.Helper()
+	for _, tb := range last.Tables {
+		col := map[string]int{}
+		for i, c := range tb.Columns {
+			col[c] = i
+		}
+		for _, r := range tb.Rows {
+			if i, ok := col["Timeouts"]; ok && strings.HasPrefix(r[0], "No timeout") && r[i] != "0" {
+				t.Errorf("%s: the No timeout row shows %s timeouts: %v", p.Name, r[i], r)
+			}
+			if i, ok := col["Time left for it"]; ok && strings.Contains(p.Note, " s left") && strings.HasSuffix(r[i], " s") {
+				left, err := strconv.ParseFloat(strings.TrimSuffix(r[i], " s"), 64)
+				if err != nil {
+					t.Fatalf("%s: time left %q: %v", p.Name, r[i], err)
+				}
+				if want := fmt.Sprintf("the %.1f s left", left); !strings.Contains(p.Note, want) {
+					t.Errorf("%s: a retry had %s left; the note should say %q: %s", p.Name, r[i], want, p.Note)
+				}
+			}
 		}
 	}
 }

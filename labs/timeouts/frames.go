@@ -134,36 +134,49 @@ func (v *view) comparison(all []*batch) labs.Table {
 		Columns: []string{"Setting", "First word p95", "Backup answered", "Complete", "Errors", "Timeouts",
 			"Healthy answers cut"},
 	}
-	row := func(name string, vr variant, sm summary) []string {
+	type line struct {
+		name string
+		vr   variant
+		sm   summary
+	}
+	mine := all[0]
+	rs, _ := mine.snapshot()
+	lines := []line{{mine.v.name, mine.v, summarize(rs)}}
+	for _, c := range comparisons(v.s) {
+		for _, b := range all {
+			if !b.v.sameLimits(c) {
+				continue
+			}
+			rs, _ := b.snapshot()
+			name := c.name
+			if b == mine {
+				name += " (the same as yours)"
+			}
+			lines = append(lines, line{name, b.v, summarize(rs)})
+			break
+		}
+	}
+	var p95s []float64
+	for _, l := range lines {
+		if len(l.sm.firstWords) > 0 {
+			p95s = append(p95s, l.sm.firstWordP95())
+		}
+	}
+	unit := labs.TimeFormatFor(p95s...) // one unit for the whole column
+	for _, l := range lines {
+		sm := l.sm
 		p95 := "none shown"
 		if len(sm.firstWords) > 0 {
-			p95 = pipelinelab.FmtMS(sm.firstWordP95())
+			p95 = unit.Format(sm.firstWordP95())
 			if sm.noWords > 0 {
 				p95 += fmt.Sprintf(" (%d showed nothing)", sm.noWords)
 			}
 		}
-		name += fmt.Sprintf(" (first token: %s, overall: %s)", limit(vr.ftt), limit(vr.overall))
-		return []string{name, p95,
+		name := l.name + fmt.Sprintf(": first token %s, overall %s, deadline %s", limit(l.vr.ftt), limit(l.vr.overall), limit(l.vr.deadline))
+		t.Rows = append(t.Rows, []string{name, p95,
 			fmt.Sprintf("%d (%s%%)", sm.backup, strconv.FormatFloat(pipelinelab.Round1(sm.backupShare()), 'f', -1, 64)),
 			fmt.Sprintf("%d of %d", sm.complete, sm.n), strconv.Itoa(sm.errors), strconv.Itoa(sm.timeouts),
-			fmt.Sprintf("%d of %d", sm.healthyCut, sm.healthy)}
-	}
-	mine := all[0]
-	rs, _ := mine.snapshot()
-	t.Rows = append(t.Rows, row(mine.v.name, mine.v, summarize(rs)))
-	for _, c := range comparisons() {
-		for _, b := range all {
-			if b.v.ftt != c.ftt || b.v.overall != c.overall {
-				continue
-			}
-			rs, _ := b.snapshot()
-			r := row(c.name, b.v, summarize(rs))
-			if b == mine {
-				r[0] += ", the same as yours"
-			}
-			t.Rows = append(t.Rows, r)
-			break
-		}
+			fmt.Sprintf("%d of %d", sm.healthyCut, sm.healthy)})
 	}
 	return t
 }
@@ -173,6 +186,13 @@ func (v *view) comparison(all []*batch) labs.Table {
 func (v *view) retries(rs []record) (labs.Table, bool) {
 	t := labs.Table{Columns: []string{"Request", "First call gave up", "Retry on", "Time left for it",
 		"Retry ended", "Tokens", "Answer"}}
+	var times []float64
+	for _, r := range rs {
+		if r.res != nil && len(r.res.Attempts) >= 2 {
+			times = append(times, labs.Millis(r.res.Attempts[0].End), labs.Millis(r.res.Attempts[1].Budget))
+		}
+	}
+	unit := labs.TimeFormatFor(times...) // one unit for the whole table
 	total := 0
 	for i, r := range rs {
 		if r.res == nil || len(r.res.Attempts) < 2 {
@@ -185,9 +205,9 @@ func (v *view) retries(rs []record) (labs.Table, bool) {
 		first, retry := r.res.Attempts[0], r.res.Attempts[1]
 		left := "no deadline"
 		if retry.Budget > 0 || v.s.deadline > 0 {
-			left = pipelinelab.FmtMS(labs.Millis(retry.Budget))
+			left = unit.Format(labs.Millis(retry.Budget))
 		}
-		t.Rows = append(t.Rows, []string{"#" + strconv.Itoa(i+1), pipelinelab.FmtMS(labs.Millis(first.End)) + ": " + first.Outcome,
+		t.Rows = append(t.Rows, []string{"#" + strconv.Itoa(i+1), unit.Format(labs.Millis(first.End)) + ": " + first.Outcome,
 			retry.Tier, left, retry.Outcome, strconv.Itoa(retry.Tokens), r.res.Status})
 	}
 	t.Title = fmt.Sprintf("Requests that moved to the backup (%d)", total)
@@ -207,8 +227,8 @@ func (v *view) finalStatus(sm summary) string {
 	if len(sm.firstWords) > 0 {
 		s += fmt.Sprintf(" p95 first word %s;", pipelinelab.FmtMS(sm.firstWordP95()))
 	}
-	s += fmt.Sprintf(" %d of %d complete, %d answered by the backup, %d errors, %d timeouts.",
-		sm.complete, sm.n, sm.backup, sm.errors, sm.timeouts)
+	s += fmt.Sprintf(" %d of %d complete, %d answered by the backup, %s, %s.",
+		sm.complete, sm.n, sm.backup, labs.Count(sm.errors, "error"), labs.Count(sm.timeouts, "timeout"))
 	return s
 }
 

@@ -99,7 +99,7 @@ func define(run func(context.Context, params, func(labs.Frame)) error) (*labs.Ki
 			{Name: "Web-service timeout (1 s)", Params: preset(8, 0, 1, 0, 200),
 				Note: "A one-second limit on the whole call cuts off healthy answers that were simply still being written."},
 			{Name: "Shared 20 s deadline with a retry at 18 s", Params: preset(25, 18, 0, 20, 600),
-				Note: "The retry starts at second 18 and gets only the 2 s that remain of the deadline, not a fresh 20: long answers are cut there."},
+				Note: "The checks before the call take about 0.2 s, so the 18 s first-token timeout fires near second 18.2 and the retry gets only the 1.8 s left of the 20 s deadline, not a fresh 20: long answers are cut there."},
 		},
 		Run: run,
 	})

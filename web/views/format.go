@@ -22,14 +22,52 @@ func SplitValue(v float64, unit string) (num, suffix string) {
 	if unit == "ms" && math.Abs(v) >= 10000 {
 		v, unit = v/1000, "s"
 	}
+	return splitIn(v, unit)
+}
+
+// splitIn formats v in unit as given: a count of one takes the singular
+// ("1 token"), and dollars lead ("$12.5").
+func splitIn(v float64, unit string) (num, suffix string) {
 	num = FormatNumber(v)
 	switch unit {
 	case "":
 		return num, ""
 	case "%":
 		return num, "%"
+	case "$":
+		if strings.HasPrefix(num, "-") {
+			return "-$" + num[1:], ""
+		}
+		return "$" + num, ""
+	}
+	if v == 1 && countNouns[unit] {
+		unit = strings.TrimSuffix(unit, "s")
 	}
 	return num, " " + unit
+}
+
+// countNouns are units that count things, so one of them is singular.
+var countNouns = map[string]bool{"tokens": true, "requests": true, "chunks": true, "turns": true,
+	"passages": true, "calls": true, "steps": true, "sequences": true, "answers": true, "checks": true}
+
+// rowInSeconds reports whether a row of stats shows its milliseconds as
+// seconds: when any of them reaches ten seconds, all of them do, so one
+// row never has "5593 ms" beside "11.3 s".
+func rowInSeconds(stats []labs.Stat) bool {
+	for _, s := range stats {
+		if s.Unit == "ms" && math.Abs(s.Value) >= 10000 {
+			return true
+		}
+	}
+	return false
+}
+
+// splitStat formats one stat of a row in the row's unit.
+func splitStat(s labs.Stat, row []labs.Stat) (num, suffix string) {
+	if s.Unit == "ms" && rowInSeconds(row) {
+		return splitIn(s.Value/1000, "s")
+	}
+	return splitIn(s.Value, s.Unit)
 }
 
 // FormatNumber formats a number with at most three significant decimals and
@@ -93,8 +131,8 @@ func stepOf(k labs.Knob) float64 {
 
 func joinComma(s []string) string { return strings.Join(s, ", ") }
 
-func statNum(s labs.Stat) string  { n, _ := SplitValue(s.Value, s.Unit); return n }
-func statUnit(s labs.Stat) string { _, u := SplitValue(s.Value, s.Unit); return u }
+func statNum(s labs.Stat, row []labs.Stat) string  { n, _ := splitStat(s, row); return n }
+func statUnit(s labs.Stat, row []labs.Stat) string { _, u := splitStat(s, row); return u }
 
 // numericColumns marks the columns whose every non-empty cell starts with a
 // number ("412", "1,024 ms", "-3.5%"), so they can be right-aligned.

@@ -25,6 +25,14 @@ func TestFormatValue(t *testing.T) {
 		{12.5, "%", "12.5%"},
 		{3, "", "3"},
 		{math.NaN(), "ms", "— ms"},
+		{1, "tokens", "1 token"},
+		{1, "requests", "1 request"},
+		{2, "tokens", "2 tokens"},
+		{0, "tokens", "0 tokens"},
+		{1, "ms", "1 ms"},
+		{0, "$", "$0"},
+		{12.5, "$", "$12.5"},
+		{-3, "$", "-$3"},
 	}
 	for _, c := range cases {
 		if got := FormatValue(c.v, c.unit); got != c.want {
@@ -62,6 +70,28 @@ func TestNumericColumns(t *testing.T) {
 	for _, s := range []string{"v1.2", "abc", "1.2.3", "12abc"} {
 		if startsWithNumber(s) {
 			t.Errorf("startsWithNumber(%q) = true", s)
+		}
+	}
+}
+
+// TestStatRowHasOneUnit: a row of stat cards shows its times in one unit,
+// seconds as soon as any reaches ten seconds.
+func TestStatRowHasOneUnit(t *testing.T) {
+	tests := []struct {
+		name string
+		row  []labs.Stat
+		want []string
+	}{
+		{"all under ten seconds stay in ms", []labs.Stat{{Value: 5592.7, Unit: "ms"}, {Value: 9000, Unit: "ms"}},
+			[]string{"5593 ms", "9000 ms"}},
+		{"one over ten seconds moves the row to s", []labs.Stat{{Value: 5592.7, Unit: "ms"}, {Value: 11300, Unit: "ms"}, {Value: 26.2, Unit: "ms"}, {Value: 1, Unit: "tokens"}},
+			[]string{"5.59 s", "11.3 s", "0.026 s", "1 token"}},
+	}
+	for _, tc := range tests {
+		for i, s := range tc.row {
+			if got := statNum(s, tc.row) + statUnit(s, tc.row); got != tc.want[i] {
+				t.Errorf("%s: stat %d shows %q, want %q", tc.name, i, got, tc.want[i])
+			}
 		}
 	}
 }
