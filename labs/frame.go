@@ -7,6 +7,10 @@ type Frame struct {
 	Final  bool   // the run has ended; this frame holds the summary
 	Status string // one line: what the run is doing or how it ended
 	Error  string // set when the run failed; shown to the learner
+	// Missed marks a final frame whose run worked but missed the target it
+	// is judged by (a latency budget): the page shows it as a warning, not
+	// as a success.
+	Missed bool
 	Stats  []Stat
 	Text   *TextPanel
 	Charts []Chart

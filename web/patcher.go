@@ -54,6 +54,8 @@ func (p *framePatcher) frame(f labs.Frame) error {
 	switch {
 	case f.Final && f.Error != "":
 		state = "failed"
+	case f.Final && f.Missed:
+		state = "missed"
 	case f.Final:
 		state = "done"
 	}

@@ -153,7 +153,7 @@ func (v *view) finalFrame(res *pipeline.Result, b batch) labs.Frame {
 	status := fmt.Sprintf("Run finished. Budget %s: the %s first word is %s against a budget of %s (%.1f%% within). One request: first word %s, complete %s.",
 		verdict, v.s.percentileTag, pipelinelab.FmtMS(target), pipelinelab.FmtMS(v.s.budgetMS), share,
 		pipelinelab.FmtMS(pipelinelab.MS(res.Summary.FirstWord)), pipelinelab.FmtMS(pipelinelab.MS(res.Summary.Total)))
-	return labs.Frame{Final: true, Status: status, Stats: stats,
+	return labs.Frame{Final: true, Missed: !pass, Status: status, Stats: stats,
 		Charts: []labs.Chart{v.waterfall(), hist}, Tables: []labs.Table{stageTable(b)}}
 }
 

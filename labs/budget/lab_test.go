@@ -166,6 +166,9 @@ func TestBudgetFlipsAtThreshold(t *testing.T) {
 		if !strings.HasPrefix(card.Label, "Budget "+tc.want+":") || !strings.Contains(last.Status, "Budget "+tc.want+":") {
 			t.Errorf("budget %v with p95 %v: card %q, status %q; want both to say %q", tc.budget, p95, card.Label, last.Status, tc.want)
 		}
+		if last.Missed != (tc.want == "missed") {
+			t.Errorf("budget %v with p95 %v: frame Missed=%v, want it set exactly when the budget is missed", tc.budget, p95, last.Missed)
+		}
 		if got := labtest.Stat(t, last, statP95); card.Value != got {
 			t.Errorf("judged card shows %v, the run's p95 is %v", card.Value, got)
 		}
