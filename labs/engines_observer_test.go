@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/latencylab/latencylab/engine"
+	"github.com/latencylab/latencylab/engine/clock/clocktest"
 	"github.com/latencylab/latencylab/engine/live"
 )
 
@@ -36,7 +37,7 @@ func TestEnginesObserverAndSource(t *testing.T) {
 	} {
 		counter := &sourceCounter{n: map[string]int{}}
 		var built []Profile
-		pool := NewEngines(EnginesConfig{Clock: live.NewFakeClock(time.Unix(0, 0)), Source: tc.poolSource,
+		pool := NewEngines(EnginesConfig{Clock: clocktest.NewJump(time.Unix(0, 0)), Source: tc.poolSource,
 			Observer: func(p Profile) live.Observer { built = append(built, p); return counter }})
 		p := Profile{Hardware: "h100-sxm", Model: "llama-3.1-8b"}
 		le, err := pool.Get(p)

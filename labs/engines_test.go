@@ -9,12 +9,13 @@ import (
 	"time"
 
 	"github.com/latencylab/latencylab/engine"
+	"github.com/latencylab/latencylab/engine/clock/clocktest"
 	"github.com/latencylab/latencylab/engine/live"
 )
 
 func testPool(t *testing.T) *Engines {
 	t.Helper()
-	pool := NewEngines(EnginesConfig{Clock: live.NewFakeClock(time.Unix(0, 0))})
+	pool := NewEngines(EnginesConfig{Clock: clocktest.NewJump(time.Unix(0, 0))})
 	t.Cleanup(func() { pool.Close() })
 	return pool
 }
@@ -135,7 +136,7 @@ func TestEnginesCloseClosesAll(t *testing.T) {
 
 func TestEnginesTune(t *testing.T) {
 	pool := NewEngines(EnginesConfig{
-		Clock: live.NewFakeClock(time.Unix(0, 0)),
+		Clock: clocktest.NewJump(time.Unix(0, 0)),
 		Tune:  func(c *engine.Config) { c.NumGPUBlocks = 64 },
 	})
 	defer pool.Close()

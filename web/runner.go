@@ -7,6 +7,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/latencylab/latencylab/engine/clock"
 	"github.com/latencylab/latencylab/labs"
 )
 
@@ -72,7 +73,7 @@ type runResult struct {
 // per gap: frames that arrive faster are coalesced and only the newest is
 // sent. The final frame is always sent once the lab returns. send runs on
 // the calling goroutine only. A panic in the lab becomes an error.
-func forwardRun(ctx context.Context, slug string, start func(context.Context, func(labs.Frame)) error, clock Clock, gap time.Duration,
+func forwardRun(ctx context.Context, slug string, start func(context.Context, func(labs.Frame)) error, clk clock.Clock, gap time.Duration,
 	send func(labs.Frame) error) runResult {
 	mail := newLatestFrame()
 	var res runResult
@@ -113,7 +114,7 @@ func forwardRun(ctx context.Context, slug string, start func(context.Context, fu
 			return
 		}
 		res.Sent++
-		last = clock.Now()
+		last = clk.Now()
 		if f.Final {
 			ff := f
 			res.Final = &ff
@@ -137,9 +138,9 @@ func forwardRun(ctx context.Context, slug string, start func(context.Context, fu
 		case err := <-done:
 			return finish(err)
 		case <-mail.ready:
-			if wait := gap - clock.Now().Sub(last); !last.IsZero() && wait > 0 {
+			if wait := gap - clk.Now().Sub(last); !last.IsZero() && wait > 0 {
 				select {
-				case <-clock.After(wait):
+				case <-clk.After(wait):
 				case err := <-done:
 					return finish(err)
 				}

@@ -7,11 +7,13 @@ import (
 	"time"
 
 	"github.com/latencylab/latencylab/engine"
+	"github.com/latencylab/latencylab/engine/clock"
+	"github.com/latencylab/latencylab/engine/clock/clocktest"
 )
 
 var t0 = time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 
-func newTestEngine(t *testing.T, clk Clock) *Engine {
+func newTestEngine(t *testing.T, clk clock.Clock) *Engine {
 	t.Helper()
 	e, err := New(Config{Engine: engine.DefaultConfig(), Clock: clk})
 	if err != nil {
@@ -37,7 +39,7 @@ func request(id string, prompt, out int) engine.Request {
 // stamped with exactly the time the virtual-clock simulation gives it, and
 // never delivered before the clock reached that time.
 func TestTokensPacedAndOrdered(t *testing.T) {
-	clk := NewFakeClock(t0)
+	clk := clocktest.NewJump(t0)
 	e := newTestEngine(t, clk)
 	req := request("a", 700, 40)
 	want, err := engine.Simulate(engine.DefaultConfig(), []engine.Request{req}, engine.SimOptions{})
@@ -77,7 +79,7 @@ func TestTokensPacedAndOrdered(t *testing.T) {
 // TestCancelFreesBlocks: cancelling the context aborts the request and its
 // KV blocks return to the pool.
 func TestCancelFreesBlocks(t *testing.T) {
-	e := newTestEngine(t, NewFakeClock(t0))
+	e := newTestEngine(t, clocktest.NewJump(t0))
 	ctx, cancel := context.WithCancel(context.Background())
 	req := request("b", 4000, 60000)
 	ch, err := e.Submit(ctx, req)
@@ -105,7 +107,7 @@ func TestCancelFreesBlocks(t *testing.T) {
 // TestSubmitValidates: bad requests fail synchronously with the engine's
 // error; duplicates are refused.
 func TestSubmitValidates(t *testing.T) {
-	e := newTestEngine(t, NewFakeClock(t0))
+	e := newTestEngine(t, clocktest.NewJump(t0))
 	long := request("c", 131000, 1)
 	long.MaxTokens = 5000
 	_, err := e.Submit(context.Background(), long)
@@ -127,7 +129,7 @@ func TestSubmitValidates(t *testing.T) {
 // dropped (its channel closed) instead of stalling the engine, while a
 // reader that keeps up sees every step.
 func TestSubscribeDropsSlowSubscriber(t *testing.T) {
-	e := newTestEngine(t, NewFakeClock(t0))
+	e := newTestEngine(t, clocktest.NewJump(t0))
 	slow, cancelSlow := e.Subscribe(2)
 	defer cancelSlow()
 	fast, cancelFast := e.Subscribe(4096)

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/latencylab/latencylab/engine"
+	"github.com/latencylab/latencylab/engine/clock/clocktest"
 )
 
 // recordingObserver keeps every RequestStats it is given.
@@ -36,7 +37,7 @@ func (r *recordingObserver) get(source string) (RequestStats, int, bool) {
 // default), its engine timings and one gap per token after the first.
 func TestObserverSeesEachFinishedRequest(t *testing.T) {
 	rec := &recordingObserver{seen: map[string]RequestStats{}}
-	e, err := New(Config{Engine: engine.DefaultConfig(), Clock: NewFakeClock(t0), Observer: rec, Source: "lab"})
+	e, err := New(Config{Engine: engine.DefaultConfig(), Clock: clocktest.NewJump(t0), Observer: rec, Source: "lab"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -81,7 +82,7 @@ func TestObserverSeesEachFinishedRequest(t *testing.T) {
 // patience, not the engine's work.
 func TestObserverSkipsAborted(t *testing.T) {
 	rec := &recordingObserver{seen: map[string]RequestStats{}}
-	e, err := New(Config{Engine: engine.DefaultConfig(), Clock: NewFakeClock(t0), Observer: rec})
+	e, err := New(Config{Engine: engine.DefaultConfig(), Clock: clocktest.NewJump(t0), Observer: rec})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/latencylab/latencylab/engine"
+	"github.com/latencylab/latencylab/engine/clock/clocktest"
 	"github.com/latencylab/latencylab/engine/live"
 	"github.com/latencylab/latencylab/engine/textmodel"
 )
@@ -99,7 +100,7 @@ func TestEngineProviderDisconnectFreesTheEngine(t *testing.T) {
 // a virtual-clock simulation of the same request.
 func TestEngineProviderOnLiveFakeClock(t *testing.T) {
 	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
-	le, err := live.New(live.Config{Engine: engine.DefaultConfig(), Clock: live.NewFakeClock(t0)})
+	le, err := live.New(live.Config{Engine: engine.DefaultConfig(), Clock: clocktest.NewJump(t0)})
 	if err != nil {
 		t.Fatal(err)
 	}
