@@ -95,10 +95,10 @@ func TestEngineProviderDisconnectFreesTheEngine(t *testing.T) {
 	})
 }
 
-// On live's fake clock the engine runs as fast as the CPU allows while
+// On a jump clock (clocktest.Jump) the engine runs as fast as the CPU allows while
 // every chunk keeps its modelled timestamp: the stream's At values match
 // a virtual-clock simulation of the same request.
-func TestEngineProviderOnLiveFakeClock(t *testing.T) {
+func TestEngineProviderOnJumpClock(t *testing.T) {
 	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 	le, err := live.New(live.Config{Engine: engine.DefaultConfig(), Clock: clocktest.NewJump(t0)})
 	if err != nil {
