@@ -1,6 +1,7 @@
-// Package clocktest holds the fake clock for tests that cannot run in a
-// testing/synctest bubble (real sockets, a browser, several processes).
-// Inside a bubble, use clock.Wall: synctest fakes it.
+// Package clocktest holds the one fake clock, for tests that cannot run
+// in a testing/synctest bubble (real sockets, a browser, several
+// processes) or that move time by hand. Everywhere else, run the test in a
+// bubble with clock.Wall: synctest fakes it.
 package clocktest
 
 import (
