@@ -2,6 +2,7 @@ package labs
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"time"
 
@@ -18,6 +19,14 @@ type LiveConfig struct {
 	// (waiting for the first token or for a check). 0 means 100 ms;
 	// negative turns the refresh off.
 	Tick time.Duration
+}
+
+// Validate reports a configuration a live lab cannot run with.
+func (c LiveConfig) Validate() error {
+	if c.Engines == nil {
+		return errors.New("no engine pool configured")
+	}
+	return nil
 }
 
 // LiveLab is what a lab on the shared engine pool holds besides its own
@@ -51,8 +60,8 @@ func NewLive[L any, PL interface {
 		return nil, err
 	}
 	slug := kit.Info().Slug
-	if cfg.Engines == nil {
-		return nil, fmt.Errorf("%s lab: no engine pool configured", slug)
+	if err := cfg.Validate(); err != nil {
+		return nil, fmt.Errorf("%s lab: %w", slug, err)
 	}
 	l := lab.liveLab()
 	l.Kit, l.Engines, l.Clock, l.IDs = kit, cfg.Engines, cfg.Engines.Clock(), NewRunIDs(slug)
