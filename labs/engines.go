@@ -6,6 +6,7 @@ import (
 	"sync"
 
 	"github.com/latencylab/latencylab/engine"
+	"github.com/latencylab/latencylab/engine/clock"
 	"github.com/latencylab/latencylab/engine/live"
 )
 
@@ -62,9 +63,10 @@ func (p Profile) Config() (engine.Config, error) {
 
 // EnginesConfig shapes an Engines pool.
 type EnginesConfig struct {
-	// Clock paces every engine in the pool; nil means the wall clock.
-	// Tests pass a fake clock.
-	Clock live.Clock
+	// Clock paces every engine in the pool and times the runs of the labs
+	// on it (see Clock); nil means the wall clock. Tests run in a synctest
+	// bubble, or pass a fake clock where a bubble cannot hold them.
+	Clock clock.Clock
 	// Tune, when set, adjusts each engine's configuration before it starts
 	// (a smaller KV cache in tests, a what-if setting). It must not change
 	// the profile's identity fields.
@@ -94,6 +96,10 @@ type Engines struct {
 	byProf map[Profile]*live.Engine
 	closed bool
 }
+
+// Clock is the pool's clock. A lab times its requests at the handler on it,
+// so the handler and the engines it waits on always share one clock.
+func (e *Engines) Clock() clock.Clock { return clock.Or(e.cfg.Clock) }
 
 // NewEngines returns an empty pool.
 func NewEngines(cfg EnginesConfig) *Engines {

@@ -4,7 +4,7 @@ import (
 	"context"
 	"sync"
 	"testing"
-	"time"
+	"testing/synctest"
 
 	"github.com/latencylab/latencylab/engine"
 	"github.com/latencylab/latencylab/engine/live"
@@ -34,37 +34,39 @@ func TestEnginesObserverAndSource(t *testing.T) {
 		{"", "api", "api"},
 		{"workshop", "", "workshop"},
 	} {
-		counter := &sourceCounter{n: map[string]int{}}
-		var built []Profile
-		pool := NewEngines(EnginesConfig{Clock: live.NewFakeClock(time.Unix(0, 0)), Source: tc.poolSource,
-			Observer: func(p Profile) live.Observer { built = append(built, p); return counter }})
-		p := Profile{Hardware: "h100-sxm", Model: "llama-3.1-8b"}
-		le, err := pool.Get(p)
-		if err != nil {
-			t.Fatal(err)
-		}
-		ctx := context.Background()
-		if tc.ctxSource != "" {
-			ctx = live.WithSource(ctx, tc.ctxSource)
-		}
-		ch, err := le.Submit(ctx, engine.Request{ID: "r", PromptTokens: []int{1, 2, 3}, OutputTokens: []int{7, 8}})
-		if err != nil {
-			t.Fatal(err)
-		}
-		for range ch {
-		}
-		var listed []Profile
-		pool.Each(func(q Profile, e *live.Engine) {
-			if e == le {
-				listed = append(listed, q)
+		synctest.Test(t, func(t *testing.T) {
+			counter := &sourceCounter{n: map[string]int{}}
+			var built []Profile
+			pool := NewEngines(EnginesConfig{Source: tc.poolSource,
+				Observer: func(p Profile) live.Observer { built = append(built, p); return counter }})
+			p := Profile{Hardware: "h100-sxm", Model: "llama-3.1-8b"}
+			le, err := pool.Get(p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			ctx := context.Background()
+			if tc.ctxSource != "" {
+				ctx = live.WithSource(ctx, tc.ctxSource)
+			}
+			ch, err := le.Submit(ctx, engine.Request{ID: "r", PromptTokens: []int{1, 2, 3}, OutputTokens: []int{7, 8}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for range ch {
+			}
+			var listed []Profile
+			pool.Each(func(q Profile, e *live.Engine) {
+				if e == le {
+					listed = append(listed, q)
+				}
+			})
+			pool.Close()
+			if len(built) != 1 || built[0] != p.normal() || len(listed) != 1 || listed[0] != p.normal() {
+				t.Errorf("observer built for %v, Each listed %v; want %v once each", built, listed, p.normal())
+			}
+			if counter.n[tc.want] != 1 || len(counter.n) != 1 {
+				t.Errorf("pool source %q, context source %q: observed %v, want one under %q", tc.poolSource, tc.ctxSource, counter.n, tc.want)
 			}
 		})
-		pool.Close()
-		if len(built) != 1 || built[0] != p.normal() || len(listed) != 1 || listed[0] != p.normal() {
-			t.Errorf("observer built for %v, Each listed %v; want %v once each", built, listed, p.normal())
-		}
-		if counter.n[tc.want] != 1 || len(counter.n) != 1 {
-			t.Errorf("pool source %q, context source %q: observed %v, want one under %q", tc.poolSource, tc.ctxSource, counter.n, tc.want)
-		}
 	}
 }

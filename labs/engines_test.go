@@ -9,12 +9,16 @@ import (
 	"time"
 
 	"github.com/latencylab/latencylab/engine"
+	"github.com/latencylab/latencylab/engine/clock"
+	"github.com/latencylab/latencylab/engine/clock/clocktest"
 	"github.com/latencylab/latencylab/engine/live"
 )
 
+// testPool returns a pool on the wall clock: these tests start engines but
+// run no requests, so nothing waits on it.
 func testPool(t *testing.T) *Engines {
 	t.Helper()
-	pool := NewEngines(EnginesConfig{Clock: live.NewFakeClock(time.Unix(0, 0))})
+	pool := NewEngines(EnginesConfig{})
 	t.Cleanup(func() { pool.Close() })
 	return pool
 }
@@ -134,10 +138,7 @@ func TestEnginesCloseClosesAll(t *testing.T) {
 }
 
 func TestEnginesTune(t *testing.T) {
-	pool := NewEngines(EnginesConfig{
-		Clock: live.NewFakeClock(time.Unix(0, 0)),
-		Tune:  func(c *engine.Config) { c.NumGPUBlocks = 64 },
-	})
+	pool := NewEngines(EnginesConfig{Tune: func(c *engine.Config) { c.NumGPUBlocks = 64 }})
 	defer pool.Close()
 	le, err := pool.Get(Profile{Hardware: "h100-sxm", Model: "llama-3.1-8b"})
 	if err != nil {
@@ -145,5 +146,26 @@ func TestEnginesTune(t *testing.T) {
 	}
 	if got := le.Footprint().NumBlocks; got != 64 {
 		t.Errorf("tuned engine has %d blocks, want 64", got)
+	}
+}
+
+func TestEnginesClock(t *testing.T) {
+	jump := clocktest.NewJump(time.Unix(0, 0))
+	tests := []struct {
+		name string
+		cfg  clock.Clock
+		want clock.Clock
+	}{
+		{"none is the wall clock", nil, clock.Wall{}},
+		{"a given clock is kept", jump, jump},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			pool := NewEngines(EnginesConfig{Clock: tc.cfg})
+			defer pool.Close()
+			if got := pool.Clock(); got != tc.want {
+				t.Errorf("Clock() = %v, want %v", got, tc.want)
+			}
+		})
 	}
 }

@@ -14,6 +14,7 @@ import (
 	"runtime"
 	"time"
 
+	"github.com/latencylab/latencylab/engine/clock"
 	"github.com/latencylab/latencylab/labs"
 	"github.com/latencylab/latencylab/lessons"
 )
@@ -37,7 +38,7 @@ type Config struct {
 	Model    string
 
 	Logger *slog.Logger // default: text to stderr
-	Clock  Clock        // default: the wall clock
+	Clock  clock.Clock  // default: the wall clock
 
 	// Ready, when set, is called once the listener is open with the base URL
 	// (the real port when Addr asks for port 0).
@@ -85,17 +86,6 @@ type Limits struct {
 	IdleTimeout  time.Duration // keep-alive between requests; default 2 min
 }
 
-// Clock is the server's time source; tests inject a fake one.
-type Clock interface {
-	Now() time.Time
-	After(d time.Duration) <-chan time.Time
-}
-
-type wallClock struct{}
-
-func (wallClock) Now() time.Time                         { return time.Now() }
-func (wallClock) After(d time.Duration) <-chan time.Time { return time.After(d) }
-
 // LessonSource is where the server finds lessons: the lessons package in
 // production, a fixed list in tests.
 type LessonSource interface {
@@ -135,9 +125,7 @@ func (c Config) withDefaults() Config {
 	if c.Logger == nil {
 		c.Logger = slog.New(slog.NewTextHandler(os.Stderr, nil))
 	}
-	if c.Clock == nil {
-		c.Clock = wallClock{}
-	}
+	c.Clock = clock.Or(c.Clock)
 	if c.BodyLimit == 0 {
 		c.BodyLimit = 64 << 10
 	}

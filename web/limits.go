@@ -6,6 +6,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/latencylab/latencylab/engine/clock"
 	"golang.org/x/time/rate"
 )
 
@@ -65,7 +66,7 @@ func (l *keyedLimiter) reserve(key string, now time.Time) (wait time.Duration, u
 // client address and in total, and estimates when a slot will free up.
 type runLimiter struct {
 	perLearner, perAddr, total int
-	clock                      Clock
+	clock                      clock.Clock
 
 	mu        sync.Mutex
 	byLearner map[string]int
@@ -98,8 +99,8 @@ type runRefusal struct {
 // typicalRun is the guess before any run has finished.
 const typicalRun = 10 * time.Second
 
-func newRunLimiter(perLearner, perAddr, total int, clock Clock) *runLimiter {
-	return &runLimiter{perLearner: perLearner, perAddr: perAddr, total: total, clock: clock,
+func newRunLimiter(perLearner, perAddr, total int, clk clock.Clock) *runLimiter {
+	return &runLimiter{perLearner: perLearner, perAddr: perAddr, total: total, clock: clk,
 		byLearner: map[string]int{}, byAddr: map[string]int{}, active: map[uint64]activeRun{}, typical: typicalRun}
 }
 

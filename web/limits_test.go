@@ -2,38 +2,15 @@ package web
 
 import (
 	"net/http/httptest"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/labstack/echo/v4"
+	"github.com/latencylab/latencylab/engine/clock/clocktest"
 )
 
-// stepClock is a Clock that moves only when told.
-type stepClock struct {
-	mu  sync.Mutex
-	now time.Time
-}
-
-func newStepClock() *stepClock { return &stepClock{now: time.Date(2026, 1, 1, 9, 0, 0, 0, time.UTC)} }
-
-func (c *stepClock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.now
-}
-
-func (c *stepClock) After(d time.Duration) <-chan time.Time {
-	ch := make(chan time.Time, 1)
-	ch <- c.Now().Add(d)
-	return ch
-}
-
-func (c *stepClock) advance(d time.Duration) {
-	c.mu.Lock()
-	c.now = c.now.Add(d)
-	c.mu.Unlock()
-}
+// limiterStart is when the limiter tests' fake clock starts.
+var limiterStart = time.Date(2026, 1, 1, 9, 0, 0, 0, time.UTC)
 
 func TestRunLimiterCaps(t *testing.T) {
 	type try struct {
@@ -52,7 +29,7 @@ func TestRunLimiterCaps(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			l := newRunLimiter(2, 3, 4, newStepClock())
+			l := newRunLimiter(2, 3, 4, clocktest.NewJump(limiterStart))
 			var releases []func()
 			for i, tr := range tt.tries {
 				release, refused := l.acquire(tr.learner, tr.addr)
@@ -92,19 +69,19 @@ func TestRunLimiterRetryAfterFollowsRunLengths(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			clock := newStepClock()
+			clock := clocktest.NewJump(limiterStart)
 			l := newRunLimiter(1, 1, 1, clock)
 			for _, d := range tt.finished {
 				release, refused := l.acquire("a", "1.1.1.1")
 				if refused != nil {
 					t.Fatal("refused with nothing running")
 				}
-				clock.advance(d)
+				clock.Advance(d)
 				release()
 			}
 			release, _ := l.acquire("a", "1.1.1.1")
 			defer release()
-			clock.advance(tt.elapsed)
+			clock.Advance(tt.elapsed)
 			_, refused := l.acquire("b", "2.2.2.2")
 			if refused == nil || refused.Kind != limitTotal || refused.RetryAfter != tt.want {
 				t.Errorf("refusal %+v, want total with Retry-After %d", refused, tt.want)
@@ -115,7 +92,7 @@ func TestRunLimiterRetryAfterFollowsRunLengths(t *testing.T) {
 
 func TestKeyedLimiterUndoGivesTheTokenBack(t *testing.T) {
 	l := newKeyedLimiter(0.001, 1)
-	now := newStepClock().Now()
+	now := limiterStart
 	wait, undo := l.reserve("k", now)
 	if wait != 0 || undo == nil {
 		t.Fatalf("first reserve: wait %v", wait)

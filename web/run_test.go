@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/latencylab/latencylab/engine/clock"
 	"github.com/latencylab/latencylab/labs"
 )
 
@@ -286,7 +287,7 @@ func (b burstLab) Run(ctx context.Context, emit func(labs.Frame)) error {
 
 func TestForwardRunCoalescesAndAlwaysSendsFinal(t *testing.T) {
 	var sent []labs.Frame
-	res := forwardRun(context.Background(), "burst", burstLab{n: 5000}.Run, wallClock{}, 50*time.Millisecond, func(f labs.Frame) error {
+	res := forwardRun(context.Background(), "burst", burstLab{n: 5000}.Run, clock.Wall{}, 50*time.Millisecond, func(f labs.Frame) error {
 		sent = append(sent, f)
 		return nil
 	})
@@ -322,7 +323,7 @@ func TestForwardRunKeepsTheGap(t *testing.T) {
 	gap := 40 * time.Millisecond
 	var at []time.Time
 	var finals int
-	res := forwardRun(context.Background(), "steady", steadyLab{n: 30, tick: 5 * time.Millisecond}.Run, wallClock{}, gap, func(f labs.Frame) error {
+	res := forwardRun(context.Background(), "steady", steadyLab{n: 30, tick: 5 * time.Millisecond}.Run, clock.Wall{}, gap, func(f labs.Frame) error {
 		if f.Final {
 			finals++
 			return nil
@@ -346,7 +347,7 @@ type panicLab struct{ burstLab }
 func (panicLab) Run(context.Context, func(labs.Frame)) error { panic("lab bug") }
 
 func TestForwardRunRecoversLabPanics(t *testing.T) {
-	res := forwardRun(context.Background(), "panic", panicLab{}.Run, wallClock{}, time.Millisecond, func(labs.Frame) error { return nil })
+	res := forwardRun(context.Background(), "panic", panicLab{}.Run, clock.Wall{}, time.Millisecond, func(labs.Frame) error { return nil })
 	if res.Err == nil || !strings.Contains(res.Err.Error(), "panicked") {
 		t.Errorf("err = %v", res.Err)
 	}
@@ -365,7 +366,7 @@ func (chartThenFinalLab) Run(ctx context.Context, emit func(labs.Frame)) error {
 
 func TestCoalescingKeepsSkippedPanels(t *testing.T) {
 	var sent []labs.Frame
-	forwardRun(context.Background(), "chart", chartThenFinalLab{}.Run, wallClock{}, time.Hour, func(f labs.Frame) error {
+	forwardRun(context.Background(), "chart", chartThenFinalLab{}.Run, clock.Wall{}, time.Hour, func(f labs.Frame) error {
 		sent = append(sent, f)
 		return nil
 	})

@@ -4,14 +4,15 @@ import (
 	"context"
 	"time"
 
+	"github.com/latencylab/latencylab/engine/clock"
 	"github.com/latencylab/latencylab/labs"
 )
 
 // forwardRun runs lab slug's start through the stream runner, sending its
 // frames to send at most one per gap, the final frame always.
-func forwardRun(ctx context.Context, slug string, start func(context.Context, func(labs.Frame)) error, clock Clock, gap time.Duration,
+func forwardRun(ctx context.Context, slug string, start func(context.Context, func(labs.Frame)) error, clk clock.Clock, gap time.Duration,
 	send func(labs.Frame) error) streamResult[labs.Frame] {
-	r := streamRunner[labs.Frame]{Name: "lab " + slug, Clock: clock, Gap: gap, Merge: carryPanels}
+	r := streamRunner[labs.Frame]{Name: "lab " + slug, Clock: clk, Gap: gap, Merge: carryPanels}
 	return r.run(ctx, start, send)
 }
 

@@ -7,6 +7,8 @@ import (
 	"runtime/debug"
 	"sync"
 	"time"
+
+	"github.com/latencylab/latencylab/engine/clock"
 )
 
 // errClientGone is the cancel cause of work whose page stopped taking
@@ -22,7 +24,7 @@ type streamRunner[T any] struct {
 	// Name says what runs, in the error a recovered panic becomes.
 	Name string
 	// Clock spaces the patches; tests inject one.
-	Clock Clock
+	Clock clock.Clock
 	// Gap is the least time between the starts of two patches: updates
 	// that come faster are coalesced, each patch carrying the whole state.
 	Gap time.Duration

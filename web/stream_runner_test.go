@@ -9,6 +9,7 @@ import (
 	"testing/synctest"
 	"time"
 
+	"github.com/latencylab/latencylab/engine/clock"
 	"github.com/latencylab/latencylab/engine/pipeline"
 )
 
@@ -114,7 +115,7 @@ func TestStreamRunner(t *testing.T) {
 					time.Sleep(tc.sendDelay)
 					return nil
 				}
-				r := streamRunner[int]{Name: "test work", Clock: wallClock{}, Gap: tc.gap}
+				r := streamRunner[int]{Name: "test work", Clock: clock.Wall{}, Gap: tc.gap}
 				res := r.run(ctx, work, send)
 
 				if tc.wantSent != nil && !slices.Equal(sent, tc.wantSent) {
@@ -182,7 +183,7 @@ func TestStreamRunnerMerges(t *testing.T) {
 					}
 					return nil
 				}
-				r := streamRunner[[]string]{Name: "merge", Clock: wallClock{}, Gap: time.Hour,
+				r := streamRunner[[]string]{Name: "merge", Clock: clock.Wall{}, Gap: time.Hour,
 					Merge: func(unsent, next []string) []string { return append(slices.Clip(unsent), next...) }}
 				r.run(t.Context(), work, func(v []string) error {
 					got = append(got, v...)
@@ -201,7 +202,7 @@ func TestStreamRunnerMerges(t *testing.T) {
 // state. The page's pace must never show up here.
 func BenchmarkChatPublish(b *testing.B) {
 	ev := pipeline.Event{Kind: pipeline.EventDelta, Text: " word", Tokens: 1, Tier: "small"}
-	r := streamRunner[turnState]{Name: "bench", Clock: wallClock{}, Gap: 50 * time.Millisecond}
+	r := streamRunner[turnState]{Name: "bench", Clock: clock.Wall{}, Gap: 50 * time.Millisecond}
 	var sends int
 	b.ReportAllocs()
 	r.run(context.Background(), func(_ context.Context, publish func(turnState)) error {

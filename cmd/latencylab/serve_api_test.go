@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/latencylab/latencylab/engine"
+	"github.com/latencylab/latencylab/engine/clock/clocktest"
 	"github.com/latencylab/latencylab/engine/live"
 	"github.com/latencylab/latencylab/engine/openaiapi"
 	"github.com/latencylab/latencylab/labs"
@@ -98,7 +99,7 @@ func TestAPIEnginePools(t *testing.T) {
 // bench reaches a keyed /v1 with --api-key (or $OPENAI_API_KEY) and fails
 // with one line naming the 401 without it.
 func TestBenchWithAPIKey(t *testing.T) {
-	eng, err := live.New(live.Config{Engine: engine.DefaultConfig(), Clock: live.NewFakeClock(time.Unix(0, 0))})
+	eng, err := live.New(live.Config{Engine: engine.DefaultConfig(), Clock: clocktest.NewJump(time.Unix(0, 0))})
 	if err != nil {
 		t.Fatal(err)
 	}

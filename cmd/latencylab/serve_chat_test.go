@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/latencylab/latencylab/engine"
+	"github.com/latencylab/latencylab/engine/clock/clocktest"
 	"github.com/latencylab/latencylab/engine/live"
 	"github.com/latencylab/latencylab/web"
 )
@@ -38,7 +39,7 @@ func TestServeUpstreamFlags(t *testing.T) {
 // The chat answers through an upstream OpenAI-compatible server (this
 // app's own API over a live engine) whose model it discovers.
 func TestChatThroughUpstreamServer(t *testing.T) {
-	eng, err := live.New(live.Config{Engine: engine.DefaultConfig(), Clock: live.NewFakeClock(time.Unix(0, 0))})
+	eng, err := live.New(live.Config{Engine: engine.DefaultConfig(), Clock: clocktest.NewJump(time.Unix(0, 0))})
 	if err != nil {
 		t.Fatal(err)
 	}

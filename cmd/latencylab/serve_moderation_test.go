@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/latencylab/latencylab/engine"
+	"github.com/latencylab/latencylab/engine/clock/clocktest"
 	"github.com/latencylab/latencylab/engine/live"
 )
 
@@ -123,7 +124,7 @@ func TestServeModeratesTheAPI(t *testing.T) {
 // bench's API is unmoderated, so it measures the engine alone: the same
 // request streams the whole answer, card included.
 func TestBenchAPIIsUnmoderated(t *testing.T) {
-	eng, err := live.New(live.Config{Engine: engine.DefaultConfig(), Clock: live.NewFakeClock(time.Unix(1_700_000_000, 0))})
+	eng, err := live.New(live.Config{Engine: engine.DefaultConfig(), Clock: clocktest.NewJump(time.Unix(1_700_000_000, 0))})
 	if err != nil {
 		t.Fatal(err)
 	}

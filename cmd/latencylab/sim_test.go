@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/latencylab/latencylab/engine"
+	"github.com/latencylab/latencylab/engine/clock/clocktest"
 	"github.com/latencylab/latencylab/engine/live"
 )
 
@@ -136,7 +137,7 @@ func TestSimTableAndProfiles(t *testing.T) {
 // bench against this app's own API over a live engine (fake clock, so the
 // engine paces nothing) measures the same workload end to end.
 func TestBenchAgainstOwnAPI(t *testing.T) {
-	eng, err := live.New(live.Config{Engine: engine.DefaultConfig(), Clock: live.NewFakeClock(time.Unix(0, 0))})
+	eng, err := live.New(live.Config{Engine: engine.DefaultConfig(), Clock: clocktest.NewJump(time.Unix(0, 0))})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -5,6 +5,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/latencylab/latencylab/engine/clock"
 	"github.com/latencylab/latencylab/engine/upstream"
 )
 
@@ -25,26 +26,16 @@ type HTTPTarget struct {
 // waiting for a concurrency slot has not started: its TTFT counts from when
 // it is sent.
 func RunHTTP(ctx context.Context, t HTTPTarget, reqs []Request, maxConcurrency int) ([]Output, time.Duration) {
-	now := time.Now
-	if t.Client.Now != nil {
-		now = t.Client.Now
-	}
+	clk := clock.Or(t.Client.Clock)
 	outs := make([]Output, len(reqs))
 	var sem chan struct{}
 	if maxConcurrency > 0 {
 		sem = make(chan struct{}, maxConcurrency)
 	}
 	var wg sync.WaitGroup
-	start := now()
+	start := clk.Now()
 	for i, r := range reqs {
-		if wait := r.Arrival - now().Sub(start); wait > 0 {
-			timer := time.NewTimer(wait)
-			select {
-			case <-ctx.Done():
-				timer.Stop()
-			case <-timer.C:
-			}
-		}
+		_ = clock.Sleep(ctx, clk, r.Arrival-clk.Now().Sub(start)) // an early end shows in ctx.Err below
 		if ctx.Err() != nil {
 			outs[i] = Output{Error: ctx.Err().Error(), PromptLen: r.PromptLen}
 			continue
@@ -65,7 +56,7 @@ func RunHTTP(ctx context.Context, t HTTPTarget, reqs []Request, maxConcurrency i
 		}()
 	}
 	wg.Wait()
-	return outs, now().Sub(start)
+	return outs, clk.Now().Sub(start)
 }
 
 // sendOne streams one request and measures it the way vLLM's request

@@ -27,6 +27,13 @@ func (c *stepClock) Now() time.Time {
 	return now
 }
 
+// After fires at once: these tests send every request at arrival 0.
+func (c *stepClock) After(time.Duration) <-chan time.Time {
+	ch := make(chan time.Time, 1)
+	ch <- c.Now()
+	return ch
+}
+
 func sseServer(t *testing.T, events ...string) *httptest.Server {
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.URL.Path != "/v1/completions" {
@@ -51,7 +58,7 @@ func TestRunHTTPMeasuresLikeVLLM(t *testing.T) {
 		`{"id":"c","object":"text_completion","choices":[],"usage":{"prompt_tokens":7,"completion_tokens":2,"total_tokens":9}}`,
 		`[DONE]`)
 	clk := &stepClock{t: time.Unix(1000, 0)}
-	target := HTTPTarget{Client: &upstream.Client{BaseURL: srv.URL + "/v1", Now: clk.Now}, Model: "m"}
+	target := HTTPTarget{Client: &upstream.Client{BaseURL: srv.URL + "/v1", Clock: clk}, Model: "m"}
 	outs, _ := RunHTTP(context.Background(), target, []Request{{ID: "a", Prompt: "hi", PromptLen: 7, OutputLen: 2}}, 0)
 	o := outs[0]
 	// clock readings: start 0, arrival check 10, sent 20, chunks 30, 40, finish 50, usage 60

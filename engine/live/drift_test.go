@@ -7,6 +7,9 @@ import (
 	"time"
 )
 
+// t0 is where the drift tests' clocks start.
+var t0 = time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+
 // lateClock oversleeps every wait by a fixed amount, like a loaded machine,
 // and can stall once by a larger jump.
 type lateClock struct {

@@ -12,13 +12,14 @@ import (
 	"time"
 
 	"github.com/latencylab/latencylab/engine"
+	"github.com/latencylab/latencylab/engine/clock"
 )
 
 // Config shapes a live engine.
 type Config struct {
 	Engine engine.Config
 	// Clock paces steps; nil means the wall clock.
-	Clock Clock
+	Clock clock.Clock
 	// MaxLag is how far behind the modelled schedule the runner may fall
 	// (a stalled process, a slow machine) before it resynchronises the
 	// engine clock instead of bursting the backlog out. 0 means 250 ms.
@@ -54,7 +55,7 @@ type Event struct {
 type Engine struct {
 	cfg    Config
 	eng    *engine.Engine // owned by the runner goroutine
-	clock  Clock
+	clock  clock.Clock
 	start  time.Time
 	maxLag time.Duration
 
@@ -81,10 +82,7 @@ func New(cfg Config) (*Engine, error) {
 	if err != nil {
 		return nil, fmt.Errorf("live: %w", err)
 	}
-	clk := cfg.Clock
-	if clk == nil {
-		clk = WallClock{}
-	}
+	clk := clock.Or(cfg.Clock)
 	lag := cfg.MaxLag
 	if lag <= 0 {
 		lag = 250 * time.Millisecond

@@ -4,29 +4,15 @@ import (
 	"context"
 	"fmt"
 	"time"
+
+	"github.com/latencylab/latencylab/engine/clock"
 )
-
-// Clock is the checker's time source (the method set of engine/live's
-// Clock), injected so tests are exact.
-type Clock interface {
-	Now() time.Time
-	After(d time.Duration) <-chan time.Time
-}
-
-// WallClock is the real clock.
-type WallClock struct{}
-
-// Now returns time.Now().
-func (WallClock) Now() time.Time { return time.Now() }
-
-// After is time.After.
-func (WallClock) After(d time.Duration) <-chan time.Time { return time.After(d) }
 
 // Config shapes a Checker.
 type Config struct {
 	// Clock measures checks and paces the simulated latency; nil means
 	// the wall clock.
-	Clock Clock
+	Clock clock.Clock
 	// Latency is a simulated moderation-service call added to every
 	// check (a hosted moderation model costs tens to hundreds of
 	// milliseconds). 0 means the detectors' own time only.
@@ -52,7 +38,7 @@ func (c Config) Validate() error {
 // Checker runs detectors over text the way a moderation service does:
 // measured, and with its service latency. It is safe for concurrent use.
 type Checker struct {
-	clock      Clock
+	clock      clock.Clock
 	latency    time.Duration
 	classifier *Classifier
 	output     Kinds
@@ -64,10 +50,7 @@ func NewChecker(cfg Config) (*Checker, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
-	c := &Checker{clock: cfg.Clock, latency: cfg.Latency, classifier: cfg.Classifier, output: cfg.Output, prompt: cfg.Prompt}
-	if c.clock == nil {
-		c.clock = WallClock{}
-	}
+	c := &Checker{clock: clock.Or(cfg.Clock), latency: cfg.Latency, classifier: cfg.Classifier, output: cfg.Output, prompt: cfg.Prompt}
 	if c.classifier == nil {
 		cl, err := DefaultClassifier()
 		if err != nil {
@@ -85,7 +68,7 @@ func NewChecker(cfg Config) (*Checker, error) {
 }
 
 // Clock returns the checker's clock.
-func (c *Checker) Clock() Clock { return c.clock }
+func (c *Checker) Clock() clock.Clock { return c.clock }
 
 // Check moderates a piece of a model's answer (personal data and policy by
 // default). It fails only when ctx ends during the simulated latency.

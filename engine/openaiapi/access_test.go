@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/latencylab/latencylab/engine"
+	"github.com/latencylab/latencylab/engine/clock/clocktest"
 	"github.com/latencylab/latencylab/engine/live"
 )
 
@@ -241,7 +242,7 @@ func stubSlots(t *testing.T, ts *httptest.Server) chan struct{} {
 // finish at CPU speed.
 func fakeClockEngine(t *testing.T) *live.Engine {
 	t.Helper()
-	eng, err := live.New(live.Config{Engine: engine.DefaultConfig(), Clock: live.NewFakeClock(time.Unix(1_700_000_000, 0))})
+	eng, err := live.New(live.Config{Engine: engine.DefaultConfig(), Clock: clocktest.NewJump(time.Unix(1_700_000_000, 0))})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -23,7 +23,7 @@ func (s *Server) chat(w http.ResponseWriter, r *http.Request) error {
 	g := &generation{
 		id: id, prompt: s.text.PromptTokens(msgs), stream: req.Stream, withUsage: req.WithUsage, param: "messages",
 		checkText: lastUserText(msgs),
-		format:    chatFormat{id: id, model: s.cfg.ModelName, created: s.cfg.Now().Unix()},
+		format:    chatFormat{id: id, model: s.cfg.ModelName, created: s.cfg.Clock.Now().Unix()},
 	}
 	if err := s.compose(g, msgs, req.Params); err != nil {
 		return err
@@ -48,7 +48,7 @@ func (s *Server) completion(w http.ResponseWriter, r *http.Request) error {
 	id := newID("cmpl-")
 	g := &generation{
 		id: id, stream: req.Stream, withUsage: req.WithUsage, param: "prompt",
-		format: textFormat{id: id, model: s.cfg.ModelName, created: s.cfg.Now().Unix()},
+		format: textFormat{id: id, model: s.cfg.ModelName, created: s.cfg.Clock.Now().Unix()},
 	}
 	text := req.Prompt
 	if req.PromptIDs != nil {
@@ -78,7 +78,7 @@ func lastUserText(msgs []textmodel.Message) string {
 
 func (s *Server) models(w http.ResponseWriter, _ *http.Request) error {
 	return writeJSON(w, modelList{Object: "list", Data: []modelCard{{
-		ID: s.cfg.ModelName, Object: "model", Created: s.cfg.Now().Unix(), OwnedBy: "latencylab",
+		ID: s.cfg.ModelName, Object: "model", Created: s.cfg.Clock.Now().Unix(), OwnedBy: "latencylab",
 		Root: s.cfg.ModelName, MaxModelLen: s.cfg.Engine.Config().Model.MaxContextLen,
 	}}})
 }

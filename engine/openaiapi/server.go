@@ -8,9 +8,9 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
-	"time"
 
 	"github.com/latencylab/latencylab/engine"
+	"github.com/latencylab/latencylab/engine/clock"
 	"github.com/latencylab/latencylab/engine/live"
 	"github.com/latencylab/latencylab/engine/moderation"
 	"github.com/latencylab/latencylab/engine/textmodel"
@@ -37,8 +37,8 @@ type Config struct {
 	// MaxWaiting is the queue depth beyond which new requests get 429;
 	// 0 means 4096.
 	MaxWaiting int
-	// Now stamps "created"; nil means time.Now.
-	Now func() time.Time
+	// Clock stamps "created"; nil means the wall clock.
+	Clock clock.Clock
 	// Moderation, when set, runs every answer through this stage: the
 	// prompt is checked before generation and the answer is released only
 	// as the stage's policy allows. A blocked answer ends with
@@ -114,9 +114,7 @@ func New(cfg Config) (*Server, error) {
 	if cfg.MaxConcurrent == 0 {
 		cfg.MaxConcurrent = DefaultMaxConcurrent
 	}
-	if cfg.Now == nil {
-		cfg.Now = time.Now
-	}
+	cfg.Clock = clock.Or(cfg.Clock)
 	if cfg.Moderation != nil {
 		// A copy, so the caller changing its stage later cannot change
 		// requests in flight.

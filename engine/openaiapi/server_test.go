@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/latencylab/latencylab/engine"
+	"github.com/latencylab/latencylab/engine/clock/clocktest"
 	"github.com/latencylab/latencylab/engine/live"
 	"github.com/latencylab/latencylab/engine/textmodel"
 )
@@ -22,7 +23,7 @@ const testModel = "llama-3.1-8b"
 // CPU speed while every engine timestamp is exactly as modelled.
 func newLive(t *testing.T) (*httptest.Server, *live.Engine) {
 	t.Helper()
-	eng, err := live.New(live.Config{Engine: engine.DefaultConfig(), Clock: live.NewFakeClock(time.Unix(1_700_000_000, 0))})
+	eng, err := live.New(live.Config{Engine: engine.DefaultConfig(), Clock: clocktest.NewJump(time.Unix(1_700_000_000, 0))})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/latencylab/latencylab/engine"
+	"github.com/latencylab/latencylab/engine/clock/clocktest"
 	"github.com/latencylab/latencylab/engine/live"
 )
 
@@ -52,7 +53,7 @@ func TestRequestsObservedAsAPI(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			rec := &obsRecorder{}
-			eng, err := live.New(live.Config{Engine: engine.DefaultConfig(), Clock: live.NewFakeClock(time.Unix(1_700_000_000, 0)),
+			eng, err := live.New(live.Config{Engine: engine.DefaultConfig(), Clock: clocktest.NewJump(time.Unix(1_700_000_000, 0)),
 				Observer: rec, Source: "lab"})
 			if err != nil {
 				t.Fatal(err)

@@ -1,6 +1,10 @@
 package pipeline
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/latencylab/latencylab/engine/clock"
+)
 
 // BenchmarkRun measures the pipeline's own cost per request — guardrail,
 // lookups against in-memory stores, prompt assembly with real token
@@ -11,7 +15,7 @@ func BenchmarkRun(b *testing.B) {
 	cfg := bareConfig()
 	cfg.Guard.Enabled = true
 	cfg.Context.Parallel = true
-	prov := &scriptProvider{clk: RealClock{}, words: 50}
+	prov := &scriptProvider{clk: clock.Wall{}, words: 50}
 	p, err := New(cfg, Deps{Tiers: tiers(prov, nil), History: st, Retriever: st, Orders: st, Messages: NewMemoryConversations()})
 	if err != nil {
 		b.Fatal(err)

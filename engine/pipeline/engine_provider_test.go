@@ -94,58 +94,59 @@ func TestEngineProviderDisconnectFreesTheEngine(t *testing.T) {
 	})
 }
 
-// On live's fake clock the engine runs as fast as the CPU allows while
-// every chunk keeps its modelled timestamp: the stream's At values match
-// a virtual-clock simulation of the same request.
-func TestEngineProviderOnLiveFakeClock(t *testing.T) {
-	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
-	le, err := live.New(live.Config{Engine: engine.DefaultConfig(), Clock: live.NewFakeClock(t0)})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer le.Close()
-	msgs := []textmodel.Message{{Role: "system", Content: "Refunds reach your card within 5 business days."}, {Role: "user", Content: "When will my refund arrive?"}}
-	s, err := NewEngineProvider(le).Stream(t.Context(), ProviderRequest{ID: "r", Messages: msgs, ExactTokens: 40})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
-	var ats []time.Duration
-	var text strings.Builder
-	var final StreamEvent
-	for {
-		ev, err := s.Recv()
+// In a synctest bubble the live engine runs as fast as the CPU allows
+// while every chunk keeps its modelled timestamp: the stream's At values
+// match a virtual-clock simulation of the same request.
+func TestEngineProviderInBubble(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		le, err := live.New(live.Config{Engine: engine.DefaultConfig()})
 		if err != nil {
 			t.Fatal(err)
 		}
-		if ev.Done {
-			final = ev
-			break
+		defer le.Close()
+		msgs := []textmodel.Message{{Role: "system", Content: "Refunds reach your card within 5 business days."}, {Role: "user", Content: "When will my refund arrive?"}}
+		s, err := NewEngineProvider(le).Stream(t.Context(), ProviderRequest{ID: "r", Messages: msgs, ExactTokens: 40})
+		if err != nil {
+			t.Fatal(err)
 		}
-		ats = append(ats, ev.At.Sub(le.Start()))
-		text.WriteString(ev.Text)
-	}
-	if _, err := s.Recv(); err == nil {
-		t.Error("Recv after the end did not return io.EOF")
-	}
-	want := textmodel.Compose(textmodel.ComposeRequest{Messages: msgs, ForcedTokens: 40})
-	if text.String() != want.Text || final.Usage.CompletionTokens != 40 || final.FinishReason != "length" {
-		t.Errorf("text %q usage %+v finish %q", text.String(), final.Usage, final.FinishReason)
-	}
-	sim, err := engine.Simulate(engine.DefaultConfig(), []engine.Request{{ID: "r", PromptTokens: textmodel.PromptTokens(msgs),
-		OutputTokens: want.Tokens}}, engine.SimOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	// The request arrives at the fake clock's time when submitted; compare
-	// gaps, which do not depend on that.
-	tt := sim.Requests[0].TokenTimes
-	if len(tt) != len(ats) {
-		t.Fatalf("%d tokens, simulation has %d", len(ats), len(tt))
-	}
-	for i := 1; i < len(ats); i++ {
-		if got, want := ats[i]-ats[i-1], tt[i]-tt[i-1]; got != want {
-			t.Fatalf("gap before token %d is %v, the model says %v", i, got, want)
+		defer s.Close()
+		var ats []time.Duration
+		var text strings.Builder
+		var final StreamEvent
+		for {
+			ev, err := s.Recv()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if ev.Done {
+				final = ev
+				break
+			}
+			ats = append(ats, ev.At.Sub(le.Start()))
+			text.WriteString(ev.Text)
 		}
-	}
+		if _, err := s.Recv(); err == nil {
+			t.Error("Recv after the end did not return io.EOF")
+		}
+		want := textmodel.Compose(textmodel.ComposeRequest{Messages: msgs, ForcedTokens: 40})
+		if text.String() != want.Text || final.Usage.CompletionTokens != 40 || final.FinishReason != "length" {
+			t.Errorf("text %q usage %+v finish %q", text.String(), final.Usage, final.FinishReason)
+		}
+		sim, err := engine.Simulate(engine.DefaultConfig(), []engine.Request{{ID: "r", PromptTokens: textmodel.PromptTokens(msgs),
+			OutputTokens: want.Tokens}}, engine.SimOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		// The request arrives at the bubble's time when submitted; compare
+		// gaps, which do not depend on that.
+		tt := sim.Requests[0].TokenTimes
+		if len(tt) != len(ats) {
+			t.Fatalf("%d tokens, simulation has %d", len(ats), len(tt))
+		}
+		for i := 1; i < len(ats); i++ {
+			if got, want := ats[i]-ats[i-1], tt[i]-tt[i-1]; got != want {
+				t.Fatalf("gap before token %d is %v, the model says %v", i, got, want)
+			}
+		}
+	})
 }

@@ -8,6 +8,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/latencylab/latencylab/engine/clock"
 )
 
 // memStore is an in-memory History, Messages, Retriever and Orders.
@@ -126,7 +128,7 @@ func (m *memStore) lastSaved(t *testing.T) SavedMessage {
 // and gap between tokens, on the pipeline's clock, and records how far it
 // got so tests can see generation stop.
 type scriptProvider struct {
-	clk      Clock
+	clk      clock.Clock
 	ttft     time.Duration
 	gap      time.Duration
 	words    int
@@ -154,12 +156,12 @@ func (p *scriptProvider) Stream(ctx context.Context, req ProviderRequest) (Strea
 			p.stopped = true
 			p.mu.Unlock()
 		}
-		if Sleep(ctx, p.clk, p.ttft) != nil {
+		if clock.Sleep(ctx, p.clk, p.ttft) != nil {
 			stop()
 			return
 		}
 		for i := range p.words {
-			if i > 0 && Sleep(ctx, p.clk, p.gap) != nil {
+			if i > 0 && clock.Sleep(ctx, p.clk, p.gap) != nil {
 				stop()
 				return
 			}

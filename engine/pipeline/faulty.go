@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"time"
+
+	"github.com/latencylab/latencylab/engine/clock"
 )
 
 // Faults are provider misbehaviours a lab can switch on. The zero value
@@ -43,7 +45,7 @@ var ErrInjected = errors.New("injected fault")
 type FaultyProvider struct {
 	Inner  Provider
 	Faults Faults
-	Clock  Clock // nil: the real clock
+	Clock  clock.Clock // nil: the real clock
 }
 
 // Stream starts the inner stream unless the call is refused, and wraps it.
@@ -51,13 +53,10 @@ func (p *FaultyProvider) Stream(ctx context.Context, req ProviderRequest) (Strea
 	if p.Faults.Refuse {
 		return nil, fmt.Errorf("%w: %w (503 service unavailable)", ErrRefused, ErrInjected)
 	}
-	clk := p.Clock
-	if clk == nil {
-		clk = RealClock{}
-	}
+	clk := clock.Or(p.Clock)
 	// A slow first token is a request that waits before the model starts
 	// on it (a queue, a cold replica), so the delay comes before the call.
-	if err := Sleep(ctx, clk, p.Faults.FirstTokenDelay); err != nil {
+	if err := clock.Sleep(ctx, clk, p.Faults.FirstTokenDelay); err != nil {
 		return nil, err
 	}
 	inner, err := p.Inner.Stream(ctx, req)
@@ -71,7 +70,7 @@ type faultyStream struct {
 	ctx     context.Context
 	inner   Stream
 	f       Faults
-	clk     Clock
+	clk     clock.Clock
 	tokens  int
 	stalled bool
 }
@@ -83,7 +82,7 @@ func (s *faultyStream) Recv() (StreamEvent, error) {
 	}
 	if s.f.StallFor > 0 && !s.stalled && s.tokens >= s.f.StallAfter && s.tokens > 0 {
 		s.stalled = true
-		if err := Sleep(s.ctx, s.clk, s.f.StallFor); err != nil {
+		if err := clock.Sleep(s.ctx, s.clk, s.f.StallFor); err != nil {
 			return StreamEvent{}, err
 		}
 	}

@@ -4,6 +4,8 @@ import (
 	"regexp"
 	"strings"
 	"time"
+
+	"github.com/latencylab/latencylab/engine/clock"
 )
 
 // Guard actions, from least to most severe.
@@ -53,7 +55,7 @@ var (
 )
 
 // Classify runs the rules over text. clk only measures the time taken.
-func Classify(clk Clock, text string) Verdict {
+func Classify(clk clock.Clock, text string) Verdict {
 	start := clk.Now()
 	v := classify(text)
 	v.Took = clk.Now().Sub(start)

@@ -4,6 +4,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/latencylab/latencylab/engine/clock"
 )
 
 func TestClassify(t *testing.T) {
@@ -30,7 +32,7 @@ func TestClassify(t *testing.T) {
 		{"", ActionAllow, ""},
 	}
 	for _, tc := range cases {
-		v := Classify(RealClock{}, tc.text)
+		v := Classify(clock.Wall{}, tc.text)
 		if v.Action != tc.wantAction {
 			t.Errorf("%q: action %s, want %s (%v)", tc.text, v.Action, tc.wantAction, v.Reasons)
 			continue
@@ -45,13 +47,13 @@ func TestClassify(t *testing.T) {
 }
 
 func TestRedactMasksEveryKind(t *testing.T) {
-	v := Classify(RealClock{}, "I'm bob@example.org, card 5500-0000-0000-0004, phone (555) 123-4567")
+	v := Classify(clock.Wall{}, "I'm bob@example.org, card 5500-0000-0000-0004, phone (555) 123-4567")
 	want := "I'm [email], card [card], phone [phone]"
 	if v.Redacted != want {
 		t.Errorf("redacted %q, want %q", v.Redacted, want)
 	}
 	// A 16-digit number failing the checksum is not a card.
-	if v := Classify(RealClock{}, "ref 1234 5678 9012 3456"); slices.Contains(v.Reasons, "pii: card number") {
+	if v := Classify(clock.Wall{}, "ref 1234 5678 9012 3456"); slices.Contains(v.Reasons, "pii: card number") {
 		t.Errorf("non-Luhn number flagged as a card: %v", v.Reasons)
 	}
 }

@@ -5,6 +5,8 @@ import (
 	"testing"
 	"testing/synctest"
 	"time"
+
+	"github.com/latencylab/latencylab/engine/clock"
 )
 
 func TestLatencySample(t *testing.T) {
@@ -64,7 +66,7 @@ func TestSameSeedSameTimeline(t *testing.T) {
 			cfg.Guard.Latency.Jitter = 30 * ms
 			cfg.Context.RetrievalLatency = Latency{Base: 120 * ms, Jitter: 60 * ms, SpikeRate: 0.2, Spike: 400 * ms}
 			cfg.Context.OrderLatency.Jitter = 20 * ms
-			prov := &scriptProvider{clk: RealClock{}, ttft: 600 * ms, gap: 10 * ms, words: 10}
+			prov := &scriptProvider{clk: clock.Wall{}, ttft: 600 * ms, gap: 10 * ms, words: 10}
 			p, err := New(cfg, Deps{Tiers: tiers(prov, nil), Retriever: st, Orders: st})
 			if err != nil {
 				t.Fatal(err)

@@ -7,6 +7,8 @@ import (
 	"testing"
 	"testing/synctest"
 	"time"
+
+	"github.com/latencylab/latencylab/engine/clock"
 )
 
 // The levers lesson's rows, each measured: streaming versus a buffered
@@ -28,7 +30,7 @@ func TestBufferedAnswerArrivesAllAtOnce(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			synctest.Test(t, func(t *testing.T) {
-				clk := RealClock{}
+				clk := clock.Wall{}
 				var prov Provider = &scriptProvider{clk: clk, ttft: 300 * ms, gap: 20 * ms, words: 50}
 				if tc.failAfter > 0 {
 					prov = &FaultyProvider{Inner: prov, Faults: Faults{FailAfter: tc.failAfter}, Clock: clk}
@@ -72,7 +74,7 @@ func TestHelperCallsInARowAddUp(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			synctest.Test(t, func(t *testing.T) {
-				prov := &scriptProvider{clk: RealClock{}, ttft: 200 * ms, gap: 10 * ms, words: 10}
+				prov := &scriptProvider{clk: clock.Wall{}, ttft: 200 * ms, gap: 10 * ms, words: 10}
 				cfg := bareConfig()
 				cfg.Helpers = HelperCalls{Count: tc.count, Parallel: tc.parallel, MaxTokens: 10}
 				p := mustNew(t, cfg, Deps{Tiers: tiers(prov, nil)})
@@ -120,7 +122,7 @@ func TestMemoryConversations(t *testing.T) {
 // saved message is the policy text, not the withdrawn answer.
 func TestContentFilterBlocksTheAnswer(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		clk := RealClock{}
+		clk := clock.Wall{}
 		inner := &scriptProvider{clk: clk, ttft: 100 * ms, gap: 10 * ms, words: 40}
 		filter := providerFunc(func(ctx context.Context, req ProviderRequest) (Stream, error) {
 			s, err := inner.Stream(ctx, req)

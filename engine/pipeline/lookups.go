@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/latencylab/latencylab/engine/clock"
 	"golang.org/x/sync/errgroup"
 )
 
@@ -125,7 +126,7 @@ func (r *run) buildContext(ctx context.Context, guardAlongside bool) (Lookups, e
 // lookup waits the simulated service latency, then makes the real call.
 func (r *run) lookup(ctx context.Context, stage string, lat Latency, out *Lookups, call func(context.Context) (string, error)) error {
 	sp := r.rec.begin(stage, "")
-	if err := Sleep(ctx, r.deps.Clock, lat.sample(stageRNG(r.req.Seed, stage))); err != nil {
+	if err := clock.Sleep(ctx, r.deps.Clock, lat.sample(stageRNG(r.req.Seed, stage))); err != nil {
 		sp.end("", err)
 		return err
 	}

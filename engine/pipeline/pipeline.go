@@ -7,6 +7,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/latencylab/latencylab/engine/clock"
 	"github.com/latencylab/latencylab/engine/textmodel"
 )
 
@@ -18,7 +19,7 @@ type Deps struct {
 	Orders    Orders
 	Messages  Messages
 	Cache     *Cache
-	Clock     Clock            // nil: the real clock
+	Clock     clock.Clock      // nil: the real clock
 	Text      *textmodel.Model // nil: the shared model
 }
 
@@ -35,9 +36,7 @@ func New(cfg Config, deps Deps) (*Pipeline, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, fmt.Errorf("pipeline config: %w", err)
 	}
-	if deps.Clock == nil {
-		deps.Clock = RealClock{}
-	}
+	deps.Clock = clock.Or(deps.Clock)
 	if deps.Text == nil {
 		deps.Text = textmodel.Default()
 	}

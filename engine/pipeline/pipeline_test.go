@@ -7,6 +7,8 @@ import (
 	"testing"
 	"testing/synctest"
 	"time"
+
+	"github.com/latencylab/latencylab/engine/clock"
 )
 
 // All timing tests run inside synctest bubbles: time is virtual and only
@@ -32,7 +34,7 @@ func TestParallelLookupsTakeTheSlowest(t *testing.T) {
 				cfg.Context.HistoryLatency = Latency{Base: 30 * ms}
 				cfg.Context.RetrievalLatency = Latency{Base: 120 * ms}
 				cfg.Context.OrderLatency = Latency{Base: 60 * ms}
-				prov := &scriptProvider{clk: RealClock{}, ttft: 600 * ms, gap: 12500 * time.Microsecond, words: 5}
+				prov := &scriptProvider{clk: clock.Wall{}, ttft: 600 * ms, gap: 12500 * time.Microsecond, words: 5}
 				p, err := New(cfg, Deps{Tiers: tiers(prov, nil), History: st, Retriever: st, Orders: st, Messages: st})
 				if err != nil {
 					t.Fatal(err)
@@ -67,7 +69,7 @@ func TestSeedBudget(t *testing.T) {
 		st := newMemStore()
 		cfg := DefaultConfig()
 		cfg.Gateway.Fallback = nil
-		prov := &scriptProvider{clk: RealClock{}, ttft: 600 * ms, gap: 12500 * time.Microsecond, words: 300}
+		prov := &scriptProvider{clk: clock.Wall{}, ttft: 600 * ms, gap: 12500 * time.Microsecond, words: 300}
 		p, err := New(cfg, Deps{Tiers: tiers(prov, nil), History: st, Retriever: st, Orders: st, Messages: st, Cache: NewCache(8)})
 		if err != nil {
 			t.Fatal(err)
@@ -105,7 +107,7 @@ func TestFirstTokenTimeoutFallsBack(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			synctest.Test(t, func(t *testing.T) {
-				clk := RealClock{}
+				clk := clock.Wall{}
 				medium := &FaultyProvider{Inner: &scriptProvider{clk: clk, ttft: 400 * ms, gap: 10 * ms, words: 20},
 					Faults: Faults{FirstTokenDelay: tc.slow}, Clock: clk}
 				small := &scriptProvider{clk: clk, ttft: 200 * ms, gap: 5 * ms, words: 20}
@@ -158,7 +160,7 @@ func TestRetryNeverOutlivesTheDeadline(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			synctest.Test(t, func(t *testing.T) {
-				clk := RealClock{}
+				clk := clock.Wall{}
 				stuck := &scriptProvider{clk: clk, ttft: time.Hour, words: 10}
 				backup := &scriptProvider{clk: clk, ttft: 3 * time.Second, gap: 100 * ms, words: 10}
 				cfg := bareConfig()
@@ -206,7 +208,7 @@ func TestRetryNeverOutlivesTheDeadline(t *testing.T) {
 
 func TestOverallTimeoutReturnsWhatWasWritten(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		clk := RealClock{}
+		clk := clock.Wall{}
 		prov := &scriptProvider{clk: clk, ttft: 450 * ms, gap: 100 * ms, words: 100}
 		cfg := bareConfig()
 		cfg.Gateway.OverallTimeout = 2 * time.Second
@@ -233,7 +235,7 @@ func TestOverallTimeoutReturnsWhatWasWritten(t *testing.T) {
 
 func TestDisconnectStopsGenerationAndSavesThePartial(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		clk := RealClock{}
+		clk := clock.Wall{}
 		prov := &scriptProvider{clk: clk, ttft: 300 * ms, gap: 20 * ms, words: 200}
 		st := newMemStore()
 		cfg := bareConfig()
@@ -277,7 +279,7 @@ func TestDisconnectStopsGenerationAndSavesThePartial(t *testing.T) {
 
 func TestMidStreamFaultReachesTheClient(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		clk := RealClock{}
+		clk := clock.Wall{}
 		medium := &FaultyProvider{Inner: &scriptProvider{clk: clk, ttft: 300 * ms, gap: 20 * ms, words: 50},
 			Faults: Faults{FailAfter: 10}, Clock: clk}
 		small := &scriptProvider{clk: clk, ttft: 100 * ms, words: 5}
@@ -317,7 +319,7 @@ func TestMidStreamFaultReachesTheClient(t *testing.T) {
 
 func TestRefusalFallsBack(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		clk := RealClock{}
+		clk := clock.Wall{}
 		medium := &FaultyProvider{Inner: &scriptProvider{clk: clk, words: 5}, Faults: Faults{Refuse: true}, Clock: clk}
 		small := &scriptProvider{clk: clk, ttft: 100 * ms, words: 5}
 		cfg := bareConfig()
@@ -339,7 +341,7 @@ func TestRefusalFallsBack(t *testing.T) {
 
 func TestStallMidStream(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		clk := RealClock{}
+		clk := clock.Wall{}
 		medium := &FaultyProvider{Inner: &scriptProvider{clk: clk, ttft: 100 * ms, gap: 10 * ms, words: 20},
 			Faults: Faults{StallAfter: 5, StallFor: 3 * time.Second}, Clock: clk}
 		p := mustNew(t, bareConfig(), Deps{Tiers: tiers(medium, nil)})
@@ -360,7 +362,7 @@ func TestStallMidStream(t *testing.T) {
 
 func TestCacheHitIsNearZero(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		clk := RealClock{}
+		clk := clock.Wall{}
 		prov := &scriptProvider{clk: clk, ttft: 600 * ms, gap: 12 * ms, words: 40}
 		cfg := bareConfig()
 		cfg.Gateway.Cache = true
@@ -409,7 +411,7 @@ func TestGuardrailInPipeline(t *testing.T) {
 				cfg.Guard = GuardConfig{Enabled: true, Alongside: tc.alongside, Latency: Latency{Base: 80 * ms}}
 				cfg.Context.Parallel = true
 				cfg.Context.RetrievalLatency = Latency{Base: 120 * ms}
-				prov := &scriptProvider{clk: RealClock{}, ttft: 100 * ms, words: 3}
+				prov := &scriptProvider{clk: clock.Wall{}, ttft: 100 * ms, words: 3}
 				p := mustNew(t, cfg, Deps{Tiers: tiers(prov, nil), Retriever: st, Messages: st})
 				res := mustRun(t, p, t.Context(), Request{ConversationID: "c", Question: tc.question}, nil)
 				if res.Status != tc.wantStatus {
@@ -441,7 +443,7 @@ func TestPIIIsRedactedBeforeTheModel(t *testing.T) {
 		var seen ProviderRequest
 		prov := providerFunc(func(ctx context.Context, req ProviderRequest) (Stream, error) {
 			seen = req
-			return (&scriptProvider{clk: RealClock{}, words: 2}).Stream(ctx, req)
+			return (&scriptProvider{clk: clock.Wall{}, words: 2}).Stream(ctx, req)
 		})
 		cfg := bareConfig()
 		cfg.Guard.Enabled = true
@@ -473,7 +475,7 @@ func TestFailedLookupDegrades(t *testing.T) {
 		st.fail["retrieve"] = errBoom
 		cfg := bareConfig()
 		cfg.Context.Parallel = true
-		prov := &scriptProvider{clk: RealClock{}, words: 2}
+		prov := &scriptProvider{clk: clock.Wall{}, words: 2}
 		p := mustNew(t, cfg, Deps{Tiers: tiers(prov, nil), Retriever: st, Orders: st})
 		res := mustRun(t, p, t.Context(), Request{Question: "Where is my order?"}, nil)
 		if res.Status != StatusComplete || len(res.Lookups.Failed) != 1 || res.Lookups.Order == nil {
@@ -488,7 +490,7 @@ func TestFailedLookupDegrades(t *testing.T) {
 func TestSaveOutlivesTheClient(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		st := newMemStore()
-		prov := &scriptProvider{clk: RealClock{}, ttft: time.Second, words: 2}
+		prov := &scriptProvider{clk: clock.Wall{}, ttft: time.Second, words: 2}
 		p := mustNew(t, bareConfig(), Deps{Tiers: tiers(prov, nil), Messages: st})
 		ctx, cancel := context.WithCancel(t.Context())
 		go func() {
@@ -503,7 +505,7 @@ func TestSaveOutlivesTheClient(t *testing.T) {
 }
 
 func TestBadInput(t *testing.T) {
-	prov := &scriptProvider{clk: RealClock{}, words: 1}
+	prov := &scriptProvider{clk: clock.Wall{}, words: 1}
 	p, err := New(bareConfig(), Deps{Tiers: tiers(prov, nil)})
 	if err != nil {
 		t.Fatal(err)

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/latencylab/latencylab/engine/clock"
 )
 
 // run is the state of one request.
@@ -105,7 +107,7 @@ func (r *run) beforeModel(ctx context.Context, res *Result) error {
 	sp := r.rec.begin(StagePrompt, "")
 	res.Prompt = assemblePrompt(r.deps.Text, r.cfg.Prompt, lk, question)
 	r.promptTokens = res.Prompt.Tokens()
-	err = Sleep(ctx, r.deps.Clock, r.cfg.Gateway.Overhead.sample(stageRNG(r.req.Seed, StagePrompt)))
+	err = clock.Sleep(ctx, r.deps.Clock, r.cfg.Gateway.Overhead.sample(stageRNG(r.req.Seed, StagePrompt)))
 	sp.end(fmt.Sprintf("%d tokens", r.promptTokens), err)
 	return err
 }
@@ -119,7 +121,7 @@ func (r *run) guard(ctx context.Context) error {
 	r.verdict = v
 	r.mu.Unlock()
 	wait := r.cfg.Guard.Latency.sample(stageRNG(r.req.Seed, StageGuardrail)) - v.Took
-	if err := Sleep(ctx, r.deps.Clock, wait); err != nil {
+	if err := clock.Sleep(ctx, r.deps.Clock, wait); err != nil {
 		sp.end(v.Action, err)
 		return err
 	}

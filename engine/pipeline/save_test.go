@@ -7,6 +7,8 @@ import (
 	"testing"
 	"testing/synctest"
 	"time"
+
+	"github.com/latencylab/latencylab/engine/clock"
 )
 
 // The question is on disk before the model is asked, redacted when the
@@ -30,7 +32,7 @@ func TestQuestionSavedBeforeTheModelIsCalled(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			synctest.Test(t, func(t *testing.T) {
 				st := newMemStore()
-				inner := &scriptProvider{clk: RealClock{}, ttft: 100 * ms, gap: 10 * ms, words: 5}
+				inner := &scriptProvider{clk: clock.Wall{}, ttft: 100 * ms, gap: 10 * ms, words: 5}
 				var atCall []SavedMessage
 				prov := providerFunc(func(ctx context.Context, req ProviderRequest) (Stream, error) {
 					st.mu.Lock()
@@ -106,7 +108,7 @@ func TestAnswerSavedAsItGrows(t *testing.T) {
 			synctest.Test(t, func(t *testing.T) {
 				start := time.Now()
 				st := newMemStore()
-				prov := &scriptProvider{clk: RealClock{}, ttft: 100 * ms, gap: tc.gap, words: tc.words}
+				prov := &scriptProvider{clk: clock.Wall{}, ttft: 100 * ms, gap: tc.gap, words: tc.words}
 				cfg := bareConfig()
 				cfg.SaveEvery, cfg.SaveEveryTokens, cfg.Gateway.OverallTimeout = tc.every, tc.everyTokens, tc.overall
 				p := mustNew(t, cfg, Deps{Tiers: tiers(prov, nil), Messages: st})
@@ -161,7 +163,7 @@ func TestSaveFailureIsReportedNotFatal(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		st := newMemStore()
 		st.fail["save"] = errBoom
-		prov := &scriptProvider{clk: RealClock{}, ttft: 100 * ms, gap: 10 * ms, words: 40}
+		prov := &scriptProvider{clk: clock.Wall{}, ttft: 100 * ms, gap: 10 * ms, words: 40}
 		p := mustNew(t, bareConfig(), Deps{Tiers: tiers(prov, nil), Messages: st})
 		res, _ := p.Run(t.Context(), Request{ConversationID: "c", Question: "Tell me about returns"}, nil)
 		if res.Status != StatusComplete || res.Text != wordsText(40) {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/latencylab/latencylab/engine"
+	"github.com/latencylab/latencylab/engine/clock"
 	"github.com/latencylab/latencylab/engine/live"
 )
 
@@ -58,7 +59,7 @@ func (s TierSpec) EngineConfig() (engine.Config, error) {
 // StartEngineTiers starts one live engine per spec (paced by clk; nil is
 // the wall clock) and returns tiers over them, with a func that closes
 // every engine.
-func StartEngineTiers(specs []TierSpec, clk live.Clock) ([]Tier, func() error, error) {
+func StartEngineTiers(specs []TierSpec, clk clock.Clock) ([]Tier, func() error, error) {
 	var engines []*live.Engine
 	closeAll := func() error {
 		var errs []error

@@ -3,6 +3,8 @@ package pipeline
 import (
 	"sync"
 	"time"
+
+	"github.com/latencylab/latencylab/engine/clock"
 )
 
 // Stage names on the trace.
@@ -66,14 +68,14 @@ type Event struct {
 // recorder keeps the timeline and serialises events: lookups run on
 // several goroutines but the callback sees one ordered sequence.
 type recorder struct {
-	clk   Clock
+	clk   clock.Clock
 	start time.Time
 	on    func(Event)
 	mu    sync.Mutex
 	spans []Span
 }
 
-func newRecorder(clk Clock, on func(Event)) *recorder {
+func newRecorder(clk clock.Clock, on func(Event)) *recorder {
 	return &recorder{clk: clk, start: clk.Now(), on: on}
 }
 

@@ -14,6 +14,8 @@ import (
 	"net/http"
 	"strings"
 	"time"
+
+	"github.com/latencylab/latencylab/engine/clock"
 )
 
 // Client talks to one server.
@@ -24,8 +26,8 @@ type Client struct {
 	// HTTP defaults to a client without a timeout: streams can be long and
 	// callers bound them with the context.
 	HTTP *http.Client
-	// Now defaults to time.Now; tests inject a clock.
-	Now func() time.Time
+	// Clock times the stream; nil means the wall clock. Tests inject one.
+	Clock clock.Clock
 }
 
 // Message is one chat turn.
@@ -110,12 +112,7 @@ type wireChunk struct {
 	Error json.RawMessage `json:"error"`
 }
 
-func (c *Client) now() time.Time {
-	if c.Now != nil {
-		return c.Now()
-	}
-	return time.Now()
-}
+func (c *Client) now() time.Time { return clock.Or(c.Clock).Now() }
 
 // Stream sends req with stream=true and include_usage, calls onChunk for
 // every chunk that carries a choice (in arrival order, on the caller's

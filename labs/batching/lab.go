@@ -14,6 +14,7 @@ import (
 	"encoding/hex"
 	"sync/atomic"
 
+	"github.com/latencylab/latencylab/engine/clock"
 	"github.com/latencylab/latencylab/engine/live"
 	"github.com/latencylab/latencylab/labs"
 )
@@ -28,7 +29,7 @@ type Config struct {
 	Engines *labs.Engines
 	// Clock paces the dedicated live engines and the arrivals of live
 	// runs; nil means the wall clock. Tests pass a fake clock.
-	Clock live.Clock
+	Clock clock.Clock
 	// Workers caps the sweep's parallel simulations; 0 means GOMAXPROCS.
 	Workers int
 }
@@ -37,7 +38,7 @@ type Config struct {
 type Lab struct {
 	*labs.Kit[params]
 	engines *labs.Engines
-	clock   live.Clock
+	clock   clock.Clock
 	workers int
 	// tag and seq make request ids and prompts unique per run, so runs
 	// never collide on the shared engine nor hit each other's prefix cache.
@@ -54,13 +55,9 @@ type Lab struct {
 
 // New returns the lab. Its only dependency, the shared pool, is optional.
 func New(cfg Config) (*Lab, error) {
-	clk := cfg.Clock
-	if clk == nil {
-		clk = live.WallClock{}
-	}
 	var b [8]byte
 	_, _ = rand.Read(b[:]) // never fails (crypto/rand panics rather than return an error)
-	l := &Lab{engines: cfg.Engines, clock: clk, workers: cfg.Workers,
+	l := &Lab{engines: cfg.Engines, clock: clock.Or(cfg.Clock), workers: cfg.Workers,
 		tag: hex.EncodeToString(b[:4]), salt: binary.LittleEndian.Uint64(b[:])}
 	kit, err := define(l.run)
 	if err != nil {

@@ -18,11 +18,11 @@ import (
 // time rather than five. Each request has its own session line, so none of
 // them reads the others' prompt from the prefix cache.
 func (l *Lab) compare(ctx context.Context, s settings, emit func(labs.Frame)) error {
-	le, err := l.engines.Get(s.profile)
+	le, err := l.Engines.Get(s.profile)
 	if err != nil {
 		return fmt.Errorf("moderation lab: engine for %s: %w", s.profile, err)
 	}
-	checker, err := mod.NewChecker(mod.Config{Clock: l.clock, Latency: s.latency})
+	checker, err := mod.NewChecker(mod.Config{Clock: l.Clock, Latency: s.latency})
 	if err != nil {
 		return fmt.Errorf("moderation lab: %w", err)
 	}
@@ -33,10 +33,10 @@ func (l *Lab) compare(ctx context.Context, s settings, emit func(labs.Frame)) er
 	v := &view{s: s, answer: len(jobs[0].req.answer.Tokens), xmax: axisEstimate(le.Config(), jobs[0].req, s)}
 
 	var mu sync.Mutex
-	t0 := l.clock.Now()
+	t0 := l.Clock.Now()
 	frame := func(now time.Duration, final bool) labs.Frame { return v.compareFrame(jobs, now, final) }
 	emit(frame(0, false))
-	stopTick := l.ticker(&mu, func() { emit(frame(l.clock.Now().Sub(t0), false)) })
+	stopTick := l.ticker(&mu, func() { emit(frame(l.Clock.Now().Sub(t0), false)) })
 
 	runCtx, cancel := context.WithCancel(ctx)
 	defer cancel()

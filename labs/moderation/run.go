@@ -29,7 +29,7 @@ type job struct {
 // newJob builds the request for one policy. Each job gets its own session
 // line, so its prompt shares no cached prefix with any other run.
 func (l *Lab) newJob(s settings, p mod.Policy) *job {
-	_, id := l.ids.Next()
+	_, id := l.IDs.Next()
 	return &job{policy: p, id: id, req: buildRequest(scenarios[s.scenario], "Session "+id), meter: newMeter(p)}
 }
 
@@ -81,7 +81,7 @@ func (l *Lab) stage(ctx context.Context, s settings, j *job, le *live.Engine, ch
 	}
 	mu.Lock()
 	if err == nil {
-		j.meter.end(l.clock.Now().Sub(t0), checker)
+		j.meter.end(l.Clock.Now().Sub(t0), checker)
 	}
 	mu.Unlock()
 	return err
@@ -89,11 +89,11 @@ func (l *Lab) stage(ctx context.Context, s settings, j *job, le *live.Engine, ch
 
 // single runs one policy and emits a frame per event.
 func (l *Lab) single(ctx context.Context, s settings, emit func(labs.Frame)) error {
-	le, err := l.engines.Get(s.profile)
+	le, err := l.Engines.Get(s.profile)
 	if err != nil {
 		return fmt.Errorf("moderation lab: engine for %s: %w", s.profile, err)
 	}
-	checker, err := mod.NewChecker(mod.Config{Clock: l.clock, Latency: s.latency})
+	checker, err := mod.NewChecker(mod.Config{Clock: l.Clock, Latency: s.latency})
 	if err != nil {
 		return fmt.Errorf("moderation lab: %w", err)
 	}
@@ -101,15 +101,15 @@ func (l *Lab) single(ctx context.Context, s settings, emit func(labs.Frame)) err
 	v := &view{s: s, answer: len(j.req.answer.Tokens), xmax: axisEstimate(le.Config(), j.req, s)}
 
 	var mu sync.Mutex
-	t0 := l.clock.Now()
+	t0 := l.Clock.Now()
 	emit(v.frame(j.meter, 0))
 	stopTick := l.ticker(&mu, func() {
 		if !j.meter.done {
-			emit(v.frame(j.meter, l.clock.Now().Sub(t0)))
+			emit(v.frame(j.meter, l.Clock.Now().Sub(t0)))
 		}
 	})
 	err = l.stage(ctx, s, j, le, checker, t0, &mu, func() {
-		emit(v.frame(j.meter, l.clock.Now().Sub(t0)))
+		emit(v.frame(j.meter, l.Clock.Now().Sub(t0)))
 	})
 	stopTick()
 	if err != nil {
@@ -137,13 +137,13 @@ func (l *Lab) failed(ctx context.Context, err error, emit func(labs.Frame)) erro
 // ticker calls f under mu every tick until the returned stop is called;
 // stop waits for the ticker to exit, so f never runs after it.
 func (l *Lab) ticker(mu *sync.Mutex, f func()) (stop func()) {
-	if l.tick <= 0 {
+	if l.Tick <= 0 {
 		return func() {}
 	}
 	done := make(chan struct{})
 	var wg sync.WaitGroup
 	wg.Go(func() {
-		t := time.NewTicker(l.tick)
+		t := l.Ticker()
 		defer t.Stop()
 		for {
 			select {

@@ -33,7 +33,7 @@ func runLab(t *testing.T, changes labs.Values) ([]labs.Frame, *labs.Engines) {
 		pool = labs.NewEngines(labs.EnginesConfig{})
 		defer pool.Close()
 		l := mustNew(t, Config{Engines: pool, Tick: -1})
-		l.ids = labs.NewRunIDsTag(Slug, "test")
+		l.IDs = labs.NewRunIDsTag(Slug, "test")
 		if err := l.Run(context.Background(), values(changes), func(f labs.Frame) { frames = append(frames, f) }); err != nil {
 			t.Fatal(err)
 		}

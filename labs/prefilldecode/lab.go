@@ -10,64 +10,21 @@
 // customer sharing the system prompt shows what a cached prefix saves.
 package prefilldecode
 
-import (
-	"errors"
-	"time"
+import "github.com/latencylab/latencylab/labs"
 
-	"github.com/latencylab/latencylab/engine/live"
-	"github.com/latencylab/latencylab/labs"
-)
+// Config wires a Lab: the shared engine pool, whose clock times its runs.
+type Config = labs.LiveConfig
 
-// Slug is the lab's URL segment.
-const Slug = "prefill-decode"
+// Lab is the prefill-vs-decode lab: its sweeps run on the virtual clock,
+// the learner's requests on the pool's engine and clock. It is safe for
+// concurrent runs.
+type Lab struct{ labs.LiveLab[params] }
 
-// Clock is the handler's time source; tests inject one so timings are exact.
-type Clock interface{ Now() time.Time }
+// New returns the lab, or an error when cfg lacks the engine pool.
+func New(cfg Config) (*Lab, error) { return labs.NewLive(cfg, define, (*Lab).run) }
 
-// Config wires a Lab.
-type Config struct {
-	// Engines is the shared pool the learner's requests run on; required.
-	Engines *labs.Engines
-	// Clock times requests at the handler; nil means the real clock.
-	Clock Clock
-	// Tick is how often the panels refresh while a request runs. 0 means
-	// 100 ms; negative turns the refresh off, as tests with a fake clock do.
-	Tick time.Duration
-}
-
-// Lab is the prefill-vs-decode lab. It is safe for concurrent runs.
-type Lab struct {
-	*labs.Kit[params]
-	engines *labs.Engines
-	clock   Clock
-	tick    time.Duration
-	// ids number the runs so request ids and session lines are unique.
-	ids *labs.RunIDs
-}
-
-// New returns the lab, or an error when cfg lacks a dependency.
-func New(cfg Config) (*Lab, error) {
-	if cfg.Engines == nil {
-		return nil, errors.New("prefilldecode: no engine pool configured")
-	}
-	clk := cfg.Clock
-	if clk == nil {
-		clk = live.WallClock{}
-	}
-	tick := cfg.Tick
-	if tick == 0 {
-		tick = 100 * time.Millisecond
-	}
-	l := &Lab{engines: cfg.Engines, clock: clk, tick: tick, ids: labs.NewRunIDs(Slug)}
-	kit, err := define(l.run)
-	if err != nil {
-		return nil, err
-	}
-	l.Kit = kit
-	return l, nil
-}
-
-// info describes the lab.
+// info describes the lab for the catalogue; its prediction is the time to
+// first token, which the learner's own request then measures.
 func info() labs.Info {
 	return labs.Info{
 		Slug:  Slug,
@@ -80,3 +37,6 @@ func info() labs.Info {
 		PredictionStat: statTTFT,
 	}
 }
+
+// Slug is the lab's URL segment.
+const Slug = "prefill-decode"

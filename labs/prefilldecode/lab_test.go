@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"testing/synctest"
 
 	"github.com/latencylab/latencylab/engine"
 	"github.com/latencylab/latencylab/labs"
@@ -75,26 +76,28 @@ func TestPresets(t *testing.T) {
 	}
 }
 
-// TestEveryPresetRuns runs each preset to its final frame in lockstep.
+// TestEveryPresetRuns runs each preset to its final frame in a synctest bubble.
 func TestEveryPresetRuns(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs every preset")
 	}
 	for _, p := range labtest.Inert(t, define).Presets() {
 		t.Run(p.Name, func(t *testing.T) {
-			l, _ := newTestLab(t)
-			frames := runLab(t, l, p.Values)
-			final := frames[len(frames)-1]
-			if !final.Final || final.Error != "" {
-				t.Fatalf("final %v, error %q", final.Final, final.Error)
-			}
-			st := labtest.StatMap(t, final)
-			if st[statTTFT] <= 0 || st[statDecode] <= 0 || st[statTPOT] <= 0 {
-				t.Errorf("stats %v", st)
-			}
-			if p.Values[knobCaching] == true && st[statCached] == 0 {
-				t.Error("prefix caching on, but the second customer reused nothing")
-			}
+			synctest.Test(t, func(t *testing.T) {
+				l, _ := newTestLab(t)
+				frames := runLab(t, l, p.Values)
+				final := frames[len(frames)-1]
+				if !final.Final || final.Error != "" {
+					t.Fatalf("final %v, error %q", final.Final, final.Error)
+				}
+				st := labtest.StatMap(t, final)
+				if st[statTTFT] <= 0 || st[statDecode] <= 0 || st[statTPOT] <= 0 {
+					t.Errorf("stats %v", st)
+				}
+				if p.Values[knobCaching] == true && st[statCached] == 0 {
+					t.Error("prefix caching on, but the second customer reused nothing")
+				}
+			})
 		})
 	}
 }

@@ -35,8 +35,8 @@ func (l *Lab) run(ctx context.Context, ps params, emit func(labs.Frame)) error {
 	if err != nil {
 		return err
 	}
-	seq, id := l.ids.Next()
-	session, session2 := sessions(seq, l.ids.Tag(), s.caching)
+	seq, id := l.IDs.Next()
+	session, session2 := sessions(seq, l.IDs.Tag(), s.caching)
 	emit(labs.Frame{Status: "Building the prompt…"})
 	first, err := newJob(s, id, session, 0, s.output)
 	if err != nil {
@@ -75,11 +75,11 @@ func (l *Lab) run(ctx context.Context, ps params, emit func(labs.Frame)) error {
 	emit(v.frame(fmt.Sprintf("Sweep done. Sending your %s-token prompt to the shared %s…",
 		thousands(len(first.req.PromptTokens)), s.profile)))
 
-	le, err := l.engines.Get(s.profile)
+	le, err := l.Engines.Get(s.profile)
 	if err != nil {
 		return fmt.Errorf("prefilldecode: engine for %s: %w", s.profile, err)
 	}
-	t0 := l.clock.Now()
+	t0 := l.Clock.Now()
 	v.first = &measurement{}
 	if msg, err := l.measure(ctx, le, first.req, t0, v.first, func() { emit(v.frame(v.firstStatus())) }); err != nil || msg != "" {
 		return l.refused(emit, msg, err)
@@ -172,18 +172,15 @@ func (l *Lab) measure(ctx context.Context, le *live.Engine, req engine.Request, 
 		// its message is about the learner's settings.
 		return err.Error(), nil
 	}
-	var tick <-chan time.Time
-	if l.tick > 0 {
-		tk := time.NewTicker(l.tick)
-		defer tk.Stop()
-		tick = tk.C
-	}
+	tk := l.Ticker()
+	defer tk.Stop()
+	tick := tk.C
 	for {
 		select {
 		case <-ctx.Done():
 			return "", ctx.Err()
 		case <-tick:
-			m.elapsed = max(m.elapsed, l.clock.Now().Sub(t0))
+			m.elapsed = max(m.elapsed, l.Clock.Now().Sub(t0))
 			update()
 		case ev, ok := <-events:
 			if !ok { // the engine closes the stream without a final event on cancel
@@ -198,7 +195,7 @@ func (l *Lab) measure(ctx context.Context, le *live.Engine, req engine.Request, 
 				update()
 				return "", nil
 			}
-			at := l.clock.Now().Sub(t0)
+			at := l.Clock.Now().Sub(t0)
 			m.tokens++
 			m.last = at
 			m.elapsed = max(m.elapsed, at)

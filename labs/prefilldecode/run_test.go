@@ -7,40 +7,24 @@ import (
 	"slices"
 	"strings"
 	"testing"
-	"time"
+	"testing/synctest"
 
 	"github.com/latencylab/latencylab/engine"
 	"github.com/latencylab/latencylab/labs"
 	"github.com/latencylab/latencylab/labs/labtest"
 )
 
-// testTune lets the test pool's engines on big GPUs take a whole 16k prompt
-// in one step (a larger token budget than the default), so even the 16k
-// preset runs in lockstep. Prompts within the default budget are scheduled
-// exactly as with the default. Small GPUs keep the default: a larger budget
-// reserves more activation memory and leaves them too little KV cache.
-func testTune(c *engine.Config) {
-	if c.Hardware.MemoryGiB >= 70 {
-		c.MaxNumBatchedTokens = 16384 + 64
-	}
-}
-
-// newTestLab returns a lab on a fresh pool whose engines run in lockstep
-// with the lab's handler clock.
-func newTestLab(t *testing.T) (*Lab, *labtest.Lockstep) {
+// newTestLab returns a lab on a fresh pool. Call it inside a synctest
+// bubble: the engines then pace on the bubble's virtual time, which moves
+// only when every goroutine waits, so the handler reads the time exactly
+// when each event is delivered.
+func newTestLab(t *testing.T) (*Lab, *labs.Engines) {
 	t.Helper()
-	clk := labtest.NewLockstep(time.Unix(1_000_000, 0))
-	pool := labs.NewEngines(labs.EnginesConfig{Clock: clk, Tune: testTune})
-	t.Cleanup(func() {
-		clk.Free()
-		pool.Close()
-		if clk.Stalled() {
-			t.Error("the engine waited for a handler step that never came")
-		}
-	})
-	l := mustNew(t, Config{Engines: pool, Clock: clk.Handler(), Tick: -1})
-	l.ids = labs.NewRunIDsTag(Slug, "0a1b2c3d") // as long as a real tag, so the first KV block is as in production
-	return l, clk
+	pool := labs.NewEngines(labs.EnginesConfig{})
+	t.Cleanup(func() { pool.Close() })
+	l := mustNew(t, Config{Engines: pool, Tick: -1})
+	l.IDs = labs.NewRunIDsTag(Slug, "0a1b2c3d") // as long as a real tag, so the first KV block is as in production
+	return l, pool
 }
 
 // values returns raw settings with changes applied: knobs left out keep
@@ -76,14 +60,12 @@ func modelled(t *testing.T, s settings) (first, second engine.RequestResult) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cfg := s.engine
-	testTune(&cfg)
-	r1, err := simulateOne(cfg, a.req)
+	r1, err := simulateOne(s.engine, a.req)
 	if err != nil {
 		t.Fatal(err)
 	}
 	b.req.Arrival = r1.End
-	res, err := engine.Simulate(cfg, []engine.Request{a.req, b.req}, engine.SimOptions{})
+	res, err := engine.Simulate(s.engine, []engine.Request{a.req, b.req}, engine.SimOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -115,56 +97,58 @@ func TestRun(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			l, _ := newTestLab(t)
-			v := values(tc.changes)
-			s := mustParse(t, v)
-			want1, want2 := modelled(t, s)
-			frames := runLab(t, l, v)
-			for i, f := range frames[:len(frames)-1] {
-				if f.Final || f.Error != "" {
-					t.Fatalf("frame %d: Final %v, Error %q before the end", i, f.Final, f.Error)
+			synctest.Test(t, func(t *testing.T) {
+				l, _ := newTestLab(t)
+				v := values(tc.changes)
+				s := mustParse(t, v)
+				want1, want2 := modelled(t, s)
+				frames := runLab(t, l, v)
+				for i, f := range frames[:len(frames)-1] {
+					if f.Final || f.Error != "" {
+						t.Fatalf("frame %d: Final %v, Error %q before the end", i, f.Final, f.Error)
+					}
 				}
-			}
-			final := frames[len(frames)-1]
-			if !final.Final || final.Error != "" {
-				t.Fatalf("last frame: Final %v, Error %q (%s)", final.Final, final.Error, final.Status)
-			}
-			st := labtest.StatMap(t, final)
-			keys := []string{statTTFT, statDecode, statPrompt, statPrefillI, statRidge,
-				statCached, statSecondTTFT, statPer1kPrompt, statPerOutputTok}
-			if s.output > 1 {
-				keys = append(keys, statTPOT, statDecodeI)
-			} else if _, ok := st[statDecodeI]; ok {
-				t.Error("a one-token answer has no decode step, yet decode intensity is reported")
-			}
-			for _, k := range keys {
-				if _, ok := st[k]; !ok {
-					t.Errorf("final frame lacks stat %q", k)
+				final := frames[len(frames)-1]
+				if !final.Final || final.Error != "" {
+					t.Fatalf("last frame: Final %v, Error %q (%s)", final.Final, final.Error, final.Status)
 				}
-			}
-			// The handler's times equal the modelled times exactly: the
-			// lockstep clock lets it read the time as each token arrives.
-			if got, w := st[statTTFT], labs.Millis(want1.TTFT()); !labtest.Near(got, w) {
-				t.Errorf("ttft %v ms, modelled %v ms", got, w)
-			}
-			if got, w := st[statDecode], labs.Millis(want1.E2E()-want1.TTFT()); !labtest.Near(got, w) {
-				t.Errorf("decode %v ms, modelled %v ms", got, w)
-			}
-			if s.output > 1 {
-				if got, w := st[statTPOT], st[statDecode]/float64(s.output-1); math.Abs(got-w) > 1e-3 {
-					t.Errorf("tpot %v ms, want decode ÷ (n − 1) = %v", got, w)
+				st := labtest.StatMap(t, final)
+				keys := []string{statTTFT, statDecode, statPrompt, statPrefillI, statRidge,
+					statCached, statSecondTTFT, statPer1kPrompt, statPerOutputTok}
+				if s.output > 1 {
+					keys = append(keys, statTPOT, statDecodeI)
+				} else if _, ok := st[statDecodeI]; ok {
+					t.Error("a one-token answer has no decode step, yet decode intensity is reported")
 				}
-			}
-			if got, w := st[statSecondTTFT], labs.Millis(want2.TTFT()); !labtest.Near(got, w) {
-				t.Errorf("second ttft %v ms, modelled %v ms", got, w)
-			}
-			if int(st[statCached]) != want2.Usage.CachedTokens {
-				t.Errorf("cached %v, modelled %d", st[statCached], want2.Usage.CachedTokens)
-			}
-			if int(st[statPrompt]) != want1.Usage.PromptTokens {
-				t.Errorf("prompt %v tokens, engine counted %d", st[statPrompt], want1.Usage.PromptTokens)
-			}
-			checkCharts(t, final, st)
+				for _, k := range keys {
+					if _, ok := st[k]; !ok {
+						t.Errorf("final frame lacks stat %q", k)
+					}
+				}
+				// The handler's times equal the modelled times exactly: the
+				// synctest bubble lets it read the time as each token arrives.
+				if got, w := st[statTTFT], labs.Millis(want1.TTFT()); !labtest.Near(got, w) {
+					t.Errorf("ttft %v ms, modelled %v ms", got, w)
+				}
+				if got, w := st[statDecode], labs.Millis(want1.E2E()-want1.TTFT()); !labtest.Near(got, w) {
+					t.Errorf("decode %v ms, modelled %v ms", got, w)
+				}
+				if s.output > 1 {
+					if got, w := st[statTPOT], st[statDecode]/float64(s.output-1); math.Abs(got-w) > 1e-3 {
+						t.Errorf("tpot %v ms, want decode ÷ (n − 1) = %v", got, w)
+					}
+				}
+				if got, w := st[statSecondTTFT], labs.Millis(want2.TTFT()); !labtest.Near(got, w) {
+					t.Errorf("second ttft %v ms, modelled %v ms", got, w)
+				}
+				if int(st[statCached]) != want2.Usage.CachedTokens {
+					t.Errorf("cached %v, modelled %d", st[statCached], want2.Usage.CachedTokens)
+				}
+				if int(st[statPrompt]) != want1.Usage.PromptTokens {
+					t.Errorf("prompt %v tokens, engine counted %d", st[statPrompt], want1.Usage.PromptTokens)
+				}
+				checkCharts(t, final, st)
+			})
 		})
 	}
 }
@@ -261,15 +245,17 @@ func TestPrefixCachingLowersSecondTTFT(t *testing.T) {
 	}
 	got := map[bool]map[string]float64{}
 	for _, on := range []bool{true, false} {
-		l, _ := newTestLab(t)
-		v := values(preset.Values)
-		v[knobCaching] = on
-		frames := runLab(t, l, v)
-		final := frames[len(frames)-1]
-		if final.Error != "" {
-			t.Fatal(final.Error)
-		}
-		got[on] = labtest.StatMap(t, final)
+		synctest.Test(t, func(t *testing.T) {
+			l, _ := newTestLab(t)
+			v := values(preset.Values)
+			v[knobCaching] = on
+			frames := runLab(t, l, v)
+			final := frames[len(frames)-1]
+			if final.Error != "" {
+				t.Fatal(final.Error)
+			}
+			got[on] = labtest.StatMap(t, final)
+		})
 	}
 	on, off := got[true], got[false]
 	system := 2000.0
@@ -294,21 +280,22 @@ func TestPrefixCachingLowersSecondTTFT(t *testing.T) {
 // same engines must not find any of the first run's prompt in the cache.
 func TestRepeatRunsDoNotShareCache(t *testing.T) {
 	for _, caching := range []bool{true, false} {
-		l, clk := newTestLab(t)
-		v := values(labs.Values{knobCaching: caching})
-		var ttft []float64
-		for run := range 3 {
-			frames := runLab(t, l, v)
-			final := frames[len(frames)-1]
-			ttft = append(ttft, labtest.StatMap(t, final)[statTTFT])
-			if got := final.Tables[0].Rows[0][2]; got != "0" {
-				t.Errorf("caching %v, run %d: your request found %s cached tokens", caching, run, got)
+		synctest.Test(t, func(t *testing.T) {
+			l, _ := newTestLab(t)
+			v := values(labs.Values{knobCaching: caching})
+			var ttft []float64
+			for run := range 3 {
+				frames := runLab(t, l, v)
+				final := frames[len(frames)-1]
+				ttft = append(ttft, labtest.StatMap(t, final)[statTTFT])
+				if got := final.Tables[0].Rows[0][2]; got != "0" {
+					t.Errorf("caching %v, run %d: your request found %s cached tokens", caching, run, got)
+				}
 			}
-			clk.Drain()
-		}
-		if ttft[0] != ttft[1] || ttft[1] != ttft[2] {
-			t.Errorf("caching %v: repeat runs' TTFT %v ms", caching, ttft)
-		}
+			if ttft[0] != ttft[1] || ttft[1] != ttft[2] {
+				t.Errorf("caching %v: repeat runs' TTFT %v ms", caching, ttft)
+			}
+		})
 	}
 }
 
@@ -359,27 +346,29 @@ func TestValidation(t *testing.T) {
 func TestCancel(t *testing.T) {
 	for _, at := range []string{"sweep", "prefill", "decode"} {
 		t.Run(at, func(t *testing.T) {
-			l, _ := newTestLab(t)
-			ctx, cancel := context.WithCancel(context.Background())
-			defer cancel()
-			var frames []labs.Frame
-			err := l.Run(ctx, values(nil), func(f labs.Frame) {
-				frames = append(frames, f)
-				st := labtest.StatMap(t, f)
-				_, first := st[statTTFT]
-				switch {
-				case at == "sweep" && len(frames) == 2,
-					at == "prefill" && len(frames) == 3,
-					at == "decode" && first:
-					cancel()
+			synctest.Test(t, func(t *testing.T) {
+				l, _ := newTestLab(t)
+				ctx, cancel := context.WithCancel(context.Background())
+				defer cancel()
+				var frames []labs.Frame
+				err := l.Run(ctx, values(nil), func(f labs.Frame) {
+					frames = append(frames, f)
+					st := labtest.StatMap(t, f)
+					_, first := st[statTTFT]
+					switch {
+					case at == "sweep" && len(frames) == 2,
+						at == "prefill" && len(frames) == 3,
+						at == "decode" && first:
+						cancel()
+					}
+				})
+				if !errors.Is(err, context.Canceled) {
+					t.Fatalf("Run: %v, want context.Canceled", err)
+				}
+				if slices.ContainsFunc(frames, func(f labs.Frame) bool { return f.Final }) {
+					t.Error("a cancelled run emitted a final frame")
 				}
 			})
-			if !errors.Is(err, context.Canceled) {
-				t.Fatalf("Run: %v, want context.Canceled", err)
-			}
-			if slices.ContainsFunc(frames, func(f labs.Frame) bool { return f.Final }) {
-				t.Error("a cancelled run emitted a final frame")
-			}
 		})
 	}
 }
@@ -387,24 +376,26 @@ func TestCancel(t *testing.T) {
 // TestEveryFrameIsConsistent: no frame of a run shows a figure that the
 // run has not measured yet or a prompt bar that does not add up.
 func TestEveryFrameIsConsistent(t *testing.T) {
-	l, _ := newTestLab(t)
-	frames := runLab(t, l, values(labs.Values{knobCaching: true}))
-	for i, f := range frames {
-		for _, c := range f.Charts {
-			for _, g := range c.Bars {
-				for _, s := range g.Segments {
-					if !(s.Value > 0) {
-						t.Errorf("frame %d, chart %s, %s: segment %s = %v", i, c.ID, g.Label, s.Name, s.Value)
+	synctest.Test(t, func(t *testing.T) {
+		l, _ := newTestLab(t)
+		frames := runLab(t, l, values(labs.Values{knobCaching: true}))
+		for i, f := range frames {
+			for _, c := range f.Charts {
+				for _, g := range c.Bars {
+					for _, s := range g.Segments {
+						if !(s.Value > 0) {
+							t.Errorf("frame %d, chart %s, %s: segment %s = %v", i, c.ID, g.Label, s.Name, s.Value)
+						}
+					}
+				}
+			}
+			for _, tb := range f.Tables {
+				for _, r := range tb.Rows {
+					if r[1] == "0" {
+						t.Errorf("frame %d: table row %v has an empty prompt", i, r)
 					}
 				}
 			}
 		}
-		for _, tb := range f.Tables {
-			for _, r := range tb.Rows {
-				if r[1] == "0" {
-					t.Errorf("frame %d: table row %v has an empty prompt", i, r)
-				}
-			}
-		}
-	}
+	})
 }

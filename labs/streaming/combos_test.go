@@ -3,6 +3,7 @@ package streaming
 import (
 	"context"
 	"testing"
+	"testing/synctest"
 
 	"github.com/latencylab/latencylab/engine"
 	"github.com/latencylab/latencylab/labs"
@@ -17,12 +18,13 @@ func TestEveryFittingProfileRuns(t *testing.T) {
 			if _, err := parse(t, v); err != nil {
 				continue
 			}
-			l, _, _ := newTestLab(t)
-			var final labs.Frame
-			if err := l.Run(context.Background(), v, func(f labs.Frame) { final = f }); err != nil || final.Error != "" {
-				t.Errorf("%s on %s: %v %q", m, h, err, final.Error)
-				continue
-			}
+			synctest.Test(t, func(t *testing.T) {
+				l, _ := newTestLab(t)
+				var final labs.Frame
+				if err := l.Run(context.Background(), v, func(f labs.Frame) { final = f }); err != nil || final.Error != "" {
+					t.Errorf("%s on %s: %v %q", m, h, err, final.Error)
+				}
+			})
 		}
 	}
 }

@@ -26,7 +26,7 @@ func (l *Lab) run(ctx context.Context, p params, emit func(labs.Frame)) error {
 	if err != nil {
 		return err
 	}
-	_, id := l.ids.Next()
+	_, id := l.IDs.Next()
 	prompt, err := buildPrompt(s.promptTokens, "Session "+id)
 	if err != nil {
 		emit(labs.Frame{Final: true, Status: "Not run.", Error: err.Error()})
@@ -35,14 +35,14 @@ func (l *Lab) run(ctx context.Context, p params, emit func(labs.Frame)) error {
 	ans := composeAnswer(prompt, s.answerTokens)
 	req := engine.Request{ID: id, PromptTokens: prompt.ids, OutputTokens: ans.Tokens, MaxTokens: len(ans.Tokens)}
 
-	le, err := l.engines.Get(s.profile)
+	le, err := l.Engines.Get(s.profile)
 	if err != nil {
 		return fmt.Errorf("streaming: engine for %s: %w", s.profile, err)
 	}
 	v := &view{s: s, answerWords: countWords(ans.Text), xmax: axisEstimate(le.Config(), req)}
 	m := newMeter(s.streaming)
 
-	t0 := l.clock.Now()
+	t0 := l.Clock.Now()
 	events, err := le.Submit(ctx, req)
 	if err != nil {
 		if errors.Is(err, live.ErrClosed) {
@@ -56,12 +56,9 @@ func (l *Lab) run(ctx context.Context, p params, emit func(labs.Frame)) error {
 	emit(v.frame(m, 0))
 	// While the prompt is being read nothing arrives, so the panels are
 	// refreshed on a timer to show the wait growing.
-	var tick <-chan time.Time
-	if l.tick > 0 {
-		tk := time.NewTicker(l.tick)
-		defer tk.Stop()
-		tick = tk.C
-	}
+	tk := l.Ticker()
+	defer tk.Stop()
+	tick := tk.C
 	// With a speed cap, token i may not reach the handler before the
 	// first token's arrival plus i/cap: tokens that come sooner wait in
 	// held, released by the pace timer.
@@ -76,7 +73,7 @@ func (l *Lab) run(ctx context.Context, p params, emit func(labs.Frame)) error {
 		}
 		pace = nil
 		if len(held) > 0 {
-			pace = time.After(first + time.Duration(m.tokens)*time.Second/time.Duration(s.speedCap) - at)
+			pace = l.Clock.After(first + time.Duration(m.tokens)*time.Second/time.Duration(s.speedCap) - at)
 		}
 	}
 	for {
@@ -88,9 +85,9 @@ func (l *Lab) run(ctx context.Context, p params, emit func(labs.Frame)) error {
 				tick = nil
 				continue
 			}
-			emit(v.frame(m, l.clock.Now().Sub(t0)))
+			emit(v.frame(m, l.Clock.Now().Sub(t0)))
 		case <-pace:
-			at := l.clock.Now().Sub(t0)
+			at := l.Clock.Now().Sub(t0)
 			release(at)
 			if done && len(held) == 0 {
 				m.finish(at)
@@ -103,7 +100,7 @@ func (l *Lab) run(ctx context.Context, p params, emit func(labs.Frame)) error {
 			if !ok { // the engine closes the stream without a final event on cancel
 				return ctx.Err()
 			}
-			at := l.clock.Now().Sub(t0)
+			at := l.Clock.Now().Sub(t0)
 			if ev.Done {
 				if ev.Err != nil {
 					return fmt.Errorf("streaming: request %s: %w", id, ev.Err)

@@ -4,36 +4,30 @@ import (
 	"context"
 	"errors"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/latencylab/latencylab/engine"
-	"github.com/latencylab/latencylab/engine/live"
 	"github.com/latencylab/latencylab/labs"
 	"github.com/latencylab/latencylab/labs/labtest"
 )
 
-// newTestLab returns a lab on a fresh pool whose engines run in lockstep
-// with the lab's handler clock.
-func newTestLab(t *testing.T) (*Lab, *labs.Engines, *labtest.Lockstep) {
+// newTestLab returns a lab on a fresh pool. Call it inside a synctest
+// bubble: the engines then pace on the bubble's virtual time, which moves
+// only when every goroutine waits, so the handler reads the time exactly
+// when each event is delivered.
+func newTestLab(t *testing.T) (*Lab, *labs.Engines) {
 	t.Helper()
-	clk := labtest.NewLockstep(time.Unix(1_000_000, 0))
-	pool := labs.NewEngines(labs.EnginesConfig{Clock: clk})
-	t.Cleanup(func() {
-		clk.Free()
-		pool.Close()
-		if clk.Stalled() {
-			t.Error("the engine waited for a handler step that never came")
-		}
-	})
-	l, err := New(Config{Engines: pool, Clock: clk.Handler(), Tick: -1})
+	pool := labs.NewEngines(labs.EnginesConfig{})
+	t.Cleanup(func() { pool.Close() })
+	l, err := New(Config{Engines: pool, Tick: -1})
 	if err != nil {
 		t.Fatal(err)
 	}
-	l.ids = labs.NewRunIDsTag(Slug, "test")
-	return l, pool, clk
+	l.IDs = labs.NewRunIDsTag(Slug, "test")
+	return l, pool
 }
 
 // values returns raw settings with changes applied: knobs left out keep
@@ -76,19 +70,21 @@ func TestRun(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			l, _, _ := newTestLab(t)
-			v := values(tc.changes)
-			s, err := parse(t, v)
-			if err != nil {
-				t.Fatal(err)
-			}
-			want := modelled(t, s)
+			synctest.Test(t, func(t *testing.T) {
+				l, _ := newTestLab(t)
+				v := values(tc.changes)
+				s, err := parse(t, v)
+				if err != nil {
+					t.Fatal(err)
+				}
+				want := modelled(t, s)
 
-			var frames []labs.Frame
-			if err := l.Run(context.Background(), v, func(f labs.Frame) { frames = append(frames, f) }); err != nil {
-				t.Fatal(err)
-			}
-			checkFrames(t, s, frames, want)
+				var frames []labs.Frame
+				if err := l.Run(context.Background(), v, func(f labs.Frame) { frames = append(frames, f) }); err != nil {
+					t.Fatal(err)
+				}
+				checkFrames(t, s, frames, want)
+			})
 		})
 	}
 }
@@ -120,7 +116,7 @@ func checkFrames(t *testing.T, s settings, frames []labs.Frame, want engine.Requ
 		t.Error("final frame lacks the prediction stat")
 	}
 
-	// Handler times equal the modelled times: the lockstep clock lets the
+	// Handler times equal the modelled times: the synctest bubble lets the
 	// handler read the time exactly when each event is delivered.
 	if got, w := st[statTTFT], labs.Millis(want.TTFT()); !labtest.Near(got, w) {
 		t.Errorf("ttft %v ms, modelled %v ms", got, w)
@@ -247,57 +243,58 @@ func tail(s string) string {
 func TestRunCancel(t *testing.T) {
 	for _, streaming := range []bool{true, false} {
 		t.Run(map[bool]string{true: "streaming", false: "blocking"}[streaming], func(t *testing.T) {
-			l, pool, clk := newTestLab(t)
-			v := values(labs.Values{knobStreaming: streaming, knobAnswer: 1000.0})
-			s, _ := parse(t, v)
-			ctx, cancel := context.WithCancel(context.Background())
-			defer cancel()
-			var returned atomic.Bool
-			var late atomic.Int32
-			const stopAt = 20
-			emit := func(f labs.Frame) {
-				if returned.Load() {
-					late.Add(1)
+			synctest.Test(t, func(t *testing.T) {
+				l, pool := newTestLab(t)
+				v := values(labs.Values{knobStreaming: streaming, knobAnswer: 1000.0})
+				s, _ := parse(t, v)
+				ctx, cancel := context.WithCancel(context.Background())
+				defer cancel()
+				var returned atomic.Bool
+				var late atomic.Int32
+				const stopAt = 20
+				emit := func(f labs.Frame) {
+					if returned.Load() {
+						late.Add(1)
+					}
+					if st := labtest.StatMap(t, f); st[statTokens] == stopAt {
+						cancel()
+					}
 				}
-				if st := labtest.StatMap(t, f); st[statTokens] == stopAt {
-					cancel()
+				err := l.Run(ctx, v, emit)
+				returned.Store(true)
+				if !errors.Is(err, context.Canceled) {
+					t.Fatalf("Run returned %v, want context.Canceled", err)
 				}
-			}
-			err := l.Run(ctx, v, emit)
-			returned.Store(true)
-			if !errors.Is(err, context.Canceled) {
-				t.Fatalf("Run returned %v, want context.Canceled", err)
-			}
 
-			// Let the engine step on at a slow trickle (the handler no
-			// longer reads the clock): the abort must reach it, free the
-			// request's KV blocks and stop its generation.
-			le, err := pool.Get(s.profile)
-			if err != nil {
-				t.Fatal(err)
-			}
-			deadline := time.Now().Add(5 * time.Second)
-			var es engine.Stats
-			for {
-				es = le.Stats()
-				if es.Running == 0 && es.Waiting == 0 && es.KVUsage == 0 {
-					break
+				// Let the engine step on at a slow trickle (the handler no
+				// longer reads the clock): the abort must reach it, free the
+				// request's KV blocks and stop its generation.
+				le, err := pool.Get(s.profile)
+				if err != nil {
+					t.Fatal(err)
 				}
-				if time.Now().After(deadline) {
-					t.Fatalf("engine still busy after cancel: %+v", es)
+				deadline := time.Now().Add(5 * time.Second)
+				var es engine.Stats
+				for {
+					es = le.Stats()
+					if es.Running == 0 && es.Waiting == 0 && es.KVUsage == 0 {
+						break
+					}
+					if time.Now().After(deadline) {
+						t.Fatalf("engine still busy after cancel: %+v", es)
+					}
+					time.Sleep(time.Millisecond)
 				}
-				clk.Grant()
-				time.Sleep(time.Millisecond)
-			}
-			if es.GenerationTokens >= int64(s.answerTokens) || es.GenerationTokens < stopAt {
-				t.Errorf("engine generated %d tokens, want between %d and %d (stopped early)", es.GenerationTokens, stopAt, s.answerTokens)
-			}
-			if es.FinishedRequests != 1 { // the aborted request, ended early
-				t.Errorf("%d requests ended, want 1", es.FinishedRequests)
-			}
-			if late.Load() != 0 {
-				t.Errorf("%d frames emitted after Run returned", late.Load())
-			}
+				if es.GenerationTokens >= int64(s.answerTokens) || es.GenerationTokens < stopAt {
+					t.Errorf("engine generated %d tokens, want between %d and %d (stopped early)", es.GenerationTokens, stopAt, s.answerTokens)
+				}
+				if es.FinishedRequests != 1 { // the aborted request, ended early
+					t.Errorf("%d requests ended, want 1", es.FinishedRequests)
+				}
+				if late.Load() != 0 {
+					t.Errorf("%d frames emitted after Run returned", late.Load())
+				}
+			})
 		})
 	}
 }
@@ -321,37 +318,39 @@ func TestRunRefusesBadSettings(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			l, pool, _ := newTestLab(t)
-			v := values(tc.changes)
-			_, perr := parse(t, v)
-			var frames []labs.Frame
-			err := l.Run(context.Background(), v, func(f labs.Frame) { frames = append(frames, f) })
-			if err != nil {
-				t.Fatalf("Run returned %v; a settings problem must end in a final frame, not an error", err)
-			}
-			if tc.want == nil { // a case that may fit: check consistency only
-				if perr == nil && (len(frames) == 0 || frames[len(frames)-1].Error != "") {
-					t.Fatalf("settings accepted by parse but the run failed")
+			synctest.Test(t, func(t *testing.T) {
+				l, pool := newTestLab(t)
+				v := values(tc.changes)
+				_, perr := parse(t, v)
+				var frames []labs.Frame
+				err := l.Run(context.Background(), v, func(f labs.Frame) { frames = append(frames, f) })
+				if err != nil {
+					t.Fatalf("Run returned %v; a settings problem must end in a final frame, not an error", err)
 				}
-				return
-			}
-			if len(frames) != 1 || !frames[0].Final || frames[0].Error == "" {
-				t.Fatalf("frames %+v, want one final frame with an error", frames)
-			}
-			for _, w := range tc.want {
-				if !strings.Contains(frames[0].Error, w) {
-					t.Errorf("error %q does not mention %q", frames[0].Error, w)
+				if tc.want == nil { // a case that may fit: check consistency only
+					if perr == nil && (len(frames) == 0 || frames[len(frames)-1].Error != "") {
+						t.Fatalf("settings accepted by parse but the run failed")
+					}
+					return
 				}
-			}
-			if pool.Len() != 0 {
-				t.Errorf("a refused run started %d engines", pool.Len())
-			}
+				if len(frames) != 1 || !frames[0].Final || frames[0].Error == "" {
+					t.Fatalf("frames %+v, want one final frame with an error", frames)
+				}
+				for _, w := range tc.want {
+					if !strings.Contains(frames[0].Error, w) {
+						t.Errorf("error %q does not mention %q", frames[0].Error, w)
+					}
+				}
+				if pool.Len() != 0 {
+					t.Errorf("a refused run started %d engines", pool.Len())
+				}
+			})
 		})
 	}
 }
 
 func TestCheck(t *testing.T) {
-	l, _, _ := newTestLab(t)
+	l, _ := newTestLab(t)
 	if errs := labtest.FieldErrors(l, values(nil)); errs != nil {
 		t.Fatalf("defaults: %v", errs)
 	}
@@ -368,28 +367,29 @@ func TestCheck(t *testing.T) {
 func TestRepeatRunsMissThePrefixCache(t *testing.T) {
 	// Runs share an engine with prefix caching on; each prompt opens with
 	// its own session line, so a repeat run is as slow as the first.
-	l, pool, clk := newTestLab(t)
-	v := values(nil)
-	var ttft []float64
-	for range 2 {
-		clk.Drain()
-		var final labs.Frame
-		if err := l.Run(context.Background(), v, func(f labs.Frame) { final = f }); err != nil {
+	synctest.Test(t, func(t *testing.T) {
+		l, pool := newTestLab(t)
+		v := values(nil)
+		var ttft []float64
+		for range 2 {
+			var final labs.Frame
+			if err := l.Run(context.Background(), v, func(f labs.Frame) { final = f }); err != nil {
+				t.Fatal(err)
+			}
+			ttft = append(ttft, labtest.StatMap(t, final)[statTTFT])
+		}
+		if ttft[0] != ttft[1] {
+			t.Errorf("ttft %v ms then %v ms, want the same", ttft[0], ttft[1])
+		}
+		s, _ := parse(t, v)
+		le, err := pool.Get(s.profile)
+		if err != nil {
 			t.Fatal(err)
 		}
-		ttft = append(ttft, labtest.StatMap(t, final)[statTTFT])
-	}
-	if ttft[0] != ttft[1] {
-		t.Errorf("ttft %v ms then %v ms, want the same", ttft[0], ttft[1])
-	}
-	s, _ := parse(t, v)
-	le, err := pool.Get(s.profile)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if es := le.Stats(); es.PrefixCacheHits != 0 || es.FinishedRequests != 2 {
-		t.Errorf("engine stats %+v, want 2 requests and no prefix cache hits", es)
-	}
+		if es := le.Stats(); es.PrefixCacheHits != 0 || es.FinishedRequests != 2 {
+			t.Errorf("engine stats %+v, want 2 requests and no prefix cache hits", es)
+		}
+	})
 }
 
 func TestRunWithoutPool(t *testing.T) {
@@ -399,65 +399,37 @@ func TestRunWithoutPool(t *testing.T) {
 	}
 }
 
-// gateClock is an engine clock that holds the first step until opened,
-// then jumps like live.FakeClock.
-type gateClock struct {
-	fake *live.FakeClock
-	open chan struct{}
-}
-
-func (g gateClock) Now() time.Time { return g.fake.Now() }
-func (g gateClock) After(d time.Duration) <-chan time.Time {
-	<-g.open
-	return g.fake.After(d)
-}
-
-// tickingClock advances by step at every reading.
-type tickingClock struct {
-	mu   sync.Mutex
-	now  time.Time
-	step time.Duration
-}
-
-func (c *tickingClock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.now = c.now.Add(c.step)
-	return c.now
-}
-
+// TestWaitRefreshesWhileThePromptIsRead: while a long prompt is read
+// nothing arrives, yet the panels refresh on the lab's ticker, which runs
+// on the pool's clock (virtual in the bubble).
 func TestWaitRefreshesWhileThePromptIsRead(t *testing.T) {
-	gate := gateClock{fake: live.NewFakeClock(time.Unix(0, 0)), open: make(chan struct{})}
-	pool := labs.NewEngines(labs.EnginesConfig{Clock: gate})
-	defer pool.Close()
-	var once sync.Once
-	defer once.Do(func() { close(gate.open) })
-	l, err := New(Config{Engines: pool, Clock: &tickingClock{now: time.Unix(0, 0), step: 50 * time.Millisecond}, Tick: time.Millisecond})
-	if err != nil {
-		t.Fatal(err)
-	}
+	synctest.Test(t, func(t *testing.T) {
+		pool := labs.NewEngines(labs.EnginesConfig{})
+		defer pool.Close()
+		l, err := New(Config{Engines: pool, Tick: time.Millisecond})
+		if err != nil {
+			t.Fatal(err)
+		}
 
-	waits := 0
-	var frames []labs.Frame
-	emit := func(f labs.Frame) {
-		frames = append(frames, f)
-		if strings.HasPrefix(f.Status, "Waiting for the first token") {
-			waits++
-			if pts := f.Charts[0].Series[0].Points; pts[len(pts)-1].X <= 0 {
-				t.Errorf("waiting frame's words line does not reach the present: %v", pts)
-			}
-			if waits == 3 {
-				once.Do(func() { close(gate.open) })
+		waits := 0
+		var frames []labs.Frame
+		emit := func(f labs.Frame) {
+			frames = append(frames, f)
+			if strings.HasPrefix(f.Status, "Waiting for the first token") {
+				waits++
+				if pts := f.Charts[0].Series[0].Points; pts[len(pts)-1].X <= 0 {
+					t.Errorf("waiting frame's words line does not reach the present: %v", pts)
+				}
 			}
 		}
-	}
-	if err := l.Run(context.Background(), values(labs.Values{knobAnswer: 50.0}), emit); err != nil {
-		t.Fatal(err)
-	}
-	if waits < 3 {
-		t.Fatalf("%d waiting frames, want at least 3", waits)
-	}
-	if !frames[len(frames)-1].Final || labtest.StatMap(t, frames[len(frames)-1])[statTokens] != 50 {
-		t.Errorf("run did not complete after the wait: %+v", frames[len(frames)-1].Status)
-	}
+		if err := l.Run(context.Background(), values(labs.Values{knobAnswer: 50.0, knobPrompt: 8000.0}), emit); err != nil {
+			t.Fatal(err)
+		}
+		if waits < 3 {
+			t.Fatalf("%d waiting frames, want at least 3", waits)
+		}
+		if !frames[len(frames)-1].Final || labtest.StatMap(t, frames[len(frames)-1])[statTokens] != 50 {
+			t.Errorf("run did not complete after the wait: %+v", frames[len(frames)-1].Status)
+		}
+	})
 }

@@ -6,6 +6,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/latencylab/latencylab/engine/clock"
 	"github.com/latencylab/latencylab/engine/pipeline"
 	"github.com/latencylab/latencylab/labs/pipelinelab"
 )
@@ -165,7 +166,7 @@ func (b *batch) run(ctx context.Context, healthy, faulty *pipeline.Pipeline, idP
 			p = faulty
 		}
 		wg.Go(func() {
-			if err := pipeline.Sleep(ctx, pipeline.RealClock{}, time.Duration(i)*spacing); err != nil {
+			if err := clock.Sleep(ctx, clock.Wall{}, time.Duration(i)*spacing); err != nil {
 				return
 			}
 			b.mu.Lock()
