@@ -13,16 +13,8 @@ import (
 
 // run estimates the whole set on the virtual clock, then measures it live
 // when that fits the wall-clock limit, emitting a frame per finished row.
-func (l *Lab) run(ctx context.Context, ps params, emit func(labs.Frame)) error {
-	s, err := ps.settings()
-	if err != nil {
-		return err
-	}
-	tiers, err := pipelinelab.Tiers(l.cfg.Engines)
-	if err != nil {
-		return fmt.Errorf("levers: %w", err)
-	}
-	_, base := l.ids.Next()
+func (l *Lab) run(ctx context.Context, run pipelinelab.Run, s settings, emit func(labs.Frame)) error {
+	base, tiers := run.ID, run.Tiers
 	v := &view{s: s, limit: l.cfg.WallLimit}
 
 	// The virtual set is cheap and tells how long the live one would

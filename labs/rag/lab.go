@@ -12,6 +12,7 @@ import (
 
 	"github.com/latencylab/latencylab/engine/pipeline"
 	"github.com/latencylab/latencylab/labs"
+	"github.com/latencylab/latencylab/labs/pipelinelab"
 )
 
 // Slug is the lab's URL segment.
@@ -37,24 +38,18 @@ type Config struct {
 
 // Lab is the RAG lab; safe for concurrent runs.
 type Lab struct {
-	*labs.Kit[params]
+	pipelinelab.Shell[params]
 	cfg Config
-	// ids number the runs so request ids and session lines are unique.
-	ids *labs.RunIDs
 }
 
-// New returns the lab, or an error when cfg lacks a dependency.
+// New returns the lab, or an error when cfg lacks the engine pool or the
+// retriever.
 func New(cfg Config) (*Lab, error) {
-	if cfg.Engines == nil || cfg.Retriever == nil {
-		return nil, errors.New("rag: engine pool and retriever are required")
+	if cfg.Retriever == nil {
+		return nil, errors.New("rag: no retriever configured")
 	}
-	l := &Lab{cfg: cfg, ids: labs.NewRunIDs(Slug)}
-	kit, err := define(l.run)
-	if err != nil {
-		return nil, err
-	}
-	l.Kit = kit
-	return l, nil
+	l := &Lab{cfg: cfg}
+	return pipelinelab.Build(l, &l.Shell, cfg.Engines, define, labs.Settled(params.settings, pipelinelab.Started(&l.Shell, l.run)))
 }
 
 // info describes the lab.
