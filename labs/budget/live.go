@@ -38,7 +38,7 @@ func pipelineConfig(s settings, session string) pipeline.Config {
 
 // deps wires the pipeline: the run's tiers, the stores, and a fresh
 // in-memory conversation as history.
-func (l *Lab) deps(ctx context.Context, run pipelinelab.Run) (pipeline.Deps, error) {
+func (l runner) deps(ctx context.Context, run pipelinelab.Run) (pipeline.Deps, error) {
 	mc, err := pipelinelab.NewConversation(ctx, run.ID, historyTurns, time.Time{})
 	if err != nil {
 		return pipeline.Deps{}, err
@@ -48,7 +48,7 @@ func (l *Lab) deps(ctx context.Context, run pipelinelab.Run) (pipeline.Deps, err
 
 // live runs the one request on the wall clock, emitting a frame as each
 // stage ends and as the answer streams.
-func (l *Lab) live(ctx context.Context, run pipelinelab.Run, s settings, v *view, update func()) (*pipeline.Result, pipeline.Config, pipeline.Deps, pipeline.Request, error) {
+func (l runner) live(ctx context.Context, run pipelinelab.Run, s settings, v *view, update func()) (*pipeline.Result, pipeline.Config, pipeline.Deps, pipeline.Request, error) {
 	id := run.ID
 	cfg := pipelineConfig(s, id)
 	deps, err := l.deps(ctx, run)

@@ -10,7 +10,7 @@ import (
 )
 
 // run times the live request, then the batch, emitting frames as they fill.
-func (l *Lab) run(ctx context.Context, run pipelinelab.Run, s settings, emit func(labs.Frame)) error {
+func (l runner) run(ctx context.Context, run pipelinelab.Run, s settings, emit func(labs.Frame)) error {
 	v := &view{s: s}
 	emit(labs.Frame{Status: "Sending one request through the pipeline…", Charts: []labs.Chart{v.waterfall()}})
 	res, cfg, deps, req, err := l.live(ctx, run, s, v, func() { emit(v.liveFrame()) })

@@ -42,19 +42,18 @@ type Config struct {
 }
 
 // Lab is the cancellation lab; safe for concurrent runs.
-type Lab struct {
-	pipelinelab.Shell[params]
-	cfg Config
-}
+type Lab = labs.Kit[params]
 
 // New returns the lab, or an error when cfg has no engine pool.
 func New(cfg Config) (*Lab, error) {
 	if cfg.Quiet <= 0 {
 		cfg.Quiet = 500 * time.Millisecond
 	}
-	l := &Lab{cfg: cfg}
-	return pipelinelab.Build(l, &l.Shell, cfg.Engines, define, labs.Settled(params.settings, l.run))
+	return pipelinelab.New(cfg.Engines, define, params.settings, runner{cfg}.run)
 }
+
+// runner runs the lab with its config.
+type runner struct{ cfg Config }
 
 // info describes the lab.
 func info() labs.Info {

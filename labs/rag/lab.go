@@ -37,10 +37,7 @@ type Config struct {
 }
 
 // Lab is the RAG lab; safe for concurrent runs.
-type Lab struct {
-	pipelinelab.Shell[params]
-	cfg Config
-}
+type Lab = labs.Kit[params]
 
 // New returns the lab, or an error when cfg lacks the engine pool or the
 // retriever.
@@ -48,9 +45,11 @@ func New(cfg Config) (*Lab, error) {
 	if cfg.Retriever == nil {
 		return nil, errors.New("rag: no retriever configured")
 	}
-	l := &Lab{cfg: cfg}
-	return pipelinelab.Build(l, &l.Shell, cfg.Engines, define, labs.Settled(params.settings, pipelinelab.Started(&l.Shell, l.run)))
+	return pipelinelab.New(cfg.Engines, define, params.settings, runner{cfg}.run)
 }
+
+// runner runs the lab with its config.
+type runner struct{ cfg Config }
 
 // info describes the lab.
 func info() labs.Info {

@@ -37,7 +37,7 @@ func pipelineConfig(s settings, system string, topK int) pipeline.Config {
 
 // run assembles and sends one prompt live, then sweeps the chunk count on
 // the virtual clock. ctx ending returns ctx's error without a final frame.
-func (l *Lab) run(ctx context.Context, run pipelinelab.Run, s settings, emit func(labs.Frame)) error {
+func (l runner) run(ctx context.Context, run pipelinelab.Run, s settings, emit func(labs.Frame)) error {
 	id := run.ID
 	system := pipelinelab.PaddedSystemPrompt(id, s.system, textmodel.Count)
 	conv, err := pipelinelab.NewConversation(ctx, id, s.history, time.Time{})

@@ -12,7 +12,7 @@ import (
 
 // run sends the batch under every variant at once and reports the
 // learner's variant live, then everything at the end.
-func (l *Lab) run(ctx context.Context, run pipelinelab.Run, s settings, emit func(labs.Frame)) error {
+func (l runner) run(ctx context.Context, run pipelinelab.Run, s settings, emit func(labs.Frame)) error {
 	base, tiers := run.ID, run.Tiers
 	vs := variants(s)
 	batches := make([]*batch, len(vs))
