@@ -16,19 +16,13 @@ import (
 // the error, the prediction sits on the tokens-after card when a
 // disconnect happened, and both conversation tables arrive.
 func TestBrowserCancellationLab(t *testing.T) {
-	e2e.Require(t)
-	pool := labs.NewEngines(labs.EnginesConfig{})
-	defer pool.Close()
-	lab := mustNew(t, Config{Engines: pool, Retriever: labtest.NewFakeStore()})
-	base := labtest.ServeLabs(t, lab)
-
-	pg := e2e.OpenLab(t, base, Slug)
+	lab, pg := labtest.BrowseLab(t, func(pool *labs.Engines) *Lab {
+		return mustNew(t, Config{Engines: pool, Retriever: labtest.NewFakeStore()})
+	})
 	b := pg.Tab
 	for i, p := range lab.Presets() {
 		t.Run(p.Name, func(t *testing.T) {
-			pg.ClickPreset(t, i)
-			e2e.WaitFor(t, b, "preset applied", fmt.Sprintf(`document.querySelector("#lab-cancellation-k-failAfter").value == %q`,
-				fmt.Sprint(p.Values[knobFailAfter].(float64))), 5*time.Second)
+			labtest.ApplyPreset(t, pg, i, p, knobFailAfter)
 			pg.Guess(t, "5")
 			pg.WatchChanges(t, "charts")
 			pg.Run(t, 60*time.Second)

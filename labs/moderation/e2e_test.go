@@ -2,7 +2,6 @@ package moderation
 
 import (
 	"fmt"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -18,20 +17,13 @@ import (
 // none through and no e-mail address shows; the generated-vs-delivered
 // chart draws both fronts.
 func TestBrowserModerationPolicies(t *testing.T) {
-	e2e.Require(t)
-	pool := labs.NewEngines(labs.EnginesConfig{})
-	defer pool.Close()
-	lab := mustNew(t, Config{Engines: pool})
-	base := labtest.ServeLabs(t, lab)
-
-	pg := e2e.OpenLab(t, base, Slug)
+	lab, pg := labtest.BrowseLab(t, func(pool *labs.Engines) *Lab { return mustNew(t, Config{Engines: pool}) })
 	b := pg.Tab
 	for i, p := range lab.Presets()[:3] {
 		t.Run(p.Name, func(t *testing.T) {
 			start := time.Now()
 			policy := p.Values[knobPolicy].(string)
-			pg.ClickPreset(t, i)
-			e2e.WaitFor(t, b, "preset applied", fmt.Sprintf(`document.querySelector("#lab-moderation-k-policy").value === %q`, policy), 5*time.Second)
+			labtest.ApplyPreset(t, pg, i, p, knobPolicy)
 			pg.Guess(t, "3")
 			pg.WatchChanges(t, "charts")
 			// Record whether the reader's text ever showed an e-mail
@@ -46,11 +38,7 @@ func TestBrowserModerationPolicies(t *testing.T) {
 			e2e.WaitFor(t, b, "final frame", `document.querySelector("#lab-moderation-status").classList.contains("status-done") &&
 				!!document.querySelector('#lab-moderation-stats [data-stat="total_ms"]')`, 2*time.Minute)
 			pg.NoError(t)
-			raw := e2e.Eval[string](t, b, `document.querySelector('#lab-moderation-stats [data-stat="leaked_tokens"] .stat-value').firstChild.textContent`)
-			leaked, err := strconv.ParseFloat(strings.ReplaceAll(strings.TrimSpace(raw), ",", ""), 64)
-			if err != nil {
-				t.Fatalf("unsafe tokens shown reads %q: %v", raw, err)
-			}
+			leaked, _ := labtest.ShownStat(t, pg, statLeaked)
 			shown := e2e.Eval[string](t, b, `(document.querySelector("#lab-moderation-text .text-body") || {textContent: ""}).textContent`)
 			sawAt := e2e.Eval[bool](t, b, `window.__sawAt`)
 			if i == 0 {

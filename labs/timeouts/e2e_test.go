@@ -16,20 +16,14 @@ import (
 // the backup tier's colour appearing on the slowed rows), and the run ends
 // with the stats, the prediction on the p95 card and both tables.
 func TestBrowserTimeoutsLab(t *testing.T) {
-	e2e.Require(t)
-	pool := labs.NewEngines(labs.EnginesConfig{})
-	defer pool.Close()
-	lab := mustNew(t, Config{Engines: pool, Retriever: labtest.NewFakeStore()})
-	base := labtest.ServeLabs(t, lab)
-
-	pg := e2e.OpenLab(t, base, Slug)
+	lab, pg := labtest.BrowseLab(t, func(pool *labs.Engines) *Lab {
+		return mustNew(t, Config{Engines: pool, Retriever: labtest.NewFakeStore()})
+	})
 	b := pg.Tab
 	for _, i := range []int{1, 2} {
 		p := lab.Presets()[i]
 		t.Run(p.Name, func(t *testing.T) {
-			pg.ClickPreset(t, i)
-			e2e.WaitFor(t, b, "preset applied", fmt.Sprintf(`document.querySelector("#lab-timeouts-k-overallTimeout").value == %q`,
-				fmt.Sprint(p.Values[knobOverall].(float64))), 5*time.Second)
+			labtest.ApplyPreset(t, pg, i, p, knobOverall)
 			pg.Guess(t, "5000")
 			pg.WatchChanges(t, "charts")
 			pg.Run(t, 90*time.Second)

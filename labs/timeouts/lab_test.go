@@ -20,44 +20,18 @@ func runLab(t *testing.T, vals labs.Values) []labs.Frame {
 }
 
 func TestKnobsAndPresetsValidate(t *testing.T) {
-	l := labtest.Inert(t, define)
-	if errs := labtest.FieldErrors(l, labtest.Defaults(l)); len(errs) > 0 {
-		t.Errorf("defaults: %v", errs)
-	}
-	for _, p := range l.Presets() {
-		if errs := labtest.FieldErrors(l, p.Values); len(errs) > 0 {
-			t.Errorf("preset %q: %v", p.Name, errs)
-		}
-		for _, k := range l.Knobs() {
-			if _, ok := p.Values[k.Name]; !ok {
-				t.Errorf("preset %q does not set %s", p.Name, k.Name)
-			}
-		}
-	}
-	if info := l.Info(); info.Slug != Slug || info.Lesson != "timeouts-and-deadlines" || info.PredictionStat != statFirstWordP95 {
-		t.Errorf("info %+v", info)
-	}
+	labtest.CheckDeclaration(t, labtest.Inert(t, define),
+		labtest.Entry{Slug: Slug, Lesson: "timeouts-and-deadlines", PredictionStat: statFirstWordP95})
 }
 
 func TestBadSettingsEndInAMessage(t *testing.T) {
-	tests := []struct {
-		name string
-		vals labs.Values
-		want string
-	}{
-		{"unknown fault", labs.Values{knobFault: "meteor"}, "Slowdown"},
-		{"too many requests", labs.Values{knobRequests: 5000.0}, "between 10 and 50"},
-		{"negative timeout", labs.Values{knobFTT: -1.0}, "between 0 and 30"},
-		{"not a number", labs.Values{knobDeadline: "soon"}, "must be a number"},
-	}
-	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			msg := labtest.ExpectNotRun(t, labtest.Inert(t, define), tc.vals) // no engines: a bad setting must not get that far
-			if !strings.Contains(msg, tc.want) {
-				t.Errorf("error %q does not mention %q", msg, tc.want)
-			}
-		})
-	}
+	// No engines: a bad setting must not get that far.
+	labtest.ExpectRefusals(t, labtest.Inert(t, define), []labtest.Refusal{
+		{Name: "unknown fault", Vals: labs.Values{knobFault: "meteor"}, Want: "Slowdown"},
+		{Name: "too many requests", Vals: labs.Values{knobRequests: 5000.0}, Want: "between 10 and 50"},
+		{Name: "negative timeout", Vals: labs.Values{knobFTT: -1.0}, Want: "between 0 and 30"},
+		{Name: "not a number", Vals: labs.Values{knobDeadline: "soon"}, Want: "must be a number"},
+	})
 }
 
 // The fallback preset end to end: stats, timeline and comparison agree
