@@ -1,7 +1,6 @@
 package budget
 
 import (
-	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -38,48 +37,45 @@ func TestBrowserLatencyBudgetLab(t *testing.T) {
 		return new Set([...svg.querySelectorAll(".ch-data rect")].filter(r => +r.getAttribute("width") > 0).map(r => r.getAttribute("y"))).size }`
 	const rowsDrawn = "(" + countRows + ")()"
 	lookups := map[string]float64{}
-	for i, p := range lab.Presets()[:2] {
-		t.Run(p.Name, func(t *testing.T) {
-			start := time.Now()
-			mode := p.Values[knobLookups].(string)
-			labtest.ApplyPreset(t, pg, i, p, knobLookups)
-			// Record every row count the waterfall shows and when the
-			// histogram first appears, as the page changes.
-			e2e.Eval[bool](t, b, `(() => { window.__rows = []; window.__histAt = -1; window.__rowsAtHist = -1;
-				const count = `+countRows+`;
-				new MutationObserver(() => {
-					const n = count(); if (window.__rows[window.__rows.length - 1] !== n) window.__rows.push(n);
-					if (window.__histAt < 0 && document.getElementById("lab-latency-budget-first-word-histogram")) {
-						window.__histAt = performance.now(); window.__rowsAtHist = n }
-				}).observe(document.getElementById("lab-latency-budget"), {subtree: true, childList: true, attributes: true});
-				return true })()`)
-			pg.Run(t, 2*time.Minute)
-			seen := e2e.Eval[[]int](t, b, `window.__rows`)
-			if n := e2e.Eval[int](t, b, rowsDrawn); n < len(rows) {
-				t.Errorf("waterfall draws spans on %d rows, want all %d stages", n, len(rows))
-			}
-			if labtest.Rises(seen) < 2 {
-				t.Errorf("waterfall row counts seen during the run %v: want it to fill in stage by stage", seen)
-			}
-			if at := e2e.Eval[int](t, b, `window.__rowsAtHist`); at < len(rows) {
-				t.Errorf("the histogram appeared when the waterfall had %d rows, want it after the live request (%d)", at, len(rows))
-			}
-			bins := e2e.Eval[int](t, b, `document.querySelectorAll("#lab-latency-budget-first-word-histogram .ch-data rect").length`)
-			if bins < 3 {
-				t.Errorf("histogram draws %d bins", bins)
-			}
-			labels := e2e.Eval[string](t, b, `[...document.querySelectorAll("#lab-latency-budget-first-word-histogram .ch-mark text")].map(e => e.textContent).join(" | ")`)
-			for _, m := range []string{"p50", "p95", "p99"} {
-				if !strings.Contains(labels, m) {
-					t.Errorf("histogram marks %q lack %s", labels, m)
-				}
-			}
-			lookups[mode] = statMS(t, pg, statLookups)
-			t.Logf("%s: lookups %.1f ms, first word p95 %.1f ms; rows seen %v; run took %v",
-				mode, lookups[mode], statMS(t, pg, statP95), seen, time.Since(start).Round(time.Millisecond))
-			e2e.Screenshot(t, b, fmt.Sprintf("latency-budget-preset-%d", i))
-		})
+	play := labtest.Play{Knobs: []string{knobLookups}, Timeout: 2 * time.Minute}
+	// Record every row count the waterfall shows and when the histogram
+	// first appears, as the page changes.
+	play.Before = func(t *testing.T) {
+		e2e.Eval[bool](t, b, `(() => { window.__rows = []; window.__histAt = -1; window.__rowsAtHist = -1;
+			const count = `+countRows+`;
+			new MutationObserver(() => {
+				const n = count(); if (window.__rows[window.__rows.length - 1] !== n) window.__rows.push(n);
+				if (window.__histAt < 0 && document.getElementById("lab-latency-budget-first-word-histogram")) {
+					window.__histAt = performance.now(); window.__rowsAtHist = n }
+			}).observe(document.getElementById("lab-latency-budget"), {subtree: true, childList: true, attributes: true});
+			return true })()`)
 	}
+	play.Check = func(t *testing.T, _ int, p labs.Preset) {
+		mode := p.Values[knobLookups].(string)
+		seen := e2e.Eval[[]int](t, b, `window.__rows`)
+		if n := e2e.Eval[int](t, b, rowsDrawn); n < len(rows) {
+			t.Errorf("waterfall draws spans on %d rows, want all %d stages", n, len(rows))
+		}
+		if labtest.Rises(seen) < 2 {
+			t.Errorf("waterfall row counts seen during the run %v: want it to fill in stage by stage", seen)
+		}
+		if at := e2e.Eval[int](t, b, `window.__rowsAtHist`); at < len(rows) {
+			t.Errorf("the histogram appeared when the waterfall had %d rows, want it after the live request (%d)", at, len(rows))
+		}
+		bins := e2e.Eval[int](t, b, `document.querySelectorAll("#lab-latency-budget-first-word-histogram .ch-data rect").length`)
+		if bins < 3 {
+			t.Errorf("histogram draws %d bins", bins)
+		}
+		labels := e2e.Eval[string](t, b, `[...document.querySelectorAll("#lab-latency-budget-first-word-histogram .ch-mark text")].map(e => e.textContent).join(" | ")`)
+		for _, m := range []string{"p50", "p95", "p99"} {
+			if !strings.Contains(labels, m) {
+				t.Errorf("histogram marks %q lack %s", labels, m)
+			}
+		}
+		lookups[mode] = statMS(t, pg, statLookups)
+		t.Logf("%s: lookups %.1f ms, first word p95 %.1f ms; rows seen %v", mode, lookups[mode], statMS(t, pg, statP95), seen)
+	}
+	labtest.PlayPresets(t, lab, pg, play, 0, 1)
 	// The stage times are 30, 120 and 60 ms plus real SQLite work and a
 	// loaded machine's scheduling, so the bounds allow for a slow run.
 	if v, ok := lookups["parallel"]; ok && (v < 100 || v > 200) {

@@ -73,3 +73,64 @@ func Rises(counts []int) int {
 	}
 	return n
 }
+
+// Play is how a browser test runs each preset it picks.
+type Play struct {
+	Knobs   []string      // knobs whose inputs must show the preset's values before the run
+	Guess   string        // typed into the prediction box; "" types nothing
+	Changes int           // DOM changes below the charts the run must at least make (they fill in); 0: not counted
+	Timeout time.Duration // how long a run may take
+	Until   string        // a script condition that must also hold before the run counts as done; "" for none
+	// Before runs just before the Run button is pressed, e.g. to start
+	// recording what the page shows during the run; nil for nothing.
+	Before func(t *testing.T)
+	// Check looks at the page once the run is done.
+	Check func(t *testing.T, i int, p labs.Preset)
+}
+
+// PlayPresets runs the presets of lab picked by index (every one when
+// which is empty) on its page, each as a subtest named after it: it
+// applies the preset, types the guess, runs it, checks that the charts
+// filled in and what Check wants, and takes a screenshot named after the
+// slug and the preset's index.
+func PlayPresets(t *testing.T, lab labs.Lab, pg e2e.Lab, play Play, which ...int) {
+	t.Helper()
+	presets := lab.Presets()
+	if len(which) == 0 {
+		for i := range presets {
+			which = append(which, i)
+		}
+	}
+	for _, i := range which {
+		p := presets[i]
+		t.Run(p.Name, func(t *testing.T) {
+			start := time.Now()
+			ApplyPreset(t, pg, i, p, play.Knobs...)
+			if play.Guess != "" {
+				pg.Guess(t, play.Guess)
+			}
+			if play.Changes > 0 {
+				pg.WatchChanges(t, "charts")
+			}
+			if play.Before != nil {
+				play.Before(t)
+			}
+			pg.ForgetDone(t)
+			pg.ClickRun(t)
+			done := fmt.Sprintf(`document.querySelector("#%s").classList.contains("status-done")`, pg.ID("status"))
+			if play.Until != "" {
+				done += " && (" + play.Until + ")"
+			}
+			e2e.WaitFor(t, pg.Tab, "run done", done, play.Timeout)
+			pg.NoError(t)
+			if play.Changes > 0 {
+				if n := pg.Changes(t); n < play.Changes {
+					t.Errorf("the charts changed %d times during the run, want at least %d as they fill in", n, play.Changes)
+				}
+			}
+			play.Check(t, i, p)
+			t.Logf("%s: run took %v", p.Name, time.Since(start).Round(time.Millisecond))
+			e2e.Screenshot(t, pg.Tab, fmt.Sprintf("%s-preset-%d", lab.Info().Slug, i))
+		})
+	}
+}
