@@ -55,7 +55,7 @@ func (l *Lab) compare(ctx context.Context, s settings, emit func(labs.Frame)) er
 	wg.Wait()
 	stopTick()
 	if err := errors.Join(errs...); err != nil {
-		return l.failed(ctx, firstErr(errs), emit)
+		return labs.RunFailed(ctx, firstErr(errs), emit)
 	}
 	end := time.Duration(0)
 	for _, j := range jobs {
