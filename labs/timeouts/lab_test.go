@@ -19,6 +19,13 @@ func runLab(t *testing.T, vals labs.Values) []labs.Frame {
 	}, vals, nil)
 }
 
+// presetFinal runs preset i (see runLab) and returns its final frame.
+func presetFinal(t *testing.T, i int) labs.Frame {
+	t.Helper()
+	frames := runLab(t, labtest.Inert(t, define).Presets()[i].Values)
+	return frames[len(frames)-1]
+}
+
 func TestKnobsAndPresetsValidate(t *testing.T) {
 	labtest.CheckDeclaration(t, labtest.Inert(t, define),
 		labtest.Entry{Slug: Slug, Lesson: "timeouts-and-deadlines", PredictionStat: statFirstWordP95})
@@ -37,9 +44,7 @@ func TestBadSettingsEndInAMessage(t *testing.T) {
 // The fallback preset end to end: stats, timeline and comparison agree
 // with what the pipeline did.
 func TestFallbackPresetFrames(t *testing.T) {
-	l := labtest.Inert(t, define)
-	frames := runLab(t, l.Presets()[1].Values)
-	last := frames[len(frames)-1]
+	last := presetFinal(t, 1)
 	if got := labtest.Stat(t, last, statFallback); got != 30 {
 		t.Errorf("fallback share %v%%, want 30%% (the slowed share)", got)
 	}
@@ -85,9 +90,7 @@ func TestFallbackPresetFrames(t *testing.T) {
 // completes: the healthy ones are cut, and no completion percentile is
 // made up from nothing.
 func TestWebServicePresetCutsHealthyAnswers(t *testing.T) {
-	l := labtest.Inert(t, define)
-	frames := runLab(t, l.Presets()[2].Values)
-	last := frames[len(frames)-1]
+	last := presetFinal(t, 2)
 	if got := labtest.Stat(t, last, statCut); got != 14 {
 		t.Errorf("healthy answers cut = %v, want all 14", got)
 	}
