@@ -1,5 +1,10 @@
-// Package labtest holds helpers that the labs' tests share: a lockstep
-// clock that keeps a live engine one step behind a lab's handler, and
-// starting the web app with some labs (and a seeded support desk) for
-// browser tests. Only tests import it.
+// Package labtest holds what the labs' tests share, so each lab's tests
+// keep only what is the lab's own: running a lab on virtual time in a
+// synctest bubble (RunInBubble, CancelMidRun), checking a declaration and
+// its refusals (CheckDeclaration, ExpectRefusals), running and logging
+// presets for figures (PresetFinals, RunPresetsOnWallClock), a fake
+// support desk, a lockstep clock that keeps a live engine one step behind
+// a lab's handler, and browser tests: serving a lab alone in the web app
+// (BrowseLab) and playing its presets in headless Chromium (PlayPresets).
+// Only tests import it.
 package labtest
