@@ -57,7 +57,8 @@ func PresetFinals(t *testing.T, l labs.Lab, run func(*testing.T, labs.Values) []
 }
 
 // LogFrame logs what a frame shows a learner: its status, every stat with
-// its note, the reader's text, every chart's series and every table.
+// its note, the reader's text, every chart's series (a long one by its
+// length) and every table.
 func LogFrame(t testing.TB, f labs.Frame) {
 	t.Helper()
 	t.Logf("  %s", f.Status)
@@ -70,6 +71,10 @@ func LogFrame(t testing.TB, f labs.Frame) {
 	}
 	for _, c := range f.Charts {
 		for _, s := range c.Series {
+			if len(s.Points) > 12 { // a drawn curve, not measurements
+				t.Logf("  chart %s, %s: %d points", c.ID, s.Name, len(s.Points))
+				continue
+			}
 			t.Logf("  chart %s, %s: %v", c.ID, s.Name, s.Points)
 		}
 	}
