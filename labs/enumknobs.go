@@ -62,6 +62,15 @@ func FitsWith(p Profile) (models, gpus []string) {
 	return models, gpus
 }
 
+// CheckFit is the rule across knobs of a lab that runs one model on one
+// GPU: no error when the model fits in BF16, else FitError under knob.
+func CheckFit(knob string, p Profile) []FieldError {
+	if _, err := p.Config(); err != nil {
+		return []FieldError{FitError(knob, p)}
+	}
+	return nil
+}
+
 // FitError is the field error, under knob, for a BF16 deployment whose model
 // does not fit on one GPU: it names the larger GPUs that hold the model and
 // the smaller models that fit the GPU, so the learner knows what to pick.

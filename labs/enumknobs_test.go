@@ -83,3 +83,21 @@ func TestFitsWith(t *testing.T) {
 		t.Errorf("INT4 fits on %v, fewer GPUs than BF16's %v", gpus4, gpus)
 	}
 }
+
+func TestCheckFit(t *testing.T) {
+	for _, tc := range []struct {
+		p    Profile
+		want int // field errors
+	}{
+		{Profile{Hardware: "h100-sxm", Model: "llama-3.1-8b"}, 0},
+		{Profile{Hardware: "l4", Model: "llama-3.1-70b"}, 1},
+	} {
+		errs := CheckFit("gpu", tc.p)
+		if len(errs) != tc.want {
+			t.Errorf("CheckFit(%+v) = %v, want %d errors", tc.p, errs, tc.want)
+		}
+		if len(errs) == 1 && errs[0] != FitError("gpu", tc.p) {
+			t.Errorf("CheckFit(%+v) = %v, want FitError's", tc.p, errs[0])
+		}
+	}
+}

@@ -55,6 +55,17 @@ func (f TimeFormat) Format(ms float64) string {
 	return strconv.FormatFloat(ms/1000, 'f', 2, 64) + " s"
 }
 
+// AxisEnd is a live chart's time axis end once the run has reached t (ms):
+// end itself until t passes it, then t with headroom (a factor above 1)
+// rounded up by NiceCeil. The axis grows in round steps and only when a
+// run outlasts it, so the chart does not rescale on every frame.
+func AxisEnd(end, t, headroom float64) float64 {
+	if t > end {
+		return NiceCeil(t * headroom)
+	}
+	return end
+}
+
 // NiceCeil rounds x up to 1, 1.2, 1.5, 2, 2.5, 3, 4, 5, 6 or 8 times a power
 // of ten, so a fixed axis ends on a round number. It is 1 for x that is not
 // a positive finite number.

@@ -62,3 +62,16 @@ func TestCount(t *testing.T) {
 		}
 	}
 }
+
+func TestAxisEnd(t *testing.T) {
+	for _, tc := range []struct{ end, t, headroom, want float64 }{
+		{1000, 400, 1.25, 1000}, // inside: unchanged
+		{1000, 1000, 1.25, 1000},
+		{1000, 1100, 1.25, 1500}, // past the end: 1375 rounded up
+		{0, 10, 1.15, 12},
+	} {
+		if got := AxisEnd(tc.end, tc.t, tc.headroom); got != tc.want {
+			t.Errorf("AxisEnd(%v, %v, %v) = %v, want %v", tc.end, tc.t, tc.headroom, got, tc.want)
+		}
+	}
+}

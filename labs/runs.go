@@ -1,12 +1,15 @@
 package labs
 
 import (
+	"context"
 	"crypto/rand"
 	"encoding/hex"
 	"errors"
 	"strconv"
 	"strings"
 	"sync/atomic"
+
+	"github.com/latencylab/latencylab/engine"
 )
 
 // NotRun is the final frame of a run that a learner's settings stopped
@@ -31,6 +34,23 @@ func learnerMessage(err error) string {
 		return fe.Message
 	}
 	return err.Error()
+}
+
+// RunFailed turns the error a run ended with into its outcome: ctx's end
+// is returned as it is; the engine refusing a prompt beyond the model's
+// context (the learner's settings, not a failure) ends the run with a
+// final "Not run." frame and a nil error; anything else is the server's
+// failure and is returned.
+func RunFailed(ctx context.Context, err error, emit func(Frame)) error {
+	if ctx.Err() != nil {
+		return ctx.Err()
+	}
+	var cl *engine.ContextLengthError
+	if errors.As(err, &cl) {
+		emit(Frame{Final: true, Status: "Not run.", Error: cl.Error()})
+		return nil
+	}
+	return err
 }
 
 // NewTag returns eight random hex digits. A lab puts it in its request ids

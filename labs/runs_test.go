@@ -1,11 +1,14 @@
 package labs
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"regexp"
 	"strconv"
 	"testing"
+
+	"github.com/latencylab/latencylab/engine"
 )
 
 func TestNotRun(t *testing.T) {
@@ -64,5 +67,32 @@ func TestRunIDs(t *testing.T) {
 	}
 	if a, b := NewRunIDs("lab"), NewRunIDs("lab"); a.Tag() == b.Tag() {
 		t.Fatalf("two instances share the tag %q", a.Tag())
+	}
+}
+
+func TestRunFailed(t *testing.T) {
+	server := errors.New("disk full")
+	refused := fmt.Errorf("sweep: %w", &engine.ContextLengthError{MaxContext: 8192, Prompt: 9000, Completion: 10})
+	cancelled, cancel := context.WithCancel(context.Background())
+	cancel()
+	for _, tc := range []struct {
+		name      string
+		ctx       context.Context
+		err       error
+		want      error
+		wantFrame bool
+	}{
+		{"ctx ended", cancelled, server, context.Canceled, false},
+		{"engine refused the prompt", context.Background(), refused, nil, true},
+		{"server failure", context.Background(), server, server, false},
+	} {
+		var frames []Frame
+		err := RunFailed(tc.ctx, tc.err, func(f Frame) { frames = append(frames, f) })
+		if !errors.Is(err, tc.want) || (err == nil) != (tc.want == nil) {
+			t.Errorf("%s: err %v, want %v", tc.name, err, tc.want)
+		}
+		if got := len(frames) == 1 && frames[0].Final && frames[0].Error != ""; got != tc.wantFrame || (!tc.wantFrame && len(frames) > 0) {
+			t.Errorf("%s: frames %+v, want a final message: %v", tc.name, frames, tc.wantFrame)
+		}
 	}
 }

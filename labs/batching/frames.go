@@ -54,9 +54,7 @@ type liveView struct {
 
 // frame is every panel's state; final frames carry the run's summary.
 func (v *liveView) frame(r *recorder, final bool, status string) labs.Frame {
-	if t := labs.Millis(r.now); t > v.xmax {
-		v.xmax = labs.NiceCeil(t * 1.15)
-	}
+	v.xmax = labs.AxisEnd(v.xmax, labs.Millis(r.now), 1.15)
 	return labs.Frame{
 		Final:  final,
 		Status: status,

@@ -59,12 +59,7 @@ func New(cfg Config) (*Lab, error) {
 	_, _ = rand.Read(b[:]) // never fails (crypto/rand panics rather than return an error)
 	l := &Lab{engines: cfg.Engines, clock: clock.Or(cfg.Clock), workers: cfg.Workers,
 		tag: hex.EncodeToString(b[:4]), salt: binary.LittleEndian.Uint64(b[:])}
-	kit, err := define(l.run)
-	if err != nil {
-		return nil, err
-	}
-	l.Kit = kit
-	return l, nil
+	return labs.Attach(l, &l.Kit)(define(labs.Settled(params.settings, l.run)))
 }
 
 // info describes the lab.
@@ -81,15 +76,11 @@ func info() labs.Info {
 	}
 }
 
-// run executes one live run or sweep with settings p. run returns an
+// run executes one live run or sweep with settings s. run returns an
 // error only for failures on the server's side, and ctx.Err() when ctx
 // ends: then the run's requests are aborted, its dedicated engine is closed
 // and no final frame is emitted.
-func (l *Lab) run(ctx context.Context, p params, emit func(labs.Frame)) error {
-	s, err := p.settings()
-	if err != nil {
-		return err
-	}
+func (l *Lab) run(ctx context.Context, s settings, emit func(labs.Frame)) error {
 	if s.live {
 		return l.runLive(ctx, s, emit)
 	}

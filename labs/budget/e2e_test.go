@@ -1,9 +1,6 @@
 package budget
 
 import (
-	"context"
-	"fmt"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -14,17 +11,10 @@ import (
 )
 
 // statMS reads a stat card's value in milliseconds as the page shows it.
-func statMS(t *testing.T, b context.Context, key string) float64 {
+func statMS(t *testing.T, pg e2e.Lab, key string) float64 {
 	t.Helper()
-	num := e2e.Eval[string](t, b, fmt.Sprintf(`(() => { const v = document.querySelector('#lab-latency-budget-stats [data-stat=%q] .stat-value');
-		return v ? v.firstChild.textContent : "" })()`, key))
-	unit := e2e.Eval[string](t, b, fmt.Sprintf(`(() => { const u = document.querySelector('#lab-latency-budget-stats [data-stat=%q] .stat-unit');
-		return u ? u.textContent : "" })()`, key))
-	v, err := strconv.ParseFloat(strings.ReplaceAll(strings.TrimSpace(num), ",", ""), 64)
-	if err != nil {
-		t.Fatalf("stat %s reads %q: %v", key, num, err)
-	}
-	if strings.TrimSpace(unit) == "s" {
+	v, unit := labtest.ShownStat(t, pg, key)
+	if unit == "s" {
 		v *= 1000
 	}
 	return v
@@ -36,14 +26,10 @@ func statMS(t *testing.T, b context.Context, key string) float64 {
 // marks; the sequential preset's context lookups take their sum (about
 // 210 ms), the parallel preset's the slowest one (about 120 ms).
 func TestBrowserLatencyBudgetLab(t *testing.T) {
-	e2e.Require(t)
-	pool := labs.NewEngines(labs.EnginesConfig{})
-	defer pool.Close()
 	desk := labtest.SupportDesk(t)
-	lab := mustNew(t, Config{Engines: pool, Retriever: desk, Orders: desk})
-	base := labtest.ServeLabs(t, lab)
-
-	pg := e2e.OpenLab(t, base, Slug)
+	lab, pg := labtest.BrowseLab(t, func(pool *labs.Engines) *Lab {
+		return mustNew(t, Config{Engines: pool, Retriever: desk, Orders: desk})
+	})
 	b := pg.Tab
 
 	// countRows counts the waterfall's rows that hold at least one span.
@@ -51,55 +37,45 @@ func TestBrowserLatencyBudgetLab(t *testing.T) {
 		return new Set([...svg.querySelectorAll(".ch-data rect")].filter(r => +r.getAttribute("width") > 0).map(r => r.getAttribute("y"))).size }`
 	const rowsDrawn = "(" + countRows + ")()"
 	lookups := map[string]float64{}
-	for i, p := range lab.Presets()[:2] {
-		t.Run(p.Name, func(t *testing.T) {
-			start := time.Now()
-			mode := p.Values[knobLookups].(string)
-			pg.ClickPreset(t, i)
-			e2e.WaitFor(t, b, "preset applied", fmt.Sprintf(`document.querySelector("#lab-latency-budget-k-lookups").value === %q`, mode), 5*time.Second)
-			// Record every row count the waterfall shows and when the
-			// histogram first appears, as the page changes.
-			e2e.Eval[bool](t, b, `(() => { window.__rows = []; window.__histAt = -1; window.__rowsAtHist = -1;
-				const count = `+countRows+`;
-				new MutationObserver(() => {
-					const n = count(); if (window.__rows[window.__rows.length - 1] !== n) window.__rows.push(n);
-					if (window.__histAt < 0 && document.getElementById("lab-latency-budget-first-word-histogram")) {
-						window.__histAt = performance.now(); window.__rowsAtHist = n }
-				}).observe(document.getElementById("lab-latency-budget"), {subtree: true, childList: true, attributes: true});
-				return true })()`)
-			pg.Run(t, 2*time.Minute)
-			seen := e2e.Eval[[]int](t, b, `window.__rows`)
-			if n := e2e.Eval[int](t, b, rowsDrawn); n < len(rows) {
-				t.Errorf("waterfall draws spans on %d rows, want all %d stages", n, len(rows))
-			}
-			grew := 0
-			for j := 1; j < len(seen); j++ {
-				if seen[j] > seen[j-1] {
-					grew++
-				}
-			}
-			if grew < 2 {
-				t.Errorf("waterfall row counts seen during the run %v: want it to fill in stage by stage", seen)
-			}
-			if at := e2e.Eval[int](t, b, `window.__rowsAtHist`); at < len(rows) {
-				t.Errorf("the histogram appeared when the waterfall had %d rows, want it after the live request (%d)", at, len(rows))
-			}
-			bins := e2e.Eval[int](t, b, `document.querySelectorAll("#lab-latency-budget-first-word-histogram .ch-data rect").length`)
-			if bins < 3 {
-				t.Errorf("histogram draws %d bins", bins)
-			}
-			labels := e2e.Eval[string](t, b, `[...document.querySelectorAll("#lab-latency-budget-first-word-histogram .ch-mark text")].map(e => e.textContent).join(" | ")`)
-			for _, m := range []string{"p50", "p95", "p99"} {
-				if !strings.Contains(labels, m) {
-					t.Errorf("histogram marks %q lack %s", labels, m)
-				}
-			}
-			lookups[mode] = statMS(t, b, statLookups)
-			t.Logf("%s: lookups %.1f ms, first word p95 %.1f ms; rows seen %v; run took %v",
-				mode, lookups[mode], statMS(t, b, statP95), seen, time.Since(start).Round(time.Millisecond))
-			e2e.Screenshot(t, b, fmt.Sprintf("latency-budget-preset-%d", i))
-		})
+	play := labtest.Play{Knobs: []string{knobLookups}, Timeout: 2 * time.Minute}
+	// Record every row count the waterfall shows and when the histogram
+	// first appears, as the page changes.
+	play.Before = func(t *testing.T) {
+		e2e.Eval[bool](t, b, `(() => { window.__rows = []; window.__histAt = -1; window.__rowsAtHist = -1;
+			const count = `+countRows+`;
+			new MutationObserver(() => {
+				const n = count(); if (window.__rows[window.__rows.length - 1] !== n) window.__rows.push(n);
+				if (window.__histAt < 0 && document.getElementById("lab-latency-budget-first-word-histogram")) {
+					window.__histAt = performance.now(); window.__rowsAtHist = n }
+			}).observe(document.getElementById("lab-latency-budget"), {subtree: true, childList: true, attributes: true});
+			return true })()`)
 	}
+	play.Check = func(t *testing.T, _ int, p labs.Preset) {
+		mode := p.Values[knobLookups].(string)
+		seen := e2e.Eval[[]int](t, b, `window.__rows`)
+		if n := e2e.Eval[int](t, b, rowsDrawn); n < len(rows) {
+			t.Errorf("waterfall draws spans on %d rows, want all %d stages", n, len(rows))
+		}
+		if labtest.Rises(seen) < 2 {
+			t.Errorf("waterfall row counts seen during the run %v: want it to fill in stage by stage", seen)
+		}
+		if at := e2e.Eval[int](t, b, `window.__rowsAtHist`); at < len(rows) {
+			t.Errorf("the histogram appeared when the waterfall had %d rows, want it after the live request (%d)", at, len(rows))
+		}
+		bins := e2e.Eval[int](t, b, `document.querySelectorAll("#lab-latency-budget-first-word-histogram .ch-data rect").length`)
+		if bins < 3 {
+			t.Errorf("histogram draws %d bins", bins)
+		}
+		labels := e2e.Eval[string](t, b, `[...document.querySelectorAll("#lab-latency-budget-first-word-histogram .ch-mark text")].map(e => e.textContent).join(" | ")`)
+		for _, m := range []string{"p50", "p95", "p99"} {
+			if !strings.Contains(labels, m) {
+				t.Errorf("histogram marks %q lack %s", labels, m)
+			}
+		}
+		lookups[mode] = statMS(t, pg, statLookups)
+		t.Logf("%s: lookups %.1f ms, first word p95 %.1f ms; rows seen %v", mode, lookups[mode], statMS(t, pg, statP95), seen)
+	}
+	labtest.PlayPresets(t, lab, pg, play, 0, 1)
 	// The stage times are 30, 120 and 60 ms plus real SQLite work and a
 	// loaded machine's scheduling, so the bounds allow for a slow run.
 	if v, ok := lookups["parallel"]; ok && (v < 100 || v > 200) {

@@ -12,20 +12,8 @@ import (
 // together, and a heavy tail shows at p99 while p50 stays put.
 func TestFigures(t *testing.T) {
 	stats := map[string]map[string]float64{}
-	for _, p := range labtest.Inert(t, define).Presets() {
-		fs := runLab(t, p.Values)
-		last := fs[len(fs)-1]
-		if last.Error != "" {
-			t.Fatalf("%s: %s", p.Name, last.Error)
-		}
-		t.Logf("%s: %s", p.Name, last.Status)
-		for _, s := range last.Stats {
-			t.Logf("  %s = %v %s (%s)", s.Key, s.Value, s.Unit, s.Note)
-		}
-		for _, r := range last.Tables[0].Rows {
-			t.Logf("  %v", r)
-		}
-		stats[p.Name] = labtest.StatMap(t, last)
+	for name, last := range labtest.PresetFinals(t, labtest.Inert(t, define), runLab) {
+		stats[name] = labtest.StatMap(t, last)
 	}
 	par, seq, tail := stats["Seed example: parallel lookups"], stats["Sequential lookups"], stats["Heavy tail: one in twenty slow"]
 	if !(seq[statLookups] > par[statLookups] && seq[statP95] > par[statP95]) {

@@ -1,11 +1,9 @@
 package budget
 
 import (
-	"context"
 	"math"
 	"strings"
 	"testing"
-	"testing/synctest"
 	"time"
 
 	"github.com/latencylab/latencylab/labs"
@@ -13,15 +11,21 @@ import (
 	"github.com/latencylab/latencylab/labs/pipelinelab"
 )
 
+// onFakeDesk builds the lab on pool with the fake support desk answering
+// its retrieval and order lookups.
+func onFakeDesk(t *testing.T) func(*labs.Engines) labs.Lab {
+	return func(pool *labs.Engines) labs.Lab {
+		st := labtest.NewFakeStore()
+		return mustNew(t, Config{Engines: pool, Retriever: st, Orders: st})
+	}
+}
+
 // runLab runs the lab inside a synctest bubble, where the pipeline's
 // sleeps and the live engine's pacing are on virtual time, so every
 // wall-clock figure is exact and the run takes no real time.
 func runLab(t *testing.T, vals labs.Values) []labs.Frame {
 	t.Helper()
-	return labtest.RunInBubble(t, func(pool *labs.Engines) labs.Lab {
-		st := labtest.NewFakeStore()
-		return mustNew(t, Config{Engines: pool, Retriever: st, Orders: st})
-	}, vals, nil)
+	return labtest.RunInBubble(t, onFakeDesk(t), vals, nil)
 }
 
 // The waterfall's context stage is the slowest lookup when parallel and
@@ -190,22 +194,8 @@ func TestValidation(t *testing.T) {
 
 // Cancelling mid-run returns the context's error and emits nothing after.
 func TestCancel(t *testing.T) {
-	synctest.Test(t, func(t *testing.T) {
-		pool := labs.NewEngines(labs.EnginesConfig{})
-		defer pool.Close()
-		st := labtest.NewFakeStore()
-		l := mustNew(t, Config{Engines: pool, Retriever: st, Orders: st})
-		ctx, cancel := context.WithCancel(t.Context())
-		var final bool
-		err := l.Run(ctx, labs.Values{}, func(f labs.Frame) {
-			final = final || f.Final
-			if len(f.Charts) > 0 && len(f.Charts[0].Rows) > 0 && len(f.Charts[0].Rows[1].Spans) > 0 {
-				cancel() // after the history lookup
-			}
-		})
-		if err == nil || final {
-			t.Errorf("err %v, final frame %v", err, final)
-		}
+	labtest.CancelMidRun(t, onFakeDesk(t), labs.Values{}, func(f labs.Frame) bool {
+		return len(f.Charts) > 0 && len(f.Charts[0].Rows) > 0 && len(f.Charts[0].Rows[1].Spans) > 0 // after the history lookup
 	})
 }
 

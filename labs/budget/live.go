@@ -36,26 +36,22 @@ func pipelineConfig(s settings, session string) pipeline.Config {
 	return cfg
 }
 
-// deps wires the pipeline: the pool's tiers, the stores, and a fresh
+// deps wires the pipeline: the run's tiers, the stores, and a fresh
 // in-memory conversation as history.
-func (l *Lab) deps(ctx context.Context, conv string) (pipeline.Deps, error) {
-	tiers, err := pipelinelab.Tiers(l.cfg.Engines)
+func (l runner) deps(ctx context.Context, run pipelinelab.Run) (pipeline.Deps, error) {
+	mc, err := pipelinelab.NewConversation(ctx, run.ID, historyTurns, time.Time{})
 	if err != nil {
 		return pipeline.Deps{}, err
 	}
-	mc, err := pipelinelab.NewConversation(ctx, conv, historyTurns, time.Time{})
-	if err != nil {
-		return pipeline.Deps{}, err
-	}
-	return pipeline.Deps{Tiers: tiers, History: mc, Messages: mc, Retriever: l.cfg.Retriever, Orders: l.cfg.Orders}, nil
+	return pipeline.Deps{Tiers: run.Tiers, History: mc, Messages: mc, Retriever: l.cfg.Retriever, Orders: l.cfg.Orders}, nil
 }
 
 // live runs the one request on the wall clock, emitting a frame as each
 // stage ends and as the answer streams.
-func (l *Lab) live(ctx context.Context, s settings, v *view, update func()) (*pipeline.Result, pipeline.Config, pipeline.Deps, pipeline.Request, error) {
-	n, id := l.ids.Next()
+func (l runner) live(ctx context.Context, run pipelinelab.Run, s settings, v *view, update func()) (*pipeline.Result, pipeline.Config, pipeline.Deps, pipeline.Request, error) {
+	id := run.ID
 	cfg := pipelineConfig(s, id)
-	deps, err := l.deps(ctx, id)
+	deps, err := l.deps(ctx, run)
 	if err != nil {
 		return nil, cfg, deps, pipeline.Request{}, err
 	}
@@ -64,7 +60,7 @@ func (l *Lab) live(ctx context.Context, s settings, v *view, update func()) (*pi
 		return nil, cfg, deps, pipeline.Request{}, err
 	}
 	tokens := 0
-	req := pipeline.Request{ID: id, ConversationID: id, Customer: pipelinelab.Customer, Question: question, Seed: int64(n)}
+	req := pipeline.Request{ID: id, ConversationID: id, Customer: pipelinelab.Customer, Question: question, Seed: int64(run.Seq)}
 	res, err := p.Run(ctx, req, func(ev pipeline.Event) {
 		switch ev.Kind {
 		case pipeline.EventStageEnd:

@@ -10,18 +10,10 @@ import (
 )
 
 // run times the live request, then the batch, emitting frames as they fill.
-func (l *Lab) run(ctx context.Context, ps params, emit func(labs.Frame)) error {
-	s, err := ps.settings()
-	if err != nil {
-		return err
-	}
-	spec, err := pipelinelab.LookupTier(s.tier)
-	if err != nil {
-		return fmt.Errorf("latency budget: %w", err)
-	}
+func (l runner) run(ctx context.Context, run pipelinelab.Run, s settings, emit func(labs.Frame)) error {
 	v := &view{s: s}
 	emit(labs.Frame{Status: "Sending one request through the pipeline…", Charts: []labs.Chart{v.waterfall()}})
-	res, cfg, deps, req, err := l.live(ctx, s, v, func() { emit(v.liveFrame()) })
+	res, cfg, deps, req, err := l.live(ctx, run, s, v, func() { emit(v.liveFrame()) })
 	if ctx.Err() != nil {
 		return ctx.Err()
 	}
@@ -52,7 +44,7 @@ func (l *Lab) run(ctx context.Context, ps params, emit func(labs.Frame)) error {
 	if err != nil {
 		return fmt.Errorf("latency budget: %w", err)
 	}
-	engCfg, err := spec.EngineConfig()
+	engCfg, err := pipelinelab.TierEngineConfig(s.tier)
 	if err != nil {
 		return fmt.Errorf("latency budget: %w", err)
 	}

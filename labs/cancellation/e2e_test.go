@@ -1,7 +1,6 @@
 package cancellation
 
 import (
-	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -16,25 +15,12 @@ import (
 // the error, the prediction sits on the tokens-after card when a
 // disconnect happened, and both conversation tables arrive.
 func TestBrowserCancellationLab(t *testing.T) {
-	e2e.Require(t)
-	pool := labs.NewEngines(labs.EnginesConfig{})
-	defer pool.Close()
-	lab := mustNew(t, Config{Engines: pool, Retriever: labtest.NewFakeStore()})
-	base := labtest.ServeLabs(t, lab)
-
-	pg := e2e.OpenLab(t, base, Slug)
+	lab, pg := labtest.BrowseLab(t, func(pool *labs.Engines) *Lab {
+		return mustNew(t, Config{Engines: pool, Retriever: labtest.NewFakeStore()})
+	})
 	b := pg.Tab
-	for i, p := range lab.Presets() {
-		t.Run(p.Name, func(t *testing.T) {
-			pg.ClickPreset(t, i)
-			e2e.WaitFor(t, b, "preset applied", fmt.Sprintf(`document.querySelector("#lab-cancellation-k-failAfter").value == %q`,
-				fmt.Sprint(p.Values[knobFailAfter].(float64))), 5*time.Second)
-			pg.Guess(t, "5")
-			pg.WatchChanges(t, "charts")
-			pg.Run(t, 60*time.Second)
-			if n := pg.Changes(t); n < 3 {
-				t.Errorf("the chart changed %d times during the run, want it to fill in", n)
-			}
+	labtest.PlayPresets(t, lab, pg, labtest.Play{Knobs: []string{knobFailAfter}, Guess: "5", Changes: 3, Timeout: 60 * time.Second,
+		Check: func(t *testing.T, _ int, p labs.Preset) {
 			if n := e2e.Eval[int](t, b, `document.querySelectorAll("#lab-cancellation-tokens path").length`); n < 2 {
 				t.Errorf("token chart draws %d paths, want both lines", n)
 			}
@@ -55,7 +41,5 @@ func TestBrowserCancellationLab(t *testing.T) {
 			if n := e2e.Eval[int](t, b, `document.querySelectorAll("#lab-cancellation-tables table").length`); n != 2 {
 				t.Errorf("%d tables, want the conversation and turn 2's prompt", n)
 			}
-			e2e.Screenshot(t, b, fmt.Sprintf("cancellation-preset-%d", i))
-		})
-	}
+		}})
 }

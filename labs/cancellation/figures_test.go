@@ -3,6 +3,7 @@ package cancellation
 import (
 	"testing"
 
+	"github.com/latencylab/latencylab/labs"
 	"github.com/latencylab/latencylab/labs/labtest"
 )
 
@@ -16,36 +17,22 @@ func TestPresetFigures(t *testing.T) {
 		"Error mid-stream":                       {60, -1},
 		"Read to the end":                        {400, 400},
 	}
-	l := labtest.Inert(t, define)
-	for _, p := range l.Presets() {
-		frames := runLab(t, p.Values, nil)
-		last := frames[len(frames)-1]
-		t.Logf("== %s (%d frames)\n%s", p.Name, len(frames), last.Status)
-		for _, s := range last.Stats {
-			t.Logf("  %-24s %8.1f %s  (%s)", s.Key, s.Value, s.Unit, s.Note)
-		}
-		t.Logf("  text: %.200q", last.Text.Body)
-		t.Logf("  marks: %v", last.Text.Marks)
-		for _, tb := range last.Tables {
-			t.Logf("  %s\n    %v", tb.Title, tb.Columns)
-			for _, r := range tb.Rows {
-				t.Logf("    %q", r)
-			}
-		}
-		w, ok := want[p.Name]
+	run := func(t *testing.T, vals labs.Values) []labs.Frame { return runLab(t, vals, nil) }
+	for name, last := range labtest.PresetFinals(t, labtest.Inert(t, define), run) {
+		w, ok := want[name]
 		if !ok {
-			t.Errorf("preset %q has no expected figures", p.Name)
+			t.Errorf("preset %q has no expected figures", name)
 			continue
 		}
 		if got := int(labtest.Stat(t, last, statDelivered)); got != w.delivered {
-			t.Errorf("%s: delivered %d tokens, want %d", p.Name, got, w.delivered)
+			t.Errorf("%s: delivered %d tokens, want %d", name, got, w.delivered)
 		}
 		gen := int(labtest.Stat(t, last, statGenerated))
 		if w.generated >= 0 && gen != w.generated {
-			t.Errorf("%s: generated %d tokens, want %d", p.Name, gen, w.generated)
+			t.Errorf("%s: generated %d tokens, want %d", name, gen, w.generated)
 		}
 		if w.generated < 0 && gen >= 400 {
-			t.Errorf("%s: the engine wrote all %d tokens; the stop did not reach it", p.Name, gen)
+			t.Errorf("%s: the engine wrote all %d tokens; the stop did not reach it", name, gen)
 		}
 	}
 }

@@ -9,11 +9,11 @@
 package cancellation
 
 import (
-	"errors"
 	"time"
 
 	"github.com/latencylab/latencylab/engine/pipeline"
 	"github.com/latencylab/latencylab/labs"
+	"github.com/latencylab/latencylab/labs/pipelinelab"
 )
 
 // Slug is the lab's URL segment.
@@ -42,29 +42,18 @@ type Config struct {
 }
 
 // Lab is the cancellation lab; safe for concurrent runs.
-type Lab struct {
-	*labs.Kit[params]
-	cfg Config
-	// ids number the runs so request ids and session lines are unique.
-	ids *labs.RunIDs
-}
+type Lab = labs.Kit[params]
 
-// New returns the lab, or an error when cfg lacks a dependency.
+// New returns the lab, or an error when cfg has no engine pool.
 func New(cfg Config) (*Lab, error) {
-	if cfg.Engines == nil {
-		return nil, errors.New("cancellation: no engine pool configured")
-	}
 	if cfg.Quiet <= 0 {
 		cfg.Quiet = 500 * time.Millisecond
 	}
-	l := &Lab{cfg: cfg, ids: labs.NewRunIDs(Slug)}
-	kit, err := define(l.run)
-	if err != nil {
-		return nil, err
-	}
-	l.Kit = kit
-	return l, nil
+	return pipelinelab.New(cfg.Engines, define, params.settings, runner{cfg}.run)
 }
+
+// runner runs the lab with its config.
+type runner struct{ cfg Config }
 
 // info describes the lab.
 func info() labs.Info {

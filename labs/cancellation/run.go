@@ -50,16 +50,12 @@ type turnOne struct {
 
 // run streams turn 1 with the client and the meter, waits for the engine
 // to be done with it, then runs the follow-up turn on the saved history.
-func (l *Lab) run(ctx context.Context, ps params, emit func(labs.Frame)) error {
-	s, err := ps.settings()
-	if err != nil {
-		return err
-	}
+func (l runner) run(ctx context.Context, run pipelinelab.Run, s settings, emit func(labs.Frame)) error {
 	le, err := l.cfg.Engines.Get(s.tier.Profile)
 	if err != nil {
 		return fmt.Errorf("cancellation: engine for %s: %w", s.tier.Name, err)
 	}
-	_, base := l.ids.Next()
+	base := run.ID
 	conv := pipeline.NewMemoryConversations()
 	tierOf := func(p pipeline.Provider) []pipeline.Tier {
 		return []pipeline.Tier{{Name: s.tier.Name, Provider: p, Model: s.tier.Profile.Model,

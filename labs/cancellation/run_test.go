@@ -192,37 +192,15 @@ func TestRunCancelled(t *testing.T) {
 }
 
 func TestKnobsAndPresets(t *testing.T) {
-	l := labtest.Inert(t, define)
-	if errs := labtest.FieldErrors(l, labtest.Defaults(l)); len(errs) > 0 {
-		t.Errorf("defaults: %v", errs)
-	}
-	for _, p := range l.Presets() {
-		if errs := labtest.FieldErrors(l, p.Values); len(errs) > 0 {
-			t.Errorf("preset %q: %v", p.Name, errs)
-		}
-	}
-	if info := l.Info(); info.Slug != Slug || info.Lesson != "streaming-through-the-stack" || info.PredictionStat != statAfter {
-		t.Errorf("info %+v", info)
-	}
+	labtest.CheckDeclaration(t, labtest.Inert(t, define),
+		labtest.Entry{Slug: Slug, Lesson: "streaming-through-the-stack", PredictionStat: statAfter})
 }
 
 func TestBadSettingsEndInAMessage(t *testing.T) {
-	tests := []struct {
-		name string
-		vals labs.Values
-		want string
-	}{
-		{"unknown tier", labs.Values{knobTier: "huge"}, "listed choices"},
-		{"negative stop", labs.Values{knobStopAfter: -5.0}, "between 0 and 1000"},
-		{"answer too long", labs.Values{knobAnswer: "100000"}, "between 50 and 1000"},
-		{"propagate not a bool", labs.Values{knobPropagate: "maybe"}, "on or off"},
-	}
-	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			msg := labtest.ExpectNotRun(t, labtest.Inert(t, define), tc.vals)
-			if !strings.Contains(msg, tc.want) {
-				t.Errorf("error %q does not mention %q", msg, tc.want)
-			}
-		})
-	}
+	labtest.ExpectRefusals(t, labtest.Inert(t, define), []labtest.Refusal{
+		{Name: "unknown tier", Vals: labs.Values{knobTier: "huge"}, Want: "listed choices"},
+		{Name: "negative stop", Vals: labs.Values{knobStopAfter: -5.0}, Want: "between 0 and 1000"},
+		{Name: "answer too long", Vals: labs.Values{knobAnswer: "100000"}, Want: "between 50 and 1000"},
+		{Name: "propagate not a bool", Vals: labs.Values{knobPropagate: "maybe"}, Want: "on or off"},
+	})
 }

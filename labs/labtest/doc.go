@@ -1,4 +1,9 @@
-// Package labtest holds helpers that the labs' tests share: running a lab
-// in a synctest bubble, and starting the web app with some labs (and a
-// seeded support desk) for browser tests. Only tests import it.
+// Package labtest holds what the labs' tests share, so each lab's tests
+// keep only what is the lab's own: running a lab on virtual time in a
+// synctest bubble (RunInBubble, CancelMidRun), checking a declaration and
+// its refusals (CheckDeclaration, ExpectRefusals), running and logging
+// presets for figures (PresetFinals, RunPresetsOnWallClock), a fake
+// support desk, and browser tests: serving a lab alone in the web app
+// (BrowseLab) and playing its presets in headless Chromium (PlayPresets).
+// Only tests import it.
 package labtest

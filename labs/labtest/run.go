@@ -158,3 +158,31 @@ func Parse[P labs.Params, S any](t testing.TB, define func(func(context.Context,
 	}
 	return derive(p)
 }
+
+// CancelMidRun runs the lab newLab builds (on a fresh engine pool) inside
+// a synctest bubble and cancels the run at the first frame for which at
+// holds. It fails t unless the run then returns an error (the context's)
+// and never emits a final frame: a learner who leaves stops the run.
+func CancelMidRun(t *testing.T, newLab func(*labs.Engines) labs.Lab, vals labs.Values, at func(labs.Frame) bool) {
+	t.Helper()
+	synctest.Test(t, func(t *testing.T) {
+		pool := labs.NewEngines(labs.EnginesConfig{})
+		defer pool.Close()
+		r, errs := newLab(pool).Decode(vals)
+		if len(errs) > 0 {
+			t.Fatalf("decode: %v", errs)
+		}
+		ctx, cancel := context.WithCancel(t.Context())
+		defer cancel()
+		final := false
+		err := r.Start(ctx, func(f labs.Frame) {
+			final = final || f.Final
+			if at(f) {
+				cancel()
+			}
+		})
+		if err == nil || final {
+			t.Errorf("err %v, final frame %v; want the context's error and no final frame", err, final)
+		}
+	})
+}

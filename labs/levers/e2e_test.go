@@ -15,13 +15,10 @@ import (
 // ending with the baseline and every lever, the bar chart draws a bar per
 // row, and the prediction sits on the shorter-answer card.
 func TestBrowserLeversLab(t *testing.T) {
-	e2e.Require(t)
-	pool := labs.NewEngines(labs.EnginesConfig{})
-	defer pool.Close()
 	desk := labtest.SupportDesk(t)
-	base := labtest.ServeLabs(t, mustNew(t, Config{Engines: pool, Retriever: desk, Orders: desk}))
-
-	pg := e2e.OpenLab(t, base, Slug)
+	_, pg := labtest.BrowseLab(t, func(pool *labs.Engines) *Lab {
+		return mustNew(t, Config{Engines: pool, Retriever: desk, Orders: desk})
+	})
 	b := pg.Tab
 
 	start := time.Now()
@@ -37,13 +34,7 @@ func TestBrowserLeversLab(t *testing.T) {
 	if n := e2e.Eval[int](t, b, `document.querySelectorAll("#lab-levers-tables tbody tr").length`); n != len(levers) {
 		t.Errorf("table has %d rows, want the baseline and every lever (%d)", n, len(levers))
 	}
-	grew := 0
-	for i := 1; i < len(seen); i++ {
-		if seen[i] > seen[i-1] {
-			grew++
-		}
-	}
-	if grew < 2 {
+	if labtest.Rises(seen) < 2 {
 		t.Errorf("row counts seen during the run %v: want the table to grow row by row", seen)
 	}
 	if n := e2e.Eval[int](t, b, `[...document.querySelectorAll("#lab-levers-levers .ch-data rect")].filter(r => +r.getAttribute("height") > 0).length`); n < len(levers) {

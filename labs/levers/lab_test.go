@@ -1,10 +1,8 @@
 package levers
 
 import (
-	"context"
 	"math"
 	"testing"
-	"testing/synctest"
 	"time"
 
 	"github.com/latencylab/latencylab/labs"
@@ -15,15 +13,21 @@ import (
 // path), with wallLimit choosing the live or the virtual path.
 func runLab(t *testing.T, vals labs.Values, wallLimit time.Duration) (frames []labs.Frame, rows []result) {
 	t.Helper()
-	frames = labtest.RunInBubble(t, func(pool *labs.Engines) labs.Lab {
-		st := labtest.NewFakeStore()
-		return mustNew(t, Config{Engines: pool, Retriever: st, Orders: st, WallLimit: wallLimit})
-	}, vals, nil)
+	frames = labtest.RunInBubble(t, onFakeDesk(t, wallLimit), vals, nil)
 	last := frames[len(frames)-1]
 	if !last.Final || last.Error != "" {
 		t.Fatalf("last frame %+v", last)
 	}
 	return frames, parseRows(t, last)
+}
+
+// onFakeDesk builds the lab on pool with the fake support desk answering
+// its lookups and wallLimit choosing the live or the virtual path.
+func onFakeDesk(t *testing.T, wallLimit time.Duration) func(*labs.Engines) labs.Lab {
+	return func(pool *labs.Engines) labs.Lab {
+		st := labtest.NewFakeStore()
+		return mustNew(t, Config{Engines: pool, Retriever: st, Orders: st, WallLimit: wallLimit})
+	}
 }
 
 // parseRows reads the measured rows back from the bar chart (exact values).
@@ -134,22 +138,6 @@ func TestValidation(t *testing.T) {
 }
 
 func TestCancel(t *testing.T) {
-	synctest.Test(t, func(t *testing.T) {
-		pool := labs.NewEngines(labs.EnginesConfig{})
-		defer pool.Close()
-		st := labtest.NewFakeStore()
-		l := mustNew(t, Config{Engines: pool, Retriever: st, Orders: st, WallLimit: time.Hour})
-		ctx, cancel := context.WithCancel(t.Context())
-		final := false
-		err := l.Run(ctx, labs.Values{knobQuestion: "order", knobTier: "medium", knobAnswer: 300.0, knobShort: 100.0, knobHelpers: 1.0},
-			func(f labs.Frame) {
-				final = final || f.Final
-				if len(f.Tables[0].Rows) == 2 {
-					cancel()
-				}
-			})
-		if err == nil || final {
-			t.Errorf("err %v, final %v", err, final)
-		}
-	})
+	labtest.CancelMidRun(t, onFakeDesk(t, time.Hour), labs.Values{knobQuestion: "order", knobTier: "medium", knobAnswer: 300.0, knobShort: 100.0, knobHelpers: 1.0},
+		func(f labs.Frame) bool { return len(f.Tables[0].Rows) == 2 })
 }

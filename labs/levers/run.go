@@ -13,16 +13,8 @@ import (
 
 // run estimates the whole set on the virtual clock, then measures it live
 // when that fits the wall-clock limit, emitting a frame per finished row.
-func (l *Lab) run(ctx context.Context, ps params, emit func(labs.Frame)) error {
-	s, err := ps.settings()
-	if err != nil {
-		return err
-	}
-	tiers, err := pipelinelab.Tiers(l.cfg.Engines)
-	if err != nil {
-		return fmt.Errorf("levers: %w", err)
-	}
-	_, base := l.ids.Next()
+func (l runner) run(ctx context.Context, run pipelinelab.Run, s settings, emit func(labs.Frame)) error {
+	base, tiers := run.ID, run.Tiers
 	v := &view{s: s, limit: l.cfg.WallLimit}
 
 	// The virtual set is cheap and tells how long the live one would
@@ -74,7 +66,7 @@ func (l *Lab) run(ctx context.Context, ps params, emit func(labs.Frame)) error {
 
 // deps wires one row's pipeline: its own conversation (same earlier turns
 // in every row) and no saving, so a repeated request has the same prompt.
-func (l *Lab) deps(ctx context.Context, id string, tiers []pipeline.Tier) (pipeline.Deps, error) {
+func (l runner) deps(ctx context.Context, id string, tiers []pipeline.Tier) (pipeline.Deps, error) {
 	conv, err := pipelinelab.NewConversation(ctx, id, historyTurns, time.Time{})
 	if err != nil {
 		return pipeline.Deps{}, err
@@ -92,7 +84,7 @@ func rowFor(s settings, lv lever) rowConfig {
 // Each row has its own session line, so no row reuses another's prompt
 // prefix in the engine. The cache row sends its request twice and
 // reports the second, which the response cache answers.
-func (l *Lab) liveRow(ctx context.Context, s settings, lv lever, id string, tiers []pipeline.Tier) (result, error) {
+func (l runner) liveRow(ctx context.Context, s settings, lv lever, id string, tiers []pipeline.Tier) (result, error) {
 	c := rowFor(s, lv)
 	deps, err := l.deps(ctx, id, tiers)
 	if err != nil {
@@ -135,7 +127,7 @@ func (l *Lab) liveRow(ctx context.Context, s settings, lv lever, id string, tier
 // row, the lookups (slowest or sum), prompt and gateway, then the answer —
 // its first word at the first token when streamed, at the last when
 // blocking, and both at once on a cache hit, which calls no model.
-func (l *Lab) virtualRow(ctx context.Context, s settings, lv lever, id string, tiers []pipeline.Tier) (result, error) {
+func (l runner) virtualRow(ctx context.Context, s settings, lv lever, id string, tiers []pipeline.Tier) (result, error) {
 	c := rowFor(s, lv)
 	deps, err := l.deps(ctx, id, tiers)
 	if err != nil {

@@ -55,7 +55,7 @@ func (l *Lab) compare(ctx context.Context, s settings, emit func(labs.Frame)) er
 	wg.Wait()
 	stopTick()
 	if err := errors.Join(errs...); err != nil {
-		return l.failed(ctx, firstErr(errs), emit)
+		return labs.RunFailed(ctx, firstErr(errs), emit)
 	}
 	end := time.Duration(0)
 	for _, j := range jobs {
@@ -82,9 +82,7 @@ func firstErr(errs []error) error {
 // compareFrame draws every policy's delivery front against generation, and
 // when all are done the table of what each cost and let through.
 func (v *view) compareFrame(jobs []*job, now time.Duration, final bool) labs.Frame {
-	if t := labs.Millis(now); t > v.xmax {
-		v.xmax = labs.NiceCeil(t * 1.25)
-	}
+	v.xmax = labs.AxisEnd(v.xmax, labs.Millis(now), 1.25)
 	c := labs.Chart{
 		ID: chartFronts, Title: "Generated vs delivered, every policy", Kind: labs.ChartLine,
 		XLabel: "Time since the requests were sent", XUnit: "ms", YLabel: "Tokens", YUnit: "tokens",

@@ -1,8 +1,6 @@
 package moderation
 
 import (
-	"fmt"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -18,72 +16,50 @@ import (
 // none through and no e-mail address shows; the generated-vs-delivered
 // chart draws both fronts.
 func TestBrowserModerationPolicies(t *testing.T) {
-	e2e.Require(t)
-	pool := labs.NewEngines(labs.EnginesConfig{})
-	defer pool.Close()
-	lab := mustNew(t, Config{Engines: pool})
-	base := labtest.ServeLabs(t, lab)
-
-	pg := e2e.OpenLab(t, base, Slug)
+	lab, pg := labtest.BrowseLab(t, func(pool *labs.Engines) *Lab { return mustNew(t, Config{Engines: pool}) })
 	b := pg.Tab
-	for i, p := range lab.Presets()[:3] {
-		t.Run(p.Name, func(t *testing.T) {
-			start := time.Now()
-			policy := p.Values[knobPolicy].(string)
-			pg.ClickPreset(t, i)
-			e2e.WaitFor(t, b, "preset applied", fmt.Sprintf(`document.querySelector("#lab-moderation-k-policy").value === %q`, policy), 5*time.Second)
-			pg.Guess(t, "3")
-			pg.WatchChanges(t, "charts")
-			// Record whether the reader's text ever showed an e-mail
-			// address, not just at the end: a leak is later replaced.
-			e2e.Eval[bool](t, b, `(() => { window.__sawAt = false;
-				new MutationObserver(() => { const el = document.querySelector("#lab-moderation-text .text-body");
-					if (el && el.textContent.includes("@")) window.__sawAt = true })
-					.observe(document.getElementById("lab-moderation"), {subtree: true, childList: true, characterData: true}); return true })()`)
-			// Forget the previous run's end, so "done" below is this run's.
-			pg.ForgetDone(t)
-			pg.ClickRun(t)
-			e2e.WaitFor(t, b, "final frame", `document.querySelector("#lab-moderation-status").classList.contains("status-done") &&
-				!!document.querySelector('#lab-moderation-stats [data-stat="total_ms"]')`, 2*time.Minute)
-			pg.NoError(t)
-			raw := e2e.Eval[string](t, b, `document.querySelector('#lab-moderation-stats [data-stat="leaked_tokens"] .stat-value').firstChild.textContent`)
-			leaked, err := strconv.ParseFloat(strings.ReplaceAll(strings.TrimSpace(raw), ",", ""), 64)
-			if err != nil {
-				t.Fatalf("unsafe tokens shown reads %q: %v", raw, err)
-			}
-			shown := e2e.Eval[string](t, b, `(document.querySelector("#lab-moderation-text .text-body") || {textContent: ""}).textContent`)
-			sawAt := e2e.Eval[bool](t, b, `window.__sawAt`)
-			if i == 0 {
-				if leaked <= 0 {
-					t.Errorf("stream-then-moderate: %v unsafe tokens shown, want some to leak before the check catches up", leaked)
-				}
-				if !sawAt {
-					t.Errorf("stream-then-moderate: the e-mail address never appeared in the reader's text")
-				}
-			} else {
-				if leaked != 0 {
-					t.Errorf("%s: %v unsafe tokens shown, want 0", policy, leaked)
-				}
-				if sawAt || strings.Contains(shown, "@") {
-					t.Errorf("%s: the reader's text showed an e-mail address (now %q)", policy, shown)
-				}
-			}
-			if strings.TrimSpace(shown) == "" {
-				t.Errorf("%s: the reader saw no text at all", policy)
-			}
-			if n := pg.Changes(t); n < 3 {
-				t.Errorf("the chart changed %d times during the run, want it to fill in", n)
-			}
-			paths := e2e.Eval[int](t, b, `[...document.querySelectorAll("#lab-moderation-fronts .ch-data path")].filter(p => (p.getAttribute("d") || "").length > 4).length`)
-			if paths < 2 {
-				t.Errorf("generated-vs-delivered chart draws %d paths, want both fronts", paths)
-			}
-			card := e2e.Eval[string](t, b, `(document.querySelector("#lab-moderation-stats .stat.has-guess") || {textContent: ""}).textContent`)
-			if !strings.Contains(card, "You predicted") {
-				t.Errorf("prediction card = %q", card)
-			}
-			t.Logf("%s: %v unsafe tokens shown, run took %v", policy, leaked, time.Since(start).Round(time.Millisecond))
-			e2e.Screenshot(t, b, fmt.Sprintf("moderation-preset-%d", i))
-		})
+	play := labtest.Play{Knobs: []string{knobPolicy}, Guess: "3", Changes: 3, Timeout: 2 * time.Minute,
+		Until: `!!document.querySelector('#lab-moderation-stats [data-stat="total_ms"]')`}
+	// Record whether the reader's text ever showed an e-mail address, not
+	// just at the end: a leak is later replaced.
+	play.Before = func(t *testing.T) {
+		e2e.Eval[bool](t, b, `(() => { window.__sawAt = false;
+			new MutationObserver(() => { const el = document.querySelector("#lab-moderation-text .text-body");
+				if (el && el.textContent.includes("@")) window.__sawAt = true })
+				.observe(document.getElementById("lab-moderation"), {subtree: true, childList: true, characterData: true}); return true })()`)
 	}
+	play.Check = func(t *testing.T, i int, p labs.Preset) {
+		policy := p.Values[knobPolicy].(string)
+		leaked, _ := labtest.ShownStat(t, pg, statLeaked)
+		shown := e2e.Eval[string](t, b, `(document.querySelector("#lab-moderation-text .text-body") || {textContent: ""}).textContent`)
+		sawAt := e2e.Eval[bool](t, b, `window.__sawAt`)
+		if i == 0 {
+			if leaked <= 0 {
+				t.Errorf("stream-then-moderate: %v unsafe tokens shown, want some to leak before the check catches up", leaked)
+			}
+			if !sawAt {
+				t.Errorf("stream-then-moderate: the e-mail address never appeared in the reader's text")
+			}
+		} else {
+			if leaked != 0 {
+				t.Errorf("%s: %v unsafe tokens shown, want 0", policy, leaked)
+			}
+			if sawAt || strings.Contains(shown, "@") {
+				t.Errorf("%s: the reader's text showed an e-mail address (now %q)", policy, shown)
+			}
+		}
+		if strings.TrimSpace(shown) == "" {
+			t.Errorf("%s: the reader saw no text at all", policy)
+		}
+		paths := e2e.Eval[int](t, b, `[...document.querySelectorAll("#lab-moderation-fronts .ch-data path")].filter(p => (p.getAttribute("d") || "").length > 4).length`)
+		if paths < 2 {
+			t.Errorf("generated-vs-delivered chart draws %d paths, want both fronts", paths)
+		}
+		card := e2e.Eval[string](t, b, `(document.querySelector("#lab-moderation-stats .stat.has-guess") || {textContent: ""}).textContent`)
+		if !strings.Contains(card, "You predicted") {
+			t.Errorf("prediction card = %q", card)
+		}
+		t.Logf("%s: %v unsafe tokens shown", policy, leaked)
+	}
+	labtest.PlayPresets(t, lab, pg, play, 0, 1, 2)
 }

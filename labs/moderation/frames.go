@@ -45,9 +45,7 @@ type view struct {
 }
 
 func (v *view) frame(m *meter, now time.Duration) labs.Frame {
-	if t := labs.Millis(now); t > v.xmax {
-		v.xmax = labs.NiceCeil(t * 1.25)
-	}
+	v.xmax = labs.AxisEnd(v.xmax, labs.Millis(now), 1.25)
 	f := labs.Frame{
 		Final:  m.done,
 		Status: v.status(m, now),

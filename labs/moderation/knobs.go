@@ -131,12 +131,7 @@ type settings struct {
 func (p params) profile() labs.Profile { return labs.Profile{Hardware: p.gpu, Model: p.model} }
 
 // Check reports the rule that spans knobs: the model must fit on the GPU.
-func (p params) Check() []labs.FieldError {
-	if _, err := p.profile().Config(); err != nil {
-		return []labs.FieldError{labs.FitError(knobGPU, p.profile())}
-	}
-	return nil
-}
+func (p params) Check() []labs.FieldError { return labs.CheckFit(knobGPU, p.profile()) }
 
 // settings converts checked params.
 func (p params) settings() (settings, error) {

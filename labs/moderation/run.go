@@ -2,7 +2,6 @@ package moderation
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"sync"
 	"time"
@@ -113,25 +112,10 @@ func (l *Lab) single(ctx context.Context, s settings, emit func(labs.Frame)) err
 	})
 	stopTick()
 	if err != nil {
-		return l.failed(ctx, err, emit)
+		return labs.RunFailed(ctx, err, emit)
 	}
 	emit(v.frame(j.meter, j.meter.genEnd))
 	return nil
-}
-
-// failed turns a run's error into its outcome: ctx's end is returned as
-// is, an engine refusal (the learner's settings) becomes a final frame,
-// anything else is the server's failure.
-func (l *Lab) failed(ctx context.Context, err error, emit func(labs.Frame)) error {
-	if ctx.Err() != nil {
-		return ctx.Err()
-	}
-	var cl *engine.ContextLengthError
-	if errors.As(err, &cl) {
-		emit(labs.Frame{Final: true, Status: "Not run.", Error: cl.Error()})
-		return nil
-	}
-	return err
 }
 
 // ticker calls f under mu every tick until the returned stop is called;

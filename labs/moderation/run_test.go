@@ -253,27 +253,6 @@ func TestSettingsErrors(t *testing.T) {
 }
 
 func TestInfoKnobsPresets(t *testing.T) {
-	l := labtest.Inert(t, define)
-	info := l.Info()
-	if info.Slug != "moderation" || info.Lesson != "moderation-and-streaming" || info.PredictionStat != statLeaked {
-		t.Errorf("info %+v", info)
-	}
-	names := []string{"Leak: stream then moderate", "Moderate then send", "Buffered window", "Abort mid-stream", "Prompt injection", "Compare all policies"}
-	ps := l.Presets()
-	if len(ps) != len(names) {
-		t.Fatalf("%d presets", len(ps))
-	}
-	for i, p := range ps {
-		if p.Name != names[i] || p.Note == "" || len(p.Values) != len(l.Knobs()) {
-			t.Errorf("preset %d: %q", i, p.Name)
-		}
-		if errs := labtest.FieldErrors(l, p.Values); len(errs) > 0 {
-			t.Errorf("preset %q invalid: %v", p.Name, errs)
-		}
-	}
-	for _, k := range l.Knobs() {
-		if errs := labtest.FieldErrors(l, labs.Values{k.Name: k.Default}); len(errs) > 0 {
-			t.Errorf("knob %s default invalid: %v", k.Name, errs)
-		}
-	}
+	labtest.CheckDeclaration(t, labtest.Inert(t, define), labtest.Entry{Slug: "moderation", Lesson: "moderation-and-streaming", PredictionStat: statLeaked,
+		Presets: []string{"Leak: stream then moderate", "Moderate then send", "Buffered window", "Abort mid-stream", "Prompt injection", "Compare all policies"}})
 }

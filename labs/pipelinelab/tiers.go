@@ -75,6 +75,15 @@ func LookupTier(name string) (TierSpec, error) {
 // virtual clock that must match the tier's live engine.
 func (s TierSpec) EngineConfig() (engine.Config, error) { return s.Profile.Config() }
 
+// TierEngineConfig is the engine configuration of the tier named name.
+func TierEngineConfig(name string) (engine.Config, error) {
+	spec, err := LookupTier(name)
+	if err != nil {
+		return engine.Config{}, err
+	}
+	return spec.EngineConfig()
+}
+
 // Tiers returns every tier as a pipeline tier over the shared pool's live
 // engines (started on first use), so lab runs queue and batch with
 // everyone else's requests on the same model.

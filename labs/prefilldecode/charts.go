@@ -30,33 +30,35 @@ func (v *view) promptChart() labs.Chart {
 // ttftChart is TTFT against prompt length: the sweep, its fit and the
 // learner's request.
 func (v *view) ttftChart() labs.Chart {
-	sw := v.sweep
-	c := labs.Chart{ID: chartTTFT, Title: "Time to first token grows with the prompt", Kind: labs.ChartScatter,
-		XLabel: "Prompt length", XUnit: "tokens", YLabel: "Time to first token", YUnit: "ms",
-		Series: []labs.Series{{Name: seriesSweep, Points: points(sw.ttft)}}}
-	if sw.ttftFit.ok {
-		c.Series = append(c.Series, fitSeries(sw.ttftFit, sw.ttft))
-	}
+	var yours []labs.Point
 	if m := v.first; m != nil && m.tokens > 0 {
-		c.Series = append(c.Series, labs.Series{Name: seriesYours,
-			Points: []labs.Point{{X: float64(len(v.prompt.ids)), Y: labs.Millis(m.ttft)}}})
+		yours = []labs.Point{{X: float64(len(v.prompt.ids)), Y: labs.Millis(m.ttft)}}
 	}
-	return c
+	return sweepChart(labs.Chart{ID: chartTTFT, Title: "Time to first token grows with the prompt",
+		XLabel: "Prompt length", XUnit: "tokens", YLabel: "Time to first token", YUnit: "ms"}, v.sweep.ttft, v.sweep.ttftFit, yours)
 }
 
 // decodeChart is decode time against answer length: the sweep, its fit
 // (whose slope is the time per output token) and the learner's request.
 func (v *view) decodeChart() labs.Chart {
-	sw := v.sweep
-	c := labs.Chart{ID: chartDecode, Title: "Decode time grows with the answer", Kind: labs.ChartScatter,
-		XLabel: "Answer length", XUnit: "tokens", YLabel: "First to last token", YUnit: "ms",
-		Series: []labs.Series{{Name: seriesSweep, Points: points(sw.decode)}}}
-	if sw.decodeFit.ok {
-		c.Series = append(c.Series, fitSeries(sw.decodeFit, sw.decode))
-	}
+	var yours []labs.Point
 	if m := v.first; m != nil && m.done {
-		c.Series = append(c.Series, labs.Series{Name: seriesYours,
-			Points: []labs.Point{{X: float64(m.tokens), Y: labs.Millis(m.decode())}}})
+		yours = []labs.Point{{X: float64(m.tokens), Y: labs.Millis(m.decode())}}
+	}
+	return sweepChart(labs.Chart{ID: chartDecode, Title: "Decode time grows with the answer",
+		XLabel: "Answer length", XUnit: "tokens", YLabel: "First to last token", YUnit: "ms"}, v.sweep.decode, v.sweep.decodeFit, yours)
+}
+
+// sweepChart fills c as a scatter of the sweep's samples, their line fit
+// when there is one, and the learner's own request once measured.
+func sweepChart(c labs.Chart, ss []sample, fit line, yours []labs.Point) labs.Chart {
+	c.Kind = labs.ChartScatter
+	c.Series = []labs.Series{{Name: seriesSweep, Points: points(ss)}}
+	if fit.ok {
+		c.Series = append(c.Series, fitSeries(fit, ss))
+	}
+	if yours != nil {
+		c.Series = append(c.Series, labs.Series{Name: seriesYours, Points: yours})
 	}
 	return c
 }

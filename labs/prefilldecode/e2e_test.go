@@ -18,13 +18,10 @@ import (
 // ask for FP8 on an A100, which has no FP8 tensor cores, and see the
 // message under the precision knob with no run started.
 func TestBrowserPrefillDecodeLab(t *testing.T) {
-	e2e.Require(t)
-	pool := labs.NewEngines(labs.EnginesConfig{})
-	defer pool.Close()
-	base := labtest.ServeLabs(t, mustNew(t, Config{Engines: pool}))
-
-	pg := e2e.OpenLab(t, base, Slug, "422") // the refused FP8 run answers 422
+	// The refused FP8 run answers 422.
+	_, pg := labtest.BrowseLab(t, func(pool *labs.Engines) *Lab { return mustNew(t, Config{Engines: pool}) }, "422")
 	b := pg.Tab
+	page := e2e.Eval[string](t, b, `location.href`)
 
 	t.Run("default run", func(t *testing.T) {
 		start := time.Now()
@@ -60,7 +57,7 @@ func TestBrowserPrefillDecodeLab(t *testing.T) {
 	})
 
 	t.Run("fp8 on an A100", func(t *testing.T) {
-		pg.Open(t, "reload", base+"/labs/"+Slug)
+		pg.Open(t, "reload", page)
 		runs := e2e.Eval[int](t, b, `document.querySelectorAll("#lab-prefill-decode-runs thead th").length`)
 		e2e.Do(t, b, "pick the GPU and FP8", 5*time.Second,
 			e2e.SetInput("lab-prefill-decode-k-gpu", "a100-80g"),
@@ -78,7 +75,7 @@ func TestBrowserPrefillDecodeLab(t *testing.T) {
 			t.Errorf("a refused run drew %d stats and charts", n)
 		}
 		e2e.Screenshot(t, b, "prefill-decode-fp8-refused")
-		pg.Open(t, "reload", base+"/labs/"+Slug)
+		pg.Open(t, "reload", page)
 		if n := e2e.Eval[int](t, b, `document.querySelectorAll("#lab-prefill-decode-runs thead th").length`); n != runs {
 			t.Errorf("run list has %d header cells after the refused run, %d before: a run was saved", n, runs)
 		}

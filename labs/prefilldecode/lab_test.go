@@ -1,7 +1,6 @@
 package prefilldecode
 
 import (
-	"slices"
 	"strings"
 	"testing"
 	"testing/synctest"
@@ -13,20 +12,11 @@ import (
 
 func TestInfoAndKnobs(t *testing.T) {
 	l := labtest.Inert(t, define)
-	info := l.Info()
-	if info.Slug != "prefill-decode" || info.Lesson != "prefill-vs-decode" || info.PredictionStat != statTTFT || info.PredictionUnit != "ms" || info.Prediction == "" {
-		t.Errorf("info %+v", info)
-	}
-	for _, k := range l.Knobs() {
-		if errs := labtest.FieldErrors(l, labs.Values{k.Name: k.Default}); len(errs) > 0 {
-			t.Errorf("knob %s: default %v is invalid: %v", k.Name, k.Default, errs)
-		}
-		if k.Kind == labs.KnobEnum && !slices.ContainsFunc(k.Options, func(o labs.Option) bool { return o.Value == k.Default }) {
-			t.Errorf("knob %s: default %v is not an option", k.Name, k.Default)
-		}
-		if k.Help == "" {
-			t.Errorf("knob %s has no help", k.Name)
-		}
+	labtest.CheckDeclaration(t, l, labtest.Entry{Slug: "prefill-decode", Lesson: "prefill-vs-decode", PredictionStat: statTTFT, PredictionUnit: "ms",
+		Presets: []string{"The 3,200-token support prompt", "Short chat prompt", "Long document (16k)",
+			"Slow GPU (L4)", "70B on H200 FP8", "Prefix caching: shared system prompt"}})
+	if l.Info().Prediction == "" {
+		t.Error("no prediction")
 	}
 	byName := map[string]labs.Knob{}
 	for _, k := range l.Knobs() {
@@ -43,27 +33,13 @@ func TestInfoAndKnobs(t *testing.T) {
 	}
 }
 
+// The first preset is the default view; the 70B preset sits where it fits.
+// (CheckDeclaration in TestInfoAndKnobs checks every preset's name, note
+// and values.)
 func TestPresets(t *testing.T) {
 	l := labtest.Inert(t, define)
 	ps := l.Presets()
-	names := []string{"The 3,200-token support prompt", "Short chat prompt", "Long document (16k)",
-		"Slow GPU (L4)", "70B on H200 FP8", "Prefix caching: shared system prompt"}
-	if len(ps) != len(names) {
-		t.Fatalf("%d presets, want %d", len(ps), len(names))
-	}
-	defaults := labtest.Defaults(l)
-	for i, p := range ps {
-		if p.Name != names[i] || p.Note == "" {
-			t.Errorf("preset %d: %q (note %q), want %q", i, p.Name, p.Note, names[i])
-		}
-		if len(p.Values) != len(l.Knobs()) {
-			t.Errorf("preset %q sets %d of %d knobs", p.Name, len(p.Values), len(l.Knobs()))
-		}
-		if errs := labtest.FieldErrors(l, p.Values); errs != nil {
-			t.Errorf("preset %q: %v", p.Name, errs)
-		}
-	}
-	for k, d := range defaults {
+	for k, d := range labtest.Defaults(l) {
 		if ps[0].Values[k] != d {
 			t.Errorf("the first preset sets %s = %v, the default is %v", k, ps[0].Values[k], d)
 		}

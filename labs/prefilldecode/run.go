@@ -61,15 +61,7 @@ func (l *Lab) run(ctx context.Context, ps params, emit func(labs.Frame)) error {
 	emit(v.frame("Measuring single requests on the virtual clock: prompt lengths, then answer lengths…"))
 	sw, err := runSweep(ctx, s, first.req, s.spec.system)
 	if err != nil {
-		if ctx.Err() != nil {
-			return ctx.Err()
-		}
-		var cle *engine.ContextLengthError
-		if errors.As(err, &cle) {
-			emit(labs.Frame{Final: true, Status: "Not run.", Error: cle.Error()})
-			return nil
-		}
-		return fmt.Errorf("prefilldecode: %w", err)
+		return labs.RunFailed(ctx, fmt.Errorf("prefilldecode: %w", err), emit)
 	}
 	v.sweep = &sw
 	emit(v.frame(fmt.Sprintf("Sweep done. Sending your %s-token prompt to the shared %s…",

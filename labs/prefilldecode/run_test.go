@@ -299,48 +299,20 @@ func TestRepeatRunsDoNotShareCache(t *testing.T) {
 	}
 }
 
+// Check blames the knob to change, and Run refuses the same settings with
+// the same message and no engine work (the lab has no pool: it must not
+// need one).
 func TestValidation(t *testing.T) {
-	tests := []struct {
-		name    string
-		changes labs.Values
-		knob    string
-		want    string
-	}{
-		{"fp8 on an A100", labs.Values{knobGPU: "a100-80g", knobPrecision: "fp8"}, knobPrecision, "no FP8 tensor cores"},
-		{"fp8 on an A10G", labs.Values{knobGPU: "a10g", knobPrecision: "fp8"}, knobPrecision, "h100-sxm"},
-		{"70B in BF16 on an H100", labs.Values{knobModel: "llama-3.1-70b"}, knobGPU, "does not fit"},
-		{"70B on an L4 in INT4", labs.Values{knobModel: "llama-3.1-70b", knobGPU: "l4", knobPrecision: "int4"}, knobGPU, "does not fit"},
-		{"70B in FP8 on an H100: too little KV cache", labs.Values{knobModel: "llama-3.1-70b", knobPrecision: "fp8"}, knobChunks, "KV cache"},
-		{"a 16k prompt for Mistral on an L4 is accepted", labs.Values{knobModel: "mistral-7b", knobGPU: "l4", knobMode: modePlain, knobPrompt: 16384.0, knobSystem: 4000.0},
-			"", ""},
-		{"answer of 0 tokens", labs.Values{knobOutput: 0.0}, knobOutput, "between 1 and 1000"},
-		{"unknown model", labs.Values{knobModel: "gpt-9"}, knobModel, "not one of the listed choices"},
-	}
-	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			v := values(tc.changes)
-			l := labtest.Inert(t, define)
-			errs := labtest.FieldErrors(l, v)
-			if tc.knob == "" {
-				if errs != nil {
-					t.Fatalf("Check: %v, want none", errs)
-				}
-				return
-			}
-			if len(errs) != 1 || errs[0].Knob != tc.knob || !strings.Contains(errs[0].Message, tc.want) {
-				t.Fatalf("Check: %+v, want one error on %s containing %q", errs, tc.knob, tc.want)
-			}
-			// Run refuses the same settings with the same message and no
-			// engine work (the lab has no pool: it must not need one).
-			var frames []labs.Frame
-			if err := l.Run(context.Background(), v, func(f labs.Frame) { frames = append(frames, f) }); err != nil {
-				t.Fatal(err)
-			}
-			if len(frames) != 1 || !frames[0].Final || !strings.Contains(frames[0].Error, tc.want) {
-				t.Fatalf("frames %+v", frames)
-			}
-		})
-	}
+	labtest.ExpectRefusals(t, labtest.Inert(t, define), []labtest.Refusal{
+		{Name: "fp8 on an A100", Vals: labs.Values{knobGPU: "a100-80g", knobPrecision: "fp8"}, Knob: knobPrecision, Want: "no FP8 tensor cores"},
+		{Name: "fp8 on an A10G", Vals: labs.Values{knobGPU: "a10g", knobPrecision: "fp8"}, Knob: knobPrecision, Want: "h100-sxm"},
+		{Name: "70B in BF16 on an H100", Vals: labs.Values{knobModel: "llama-3.1-70b"}, Knob: knobGPU, Want: "does not fit"},
+		{Name: "70B on an L4 in INT4", Vals: labs.Values{knobModel: "llama-3.1-70b", knobGPU: "l4", knobPrecision: "int4"}, Knob: knobGPU, Want: "does not fit"},
+		{Name: "70B in FP8 on an H100: too little KV cache", Vals: labs.Values{knobModel: "llama-3.1-70b", knobPrecision: "fp8"}, Knob: knobChunks, Want: "KV cache"},
+		{Name: "a 16k prompt for Mistral on an L4 is accepted", Vals: labs.Values{knobModel: "mistral-7b", knobGPU: "l4", knobMode: modePlain, knobPrompt: 16384.0, knobSystem: 4000.0}},
+		{Name: "answer of 0 tokens", Vals: labs.Values{knobOutput: 0.0}, Knob: knobOutput, Want: "between 1 and 1000"},
+		{Name: "unknown model", Vals: labs.Values{knobModel: "gpt-9"}, Knob: knobModel, Want: "not one of the listed choices"},
+	})
 }
 
 func TestCancel(t *testing.T) {

@@ -1,7 +1,6 @@
 package rag
 
 import (
-	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -17,13 +16,9 @@ import (
 // prompt's parts are drawn as stacked bars, the time to first token is
 // measured with the prediction beside it, and the answer is on the page.
 func TestBrowserRAGLab(t *testing.T) {
-	e2e.Require(t)
-	pool := labs.NewEngines(labs.EnginesConfig{})
-	defer pool.Close()
-	lab := mustNew(t, Config{Engines: pool, Retriever: labtest.SupportDesk(t)})
-	base := labtest.ServeLabs(t, lab)
-
-	pg := e2e.OpenLab(t, base, Slug)
+	lab, pg := labtest.BrowseLab(t, func(pool *labs.Engines) *Lab {
+		return mustNew(t, Config{Engines: pool, Retriever: labtest.SupportDesk(t)})
+	})
 	b := pg.Tab
 
 	i := slices.IndexFunc(lab.Presets(), func(p labs.Preset) bool { return p.Name == "Top-20 + long history" })
@@ -32,9 +27,7 @@ func TestBrowserRAGLab(t *testing.T) {
 	}
 	p := lab.Presets()[i]
 	start := time.Now()
-	pg.ClickPreset(t, i)
-	e2e.WaitFor(t, b, "preset applied", fmt.Sprintf(`document.querySelector("#lab-rag-k-topK").value == %q && document.querySelector("#lab-rag-k-historyTurns").value == %q`,
-		fmt.Sprint(int(p.Values[knobTopK].(float64))), fmt.Sprint(int(p.Values[knobHistory].(float64)))), 5*time.Second)
+	labtest.ApplyPreset(t, pg, i, p, knobTopK, knobHistory)
 	pg.Guess(t, "400")
 	pg.Run(t, 2*time.Minute)
 	passages := e2e.Eval[int](t, b, `(() => { const t = [...document.querySelectorAll("#lab-rag-tables table")].find(t =>

@@ -12,6 +12,7 @@ import (
 
 	"github.com/latencylab/latencylab/engine/pipeline"
 	"github.com/latencylab/latencylab/labs"
+	"github.com/latencylab/latencylab/labs/pipelinelab"
 )
 
 // Slug is the lab's URL segment.
@@ -36,26 +37,19 @@ type Config struct {
 }
 
 // Lab is the RAG lab; safe for concurrent runs.
-type Lab struct {
-	*labs.Kit[params]
-	cfg Config
-	// ids number the runs so request ids and session lines are unique.
-	ids *labs.RunIDs
+type Lab = labs.Kit[params]
+
+// New returns the lab, or an error when cfg lacks the engine pool or the
+// retriever.
+func New(cfg Config) (*Lab, error) {
+	if cfg.Retriever == nil {
+		return nil, errors.New("rag: no retriever configured")
+	}
+	return pipelinelab.New(cfg.Engines, define, params.settings, runner{cfg}.run)
 }
 
-// New returns the lab, or an error when cfg lacks a dependency.
-func New(cfg Config) (*Lab, error) {
-	if cfg.Engines == nil || cfg.Retriever == nil {
-		return nil, errors.New("rag: engine pool and retriever are required")
-	}
-	l := &Lab{cfg: cfg, ids: labs.NewRunIDs(Slug)}
-	kit, err := define(l.run)
-	if err != nil {
-		return nil, err
-	}
-	l.Kit = kit
-	return l, nil
-}
+// runner runs the lab with its config.
+type runner struct{ cfg Config }
 
 // info describes the lab.
 func info() labs.Info {

@@ -1,24 +1,26 @@
 package rag
 
 import (
-	"context"
 	"strings"
 	"testing"
-	"testing/synctest"
 
 	"github.com/latencylab/latencylab/labs"
 	"github.com/latencylab/latencylab/labs/labtest"
 	"github.com/latencylab/latencylab/labs/pipelinelab"
 )
 
+// onFakeDesk builds the lab on pool, retrieving from the fake support desk.
+func onFakeDesk(t *testing.T) func(*labs.Engines) labs.Lab {
+	return func(pool *labs.Engines) labs.Lab {
+		return mustNew(t, Config{Engines: pool, Retriever: labtest.NewFakeStore()})
+	}
+}
+
 // runLab runs the lab in a synctest bubble: the live engine's pacing is
 // virtual time there, so TTFT is the engine model's exactly.
 func runLab(t *testing.T, vals labs.Values) []labs.Frame {
 	t.Helper()
-	return labtest.RunInBubble(t, func(pool *labs.Engines) labs.Lab {
-		st := labtest.NewFakeStore()
-		return mustNew(t, Config{Engines: pool, Retriever: st})
-	}, vals, nil)
+	return labtest.RunInBubble(t, onFakeDesk(t), vals, nil)
 }
 
 // More chunks make a longer prompt, and a longer prompt a later first
@@ -132,21 +134,6 @@ func TestValidation(t *testing.T) {
 }
 
 func TestCancel(t *testing.T) {
-	synctest.Test(t, func(t *testing.T) {
-		pool := labs.NewEngines(labs.EnginesConfig{})
-		defer pool.Close()
-		st := labtest.NewFakeStore()
-		l := mustNew(t, Config{Engines: pool, Retriever: st})
-		ctx, cancel := context.WithCancel(t.Context())
-		final := false
-		err := l.Run(ctx, labs.Values{}, func(f labs.Frame) {
-			final = final || f.Final
-			if f.Text != nil {
-				cancel() // as the answer starts streaming
-			}
-		})
-		if err == nil || final {
-			t.Errorf("err %v, final %v", err, final)
-		}
-	})
+	// Cancel as the answer starts streaming.
+	labtest.CancelMidRun(t, onFakeDesk(t), labs.Values{}, func(f labs.Frame) bool { return f.Text != nil })
 }

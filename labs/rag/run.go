@@ -37,31 +37,19 @@ func pipelineConfig(s settings, system string, topK int) pipeline.Config {
 
 // run assembles and sends one prompt live, then sweeps the chunk count on
 // the virtual clock. ctx ending returns ctx's error without a final frame.
-func (l *Lab) run(ctx context.Context, ps params, emit func(labs.Frame)) error {
-	s, err := ps.settings()
-	if err != nil {
-		return err
-	}
-	spec, err := pipelinelab.LookupTier(s.tier)
-	if err != nil {
-		return fmt.Errorf("rag: %w", err)
-	}
-	tiers, err := pipelinelab.Tiers(l.cfg.Engines)
-	if err != nil {
-		return fmt.Errorf("rag: %w", err)
-	}
-	n, id := l.ids.Next()
+func (l runner) run(ctx context.Context, run pipelinelab.Run, s settings, emit func(labs.Frame)) error {
+	id := run.ID
 	system := pipelinelab.PaddedSystemPrompt(id, s.system, textmodel.Count)
 	conv, err := pipelinelab.NewConversation(ctx, id, s.history, time.Time{})
 	if err != nil {
 		return fmt.Errorf("rag: %w", err)
 	}
-	deps := pipeline.Deps{Tiers: tiers, History: conv, Retriever: l.cfg.Retriever}
+	deps := pipeline.Deps{Tiers: run.Tiers, History: conv, Retriever: l.cfg.Retriever}
 	p, err := pipeline.New(pipelineConfig(s, system, s.topK), deps)
 	if err != nil {
 		return fmt.Errorf("rag: %w", err)
 	}
-	req := pipeline.Request{ID: id, ConversationID: id, Customer: pipelinelab.Customer, Question: s.questionText, Seed: int64(n)}
+	req := pipeline.Request{ID: id, ConversationID: id, Customer: pipelinelab.Customer, Question: s.questionText, Seed: int64(run.Seq)}
 	v := &view{s: s}
 	emit(labs.Frame{Status: "Retrieving passages and assembling the prompt…"})
 	res, err := p.Run(ctx, req, func(ev pipeline.Event) {
@@ -88,7 +76,7 @@ func (l *Lab) run(ctx context.Context, ps params, emit func(labs.Frame)) error {
 	v.res = res
 	emit(v.liveFrame())
 
-	cfgEng, err := spec.EngineConfig()
+	cfgEng, err := pipelinelab.TierEngineConfig(s.tier)
 	if err != nil {
 		return fmt.Errorf("rag: %w", err)
 	}

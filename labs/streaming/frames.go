@@ -39,9 +39,7 @@ type view struct {
 
 // frame is the state of every panel at time now (since the request was sent).
 func (v *view) frame(m *meter, now time.Duration) labs.Frame {
-	if t := labs.Millis(now); t > v.xmax {
-		v.xmax = labs.NiceCeil(t * 1.25)
-	}
+	v.xmax = labs.AxisEnd(v.xmax, labs.Millis(now), 1.25)
 	return labs.Frame{
 		Final:  m.done,
 		Status: v.status(m, now),

@@ -91,12 +91,7 @@ func (p params) profile() labs.Profile { return labs.Profile{Hardware: p.gpu, Mo
 
 // Check reports the rule that spans knobs: the chosen model must fit on
 // the chosen GPU. The message names the choices that would work.
-func (p params) Check() []labs.FieldError {
-	if _, err := p.profile().Config(); err != nil {
-		return []labs.FieldError{labs.FitError(knobGPU, p.profile())}
-	}
-	return nil
-}
+func (p params) Check() []labs.FieldError { return labs.CheckFit(knobGPU, p.profile()) }
 
 // settings derives a run's deployment from checked params.
 func (p params) settings() (settings, error) {

@@ -1,7 +1,6 @@
 package streaming
 
 import (
-	"slices"
 	"testing"
 
 	"github.com/latencylab/latencylab/engine"
@@ -11,10 +10,8 @@ import (
 
 func TestInfoAndKnobs(t *testing.T) {
 	l := labtest.Inert(t, define)
-	info := l.Info()
-	if info.Slug != "streaming" || info.Lesson != "time-to-first-token" || info.PredictionStat != statFirstWord || info.PredictionUnit != "ms" {
-		t.Errorf("info %+v", info)
-	}
+	labtest.CheckDeclaration(t, l, labtest.Entry{Slug: "streaming", Lesson: "time-to-first-token", PredictionStat: statFirstWord, PredictionUnit: "ms",
+		Presets: []string{"Streaming on an H100", "Blocking on an H100", "Long answer on an L4", "Huge prompt"}})
 	want := labs.Values{knobStreaming: true, knobAnswer: 300.0, knobPrompt: 1000.0,
 		knobModel: "llama-3.1-8b", knobGPU: "h100-sxm", knobReading: 4.5, knobSpeedCap: 0.0}
 	got := labtest.Defaults(l)
@@ -26,35 +23,17 @@ func TestInfoAndKnobs(t *testing.T) {
 	if len(got) != len(want) {
 		t.Errorf("%d knobs, want %d", len(got), len(want))
 	}
-	for _, k := range l.Knobs() {
-		if k.Kind == labs.KnobEnum && !slices.ContainsFunc(k.Options, func(o labs.Option) bool { return o.Value == k.Default }) {
-			t.Errorf("knob %s: default %v is not an option", k.Name, k.Default)
-		}
-	}
 	gpu := l.Knobs()[4]
 	if gpu.Name != knobGPU || len(gpu.Options) != len(engine.HardwareNames()) {
 		t.Errorf("GPU knob %+v does not list every GPU", gpu)
 	}
 }
 
+// The first preset is the default view. (CheckDeclaration in
+// TestInfoAndKnobs checks every preset's name, note and values.)
 func TestPresetsAreValid(t *testing.T) {
 	l := labtest.Inert(t, define)
 	ps := l.Presets()
-	names := []string{"Streaming on an H100", "Blocking on an H100", "Long answer on an L4", "Huge prompt"}
-	if len(ps) != len(names) {
-		t.Fatalf("%d presets, want %d", len(ps), len(names))
-	}
-	for i, p := range ps {
-		if p.Name != names[i] || p.Note == "" {
-			t.Errorf("preset %d: %q (note %q), want %q", i, p.Name, p.Note, names[i])
-		}
-		if len(p.Values) != len(l.Knobs()) {
-			t.Errorf("preset %q sets %d of %d knobs", p.Name, len(p.Values), len(l.Knobs()))
-		}
-		if errs := labtest.FieldErrors(l, p.Values); errs != nil {
-			t.Errorf("preset %q: %v", p.Name, errs)
-		}
-	}
 	if labtest.Defaults(l)[knobStreaming] != ps[0].Values[knobStreaming] {
 		t.Error("the first preset is not the default view")
 	}

@@ -128,7 +128,7 @@ func pipelineConfig(s settings, v variant, session string, retrieval bool) pipel
 
 // pipelines builds the healthy pipeline and the one whose primary tier
 // suffers the fault. Both share the pool's engines.
-func (l *Lab) pipelines(s settings, v variant, session string, tiers []pipeline.Tier) (healthy, faulty *pipeline.Pipeline, err error) {
+func (l runner) pipelines(s settings, v variant, session string, tiers []pipeline.Tier) (healthy, faulty *pipeline.Pipeline, err error) {
 	cfg := pipelineConfig(s, v, session, l.cfg.Retriever != nil)
 	deps := pipeline.Deps{Tiers: tiers, Retriever: l.cfg.Retriever}
 	if healthy, err = pipeline.New(cfg, deps); err != nil {

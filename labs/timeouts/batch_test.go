@@ -29,7 +29,7 @@ func runBatch(t *testing.T, s settings, vr variant) []record {
 	synctest.Test(t, func(t *testing.T) {
 		pool := labs.NewEngines(labs.EnginesConfig{})
 		defer pool.Close()
-		l := mustNew(t, Config{Engines: pool, Retriever: labtest.NewFakeStore(), Tick: -1})
+		l := runner{Config{Engines: pool, Retriever: labtest.NewFakeStore(), Tick: -1}}
 		tiers, err := pipelinelab.Tiers(pool)
 		if err != nil {
 			t.Fatal(err)

@@ -1,7 +1,6 @@
 package timeouts
 
 import (
-	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -16,41 +15,26 @@ import (
 // the backup tier's colour appearing on the slowed rows), and the run ends
 // with the stats, the prediction on the p95 card and both tables.
 func TestBrowserTimeoutsLab(t *testing.T) {
-	e2e.Require(t)
-	pool := labs.NewEngines(labs.EnginesConfig{})
-	defer pool.Close()
-	lab := mustNew(t, Config{Engines: pool, Retriever: labtest.NewFakeStore()})
-	base := labtest.ServeLabs(t, lab)
-
-	pg := e2e.OpenLab(t, base, Slug)
+	lab, pg := labtest.BrowseLab(t, func(pool *labs.Engines) *Lab {
+		return mustNew(t, Config{Engines: pool, Retriever: labtest.NewFakeStore()})
+	})
 	b := pg.Tab
-	for _, i := range []int{1, 2} {
-		p := lab.Presets()[i]
-		t.Run(p.Name, func(t *testing.T) {
-			pg.ClickPreset(t, i)
-			e2e.WaitFor(t, b, "preset applied", fmt.Sprintf(`document.querySelector("#lab-timeouts-k-overallTimeout").value == %q`,
-				fmt.Sprint(p.Values[knobOverall].(float64))), 5*time.Second)
-			pg.Guess(t, "5000")
-			pg.WatchChanges(t, "charts")
-			pg.Run(t, 90*time.Second)
-			if n := pg.Changes(t); n < 5 {
-				t.Errorf("the timeline changed %d times during the run, want it to fill in", n)
-			}
-			if n := e2e.Eval[int](t, b, `document.querySelectorAll("#lab-timeouts-timeline .ch-data rect").length`); n < 40 {
-				t.Errorf("timeline draws %d spans for 20 requests", n)
-			}
-			card := e2e.Eval[string](t, b, `document.querySelector("#lab-timeouts-stats .stat.has-guess").textContent`)
-			if !strings.Contains(card, "First word, p95") || !strings.Contains(card, "You predicted") {
-				t.Errorf("prediction card = %q", card)
-			}
-			if n := e2e.Eval[int](t, b, `document.querySelectorAll("#lab-timeouts-tables table").length`); n < 1 {
-				t.Errorf("%d tables, want the comparison", n)
-			}
-			status := e2e.Eval[string](t, b, `document.querySelector("#lab-timeouts-status").textContent`)
-			if !strings.Contains(status, "Wall clock") {
-				t.Errorf("status %q does not say how the batch was timed", status)
-			}
-			e2e.Screenshot(t, b, fmt.Sprintf("timeouts-preset-%d", i))
-		})
+	play := labtest.Play{Knobs: []string{knobOverall}, Guess: "5000", Changes: 5, Timeout: 90 * time.Second}
+	play.Check = func(t *testing.T, _ int, _ labs.Preset) {
+		if n := e2e.Eval[int](t, b, `document.querySelectorAll("#lab-timeouts-timeline .ch-data rect").length`); n < 40 {
+			t.Errorf("timeline draws %d spans for 20 requests", n)
+		}
+		card := e2e.Eval[string](t, b, `document.querySelector("#lab-timeouts-stats .stat.has-guess").textContent`)
+		if !strings.Contains(card, "First word, p95") || !strings.Contains(card, "You predicted") {
+			t.Errorf("prediction card = %q", card)
+		}
+		if n := e2e.Eval[int](t, b, `document.querySelectorAll("#lab-timeouts-tables table").length`); n < 1 {
+			t.Errorf("%d tables, want the comparison", n)
+		}
+		status := e2e.Eval[string](t, b, `document.querySelector("#lab-timeouts-status").textContent`)
+		if !strings.Contains(status, "Wall clock") {
+			t.Errorf("status %q does not say how the batch was timed", status)
+		}
 	}
+	labtest.PlayPresets(t, lab, pg, play, 1, 2)
 }

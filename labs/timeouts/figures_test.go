@@ -27,32 +27,24 @@ func TestPresetFigures(t *testing.T) {
 		"Shared 20 s deadline with a retry at 18 s": {18000, 19000, 30, 6, 0, 0},
 	}
 	l := labtest.Inert(t, define)
+	presets := map[string]labs.Preset{}
 	for _, p := range l.Presets() {
-		f := runLab(t, p.Values)
-		last := f[len(f)-1]
-		t.Logf("== %s\n%s", p.Name, last.Status)
-		for _, s := range last.Stats {
-			t.Logf("  %-18s %10.1f %s  (%s)", s.Key, s.Value, s.Unit, s.Note)
-		}
-		for _, tb := range last.Tables {
-			t.Logf("  %s\n    %v", tb.Title, tb.Columns)
-			for _, r := range tb.Rows {
-				t.Logf("    %v", r)
-			}
-		}
-		w, ok := wants[p.Name]
+		presets[p.Name] = p
+	}
+	for name, last := range labtest.PresetFinals(t, l, runLab) {
+		w, ok := wants[name]
 		if !ok {
-			t.Errorf("preset %q has no expected figures", p.Name)
+			t.Errorf("preset %q has no expected figures", name)
 			continue
 		}
-		checkTables(t, p, last)
-		labtest.CheckUnits(t, p.Name, last)
+		checkTables(t, presets[name], last)
+		labtest.CheckUnits(t, name, last)
 		st := labtest.StatMap(t, last)
 		if p95 := st[statFirstWordP95]; p95 < w.p95Min || p95 > w.p95Max {
-			t.Errorf("%s: first word p95 %v ms, want %v..%v", p.Name, p95, w.p95Min, w.p95Max)
+			t.Errorf("%s: first word p95 %v ms, want %v..%v", name, p95, w.p95Min, w.p95Max)
 		}
 		if st[statFallback] != w.fallback || st[statTimeouts] != w.timeouts || st[statErrors] != w.errs || st[statCut] != w.cut {
-			t.Errorf("%s: backup %v%%, timeouts %v, errors %v, healthy cut %v; want %v%%, %v, %v, %v", p.Name,
+			t.Errorf("%s: backup %v%%, timeouts %v, errors %v, healthy cut %v; want %v%%, %v, %v, %v", name,
 				st[statFallback], st[statTimeouts], st[statErrors], st[statCut], w.fallback, w.timeouts, w.errs, w.cut)
 		}
 	}

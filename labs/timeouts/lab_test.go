@@ -19,53 +19,32 @@ func runLab(t *testing.T, vals labs.Values) []labs.Frame {
 	}, vals, nil)
 }
 
+// presetFinal runs preset i (see runLab) and returns its final frame.
+func presetFinal(t *testing.T, i int) labs.Frame {
+	t.Helper()
+	frames := runLab(t, labtest.Inert(t, define).Presets()[i].Values)
+	return frames[len(frames)-1]
+}
+
 func TestKnobsAndPresetsValidate(t *testing.T) {
-	l := labtest.Inert(t, define)
-	if errs := labtest.FieldErrors(l, labtest.Defaults(l)); len(errs) > 0 {
-		t.Errorf("defaults: %v", errs)
-	}
-	for _, p := range l.Presets() {
-		if errs := labtest.FieldErrors(l, p.Values); len(errs) > 0 {
-			t.Errorf("preset %q: %v", p.Name, errs)
-		}
-		for _, k := range l.Knobs() {
-			if _, ok := p.Values[k.Name]; !ok {
-				t.Errorf("preset %q does not set %s", p.Name, k.Name)
-			}
-		}
-	}
-	if info := l.Info(); info.Slug != Slug || info.Lesson != "timeouts-and-deadlines" || info.PredictionStat != statFirstWordP95 {
-		t.Errorf("info %+v", info)
-	}
+	labtest.CheckDeclaration(t, labtest.Inert(t, define),
+		labtest.Entry{Slug: Slug, Lesson: "timeouts-and-deadlines", PredictionStat: statFirstWordP95})
 }
 
 func TestBadSettingsEndInAMessage(t *testing.T) {
-	tests := []struct {
-		name string
-		vals labs.Values
-		want string
-	}{
-		{"unknown fault", labs.Values{knobFault: "meteor"}, "Slowdown"},
-		{"too many requests", labs.Values{knobRequests: 5000.0}, "between 10 and 50"},
-		{"negative timeout", labs.Values{knobFTT: -1.0}, "between 0 and 30"},
-		{"not a number", labs.Values{knobDeadline: "soon"}, "must be a number"},
-	}
-	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			msg := labtest.ExpectNotRun(t, labtest.Inert(t, define), tc.vals) // no engines: a bad setting must not get that far
-			if !strings.Contains(msg, tc.want) {
-				t.Errorf("error %q does not mention %q", msg, tc.want)
-			}
-		})
-	}
+	// No engines: a bad setting must not get that far.
+	labtest.ExpectRefusals(t, labtest.Inert(t, define), []labtest.Refusal{
+		{Name: "unknown fault", Vals: labs.Values{knobFault: "meteor"}, Want: "Slowdown"},
+		{Name: "too many requests", Vals: labs.Values{knobRequests: 5000.0}, Want: "between 10 and 50"},
+		{Name: "negative timeout", Vals: labs.Values{knobFTT: -1.0}, Want: "between 0 and 30"},
+		{Name: "not a number", Vals: labs.Values{knobDeadline: "soon"}, Want: "must be a number"},
+	})
 }
 
 // The fallback preset end to end: stats, timeline and comparison agree
 // with what the pipeline did.
 func TestFallbackPresetFrames(t *testing.T) {
-	l := labtest.Inert(t, define)
-	frames := runLab(t, l.Presets()[1].Values)
-	last := frames[len(frames)-1]
+	last := presetFinal(t, 1)
 	if got := labtest.Stat(t, last, statFallback); got != 30 {
 		t.Errorf("fallback share %v%%, want 30%% (the slowed share)", got)
 	}
@@ -111,9 +90,7 @@ func TestFallbackPresetFrames(t *testing.T) {
 // completes: the healthy ones are cut, and no completion percentile is
 // made up from nothing.
 func TestWebServicePresetCutsHealthyAnswers(t *testing.T) {
-	l := labtest.Inert(t, define)
-	frames := runLab(t, l.Presets()[2].Values)
-	last := frames[len(frames)-1]
+	last := presetFinal(t, 2)
 	if got := labtest.Stat(t, last, statCut); got != 14 {
 		t.Errorf("healthy answers cut = %v, want all 14", got)
 	}

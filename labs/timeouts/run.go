@@ -12,16 +12,8 @@ import (
 
 // run sends the batch under every variant at once and reports the
 // learner's variant live, then everything at the end.
-func (l *Lab) run(ctx context.Context, ps params, emit func(labs.Frame)) error {
-	s, err := ps.settings()
-	if err != nil {
-		return err
-	}
-	tiers, err := pipelinelab.Tiers(l.cfg.Engines)
-	if err != nil {
-		return fmt.Errorf("timeouts: %w", err)
-	}
-	_, base := l.ids.Next()
+func (l runner) run(ctx context.Context, run pipelinelab.Run, s settings, emit func(labs.Frame)) error {
+	base, tiers := run.ID, run.Tiers
 	vs := variants(s)
 	batches := make([]*batch, len(vs))
 	type pair struct{ healthy, faulty *pipeline.Pipeline }
