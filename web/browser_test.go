@@ -49,6 +49,10 @@ func TestBrowserJourney(t *testing.T) {
 	e2e.Do(t, ctx, "preset", 5*time.Second, chromedp.Click(chromedp.ID("lab-ticker-preset-0")))
 	e2e.WaitFor(t, ctx, "preset applied", `document.querySelector("#lab-ticker-k-steps").value === "3"`, 5*time.Second)
 	e2e.WaitFor(t, ctx, "preset note shown", `document.querySelector("#lab-ticker .preset-note").textContent === "few steps"`, 5*time.Second)
+	// Run waits for a prediction; skipping it is a visible choice.
+	e2e.WaitFor(t, ctx, "run locked until a guess", `document.querySelector("#lab-ticker-run").disabled`, 5*time.Second)
+	e2e.Do(t, ctx, "skip the guess", 5*time.Second, chromedp.Click(chromedp.ID("lab-ticker-skip")))
+	e2e.WaitFor(t, ctx, "run unlocked", `!document.querySelector("#lab-ticker-run").disabled`, 5*time.Second)
 	e2e.Do(t, ctx, "run inline", 5*time.Second, chromedp.Click(chromedp.ID("lab-ticker-run")))
 	e2e.WaitFor(t, ctx, "inline run done", `document.querySelector("#lab-ticker-status").classList.contains("status-done")`, 15*time.Second)
 	if txt := e2e.Eval[string](t, ctx, `document.querySelector("#lab-ticker-text .text-body").textContent`); !strings.Contains(txt, "word3") || strings.Contains(txt, "word4") {
@@ -86,6 +90,23 @@ func TestBrowserJourney(t *testing.T) {
 	e2e.WaitFor(t, ctx, "button enabled again", `!document.querySelector("#lab-ticker-run").disabled`, 5*time.Second)
 	e2e.Screenshot(t, ctx, "lab-after-run")
 
+	// A long run stops at once with Stop, and Run works again after it
+	// (the busy signal is the button's own, not a one-shot indicator).
+	e2e.Do(t, ctx, "long run", 5*time.Second,
+		e2e.SetInput("lab-ticker-k-steps", "400"),
+		chromedp.Click(chromedp.ID("lab-ticker-run")))
+	e2e.WaitFor(t, ctx, "stop offered while running", `getComputedStyle(document.querySelector("#lab-ticker-stop")).display !== "none"`, 5*time.Second)
+	e2e.Do(t, ctx, "stop", 5*time.Second, chromedp.Click(chromedp.ID("lab-ticker-stop")))
+	e2e.WaitFor(t, ctx, "run stopped", `document.querySelector("#lab-ticker-status").classList.contains("status-stopped")`, 5*time.Second)
+	e2e.WaitFor(t, ctx, "run enabled after stop", `!document.querySelector("#lab-ticker-run").disabled`, 5*time.Second)
+	e2e.WaitFor(t, ctx, "stop hidden again", `getComputedStyle(document.querySelector("#lab-ticker-stop")).display === "none"`, 5*time.Second)
+	e2e.Screenshot(t, ctx, "lab-stopped")
+	e2e.Do(t, ctx, "short run again", 5*time.Second,
+		e2e.SetInput("lab-ticker-k-steps", "10"),
+		chromedp.Click(chromedp.ID("lab-ticker-run")))
+	e2e.WaitFor(t, ctx, "second run shows it is running", `document.querySelector("#lab-ticker-run").disabled`, 5*time.Second)
+	e2e.WaitFor(t, ctx, "second run done", `document.querySelector("#lab-ticker-status").classList.contains("status-done")`, 20*time.Second)
+
 	e2e.Do(t, ctx, "reload", 15*time.Second, chromedp.Reload(), chromedp.WaitVisible(chromedp.ID("lab-ticker-runs")))
 	runs := e2e.Eval[string](t, ctx, `document.querySelector("#lab-ticker-runs").textContent`)
 	if !strings.Contains(runs, "Latest") || !strings.Contains(runs, "120 ms") || !strings.Contains(runs, "10 frames") {
@@ -98,6 +119,7 @@ func TestBrowserJourney(t *testing.T) {
 	e2e.Do(t, ctx, "bad value", 5*time.Second,
 		chromedp.Evaluate[chromedp.Void](`document.querySelector("#lab-ticker-k-steps").max = "9999"`),
 		e2e.SetInput("lab-ticker-k-steps", "9999"),
+		e2e.SetInput("lab-ticker-guess", "120"), // a reload clears the guess, which locks Run
 		chromedp.Click(chromedp.ID("lab-ticker-run")))
 	e2e.WaitFor(t, ctx, "field error", `document.querySelector("#lab-ticker-err-steps").textContent.includes("between 1 and 400")`, 10*time.Second)
 	e2e.Screenshot(t, ctx, "lab-bad-input")

@@ -8,7 +8,6 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/labstack/echo/v4"
@@ -57,15 +56,14 @@ type chat struct {
 	label       string
 	unavailable string // why the chat cannot answer, if it cannot
 
-	mu      sync.Mutex
-	running map[string]context.CancelCauseFunc // learner/conversation → cancel
+	running *runningWork // learner/conversation → the answer streaming there
 }
 
 // registerChat seeds the support desk and adds the chat routes. With no
 // ChatBackend configured, or a failed seed, the page still opens and says
 // why it cannot answer.
 func (s *Server) registerChat(site []echo.MiddlewareFunc) {
-	h := &chat{srv: s, maxChars: chatMaxChars, running: map[string]context.CancelCauseFunc{}}
+	h := &chat{srv: s, maxChars: chatMaxChars, running: newRunningWork()}
 	switch err := h.setUp(s.cfg.Chat); {
 	case errors.Is(err, errNoChatBackend):
 		h.unavailable = "The support desk has no model on this server, so it cannot answer."

@@ -76,10 +76,11 @@ func (h *chat) handleSend(c echo.Context) error {
 	runCtx, stop, releaseCtx := h.srv.runContext(ctx, errors.New("answer took too long"))
 	defer releaseCtx()
 	key := learner + "/" + conv
-	if !h.begin(key, stop) {
+	busy, remove := h.running.add(key, stop)
+	defer remove()
+	if busy > 0 {
 		return chatRefusal(http.StatusConflict, "An answer is still streaming in this conversation. Wait for it, or press Stop.")
 	}
-	defer h.end(key)
 
 	st := openStream(c, http.StatusOK)
 	sigs, _ := json.Marshal(map[string]string{"chatInput": "", "chatConv": conv})
@@ -162,30 +163,7 @@ func (h *chat) handleStop(c echo.Context) error {
 	if err := readSignals(c.Request(), &sig); err != nil {
 		return badRequest("The stop request could not be read. Reload the page.", err)
 	}
-	h.mu.Lock()
-	cancel := h.running[learnerID(c)+"/"+sig.Conv]
-	h.mu.Unlock()
-	if cancel != nil {
-		cancel(errStopped)
-	}
+	h.running.cancel(learnerID(c)+"/"+sig.Conv, errStopped)
 	openStream(c, http.StatusOK) // an empty stream: the client expects SSE
 	return nil
-}
-
-// begin registers a streaming answer; false if one is already streaming in
-// that conversation.
-func (h *chat) begin(key string, cancel context.CancelCauseFunc) bool {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	if _, busy := h.running[key]; busy {
-		return false
-	}
-	h.running[key] = cancel
-	return true
-}
-
-func (h *chat) end(key string) {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	delete(h.running, key)
 }

@@ -59,8 +59,10 @@ func (s *Server) handleLabRun(c echo.Context) error {
 	}
 	defer release()
 
-	ctx, _, releaseCtx := s.runContext(c.Request().Context(), errors.New("run took too long"))
+	ctx, stop, releaseCtx := s.runContext(c.Request().Context(), errors.New("run took too long"))
 	defer releaseCtx()
+	_, unregister := s.labRuns.add(labRunKey(learner, info.Slug), stop)
+	defer unregister()
 
 	st := openStream(c, http.StatusOK)
 	p := &framePatcher{st: st, ctx: c.Request().Context(), ids: ids, guess: guess}
@@ -78,6 +80,9 @@ func (s *Server) handleLabRun(c echo.Context) error {
 		return nil
 	case res.SendErr != nil || c.Request().Context().Err() != nil:
 		return nil // the learner closed the tab; nobody to tell
+	case errors.Is(res.Cause, errStopped):
+		_ = p.ended("Stopped. The engine has let go of this run; change the settings or press Run again.", "stopped")
+		return nil
 	case res.Canceled:
 		_ = p.ended("Stopped: "+res.Cause.Error()+".", "failed")
 		return nil

@@ -22,8 +22,9 @@ type labIDs struct {
 	Prefix string // DOM ids: Prefix+"-status", Prefix+"-stats", …
 	NS     string // signal object holding the knob values
 	Guess  string // signal holding the prediction
-	Busy   string // indicator signal
+	Busy   string // true while a run streams
 	Note   string // local signal (never sent) with the last preset's note
+	Skip   string // local signal: run without a guess this time
 }
 
 func idsFor(slug string) labIDs {
@@ -36,7 +37,7 @@ func idsFor(slug string) labIDs {
 		b.WriteString(strings.ToUpper(part[:1]) + part[1:])
 	}
 	ns := b.String()
-	return labIDs{Prefix: "lab-" + slug, NS: ns, Guess: ns + "Guess", Busy: ns + "Busy", Note: "_" + ns + "Note"}
+	return labIDs{Prefix: "lab-" + slug, NS: ns, Guess: ns + "Guess", Busy: ns + "Busy", Note: "_" + ns + "Note", Skip: "_" + ns + "Skip"}
 }
 
 // checkCatalog rejects labs whose slug or knob names could not be used

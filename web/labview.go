@@ -23,7 +23,7 @@ func (s *Server) labView(c echo.Context, lab labs.Lab, heading int) (views.Lab, 
 	for _, k := range knobs {
 		defaults[k.Name] = k.Default
 	}
-	signals, err := json.Marshal(map[string]any{ids.NS: defaults, ids.Guess: "", ids.Busy: false, ids.Note: ""})
+	signals, err := json.Marshal(map[string]any{ids.NS: defaults, ids.Guess: "", ids.Busy: false, ids.Note: "", ids.Skip: false})
 	if err != nil {
 		return views.Lab{}, fmt.Errorf("lab %s: signals: %w", info.Slug, err)
 	}
@@ -35,7 +35,9 @@ func (s *Server) labView(c echo.Context, lab labs.Lab, heading int) (views.Lab, 
 		NoteSig:  ids.Note,
 		GuessSig: ids.Guess,
 		BusySig:  ids.Busy,
+		SkipSig:  ids.Skip,
 		RunURL:   "/labs/" + info.Slug + "/run",
+		StopURL:  "/labs/" + info.Slug + "/stop",
 		Heading:  heading,
 		// A tall column of knobs would push Run far from the results;
 		// past a handful, the controls go above the panels in a grid.

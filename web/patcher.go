@@ -119,5 +119,9 @@ func (p *framePatcher) ended(msg, state string) error {
 	if err := p.st.patch(p.ctx, pre+"-status", views.Status(pre, msg, state)); err != nil {
 		return err
 	}
+	if state == "stopped" {
+		// The learner asked for it: nothing went wrong, so no error box.
+		msg = ""
+	}
 	return p.st.patch(p.ctx, pre+"-error", views.ErrorBox(pre, msg))
 }

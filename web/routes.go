@@ -31,6 +31,7 @@ func (s *Server) routes() {
 	e.GET("/labs", s.handleLabs, site...)
 	e.GET("/labs/:slug", s.handleLab, site...)
 	e.POST("/labs/:slug/run", s.handleLabRun, run...)
+	e.POST("/labs/:slug/stop", s.handleLabStop, site...)
 	e.GET("/labs/:slug/runs", s.handleLabRuns, site...)
 	s.registerChat(site)
 	e.GET("/healthz", s.handleHealthz)

@@ -29,6 +29,7 @@ type Server struct {
 	learnerRate *keyedLimiter
 	addrRate    *keyedLimiter
 	runs        *runLimiter
+	labRuns     *runningWork // learner/lab → runs a Stop may cancel
 	proxies     proxies
 	origins     atomic.Pointer[originPolicy]
 
@@ -73,6 +74,7 @@ func New(cfg Config) (*Server, error) {
 		learnerRate: newKeyedLimiter(cfg.RatePerSecond, cfg.RateBurst),
 		addrRate:    newKeyedLimiter(lim.AddrRatePerSecond, lim.AddrRateBurst),
 		runs:        newRunLimiter(cfg.MaxRuns, lim.MaxRunsPerAddr, lim.MaxRunsTotal, cfg.Clock),
+		labRuns:     newRunningWork(),
 		proxies:     prox,
 	}
 	s.origins.Store(origins)

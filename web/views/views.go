@@ -85,9 +85,11 @@ type Lab struct {
 	Signals   string // JSON for data-signals: defaults of every knob
 	NS        string // signal namespace holding the knob values
 	GuessSig  string // signal holding the prediction
-	BusySig   string // indicator signal, true while a run streams
+	BusySig   string // true while a run streams (set by the Run button itself)
+	SkipSig   string // local signal: the learner chose to run without a guess
 	NoteSig   string // local signal holding the chosen preset's note
 	RunURL    string
+	StopURL   string
 	Knobs     []KnobView
 	Presets   []PresetView
 	Runs      Runs
@@ -165,4 +167,28 @@ func (g Guess) ratio(measured float64) string {
 	default:
 		return FormatNumber(1/r) + "× below your guess"
 	}
+}
+
+// noGuess is the expression that is true while the lab asks for a
+// prediction and none is typed. 0 is a guess.
+func noGuess(l Lab) string {
+	if l.Info.Prediction == "" {
+		return "false"
+	}
+	return "String($" + l.GuessSig + ").trim() === ''"
+}
+
+// runLocked keeps Run disabled while a run streams, and until the learner
+// has committed to a guess or chosen to skip it: predicting first is the
+// point of the lab.
+func runLocked(l Lab) string {
+	return "$" + l.BusySig + " || (" + noGuess(l) + " && !$" + l.SkipSig + ")"
+}
+
+// runClick posts the run and keeps the busy signal itself for the whole
+// request: beta.11's data-indicator stops listening after the first
+// request it sees, so a second run would not show as running.
+func runClick(l Lab) string {
+	return "!$" + l.BusySig + " && ($" + l.BusySig + " = true, @post('" + l.RunURL +
+		"', {openWhenHidden: true, retryMaxCount: 0}).finally(() => $" + l.BusySig + " = false))"
 }
