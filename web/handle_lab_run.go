@@ -65,7 +65,7 @@ func (s *Server) handleLabRun(c echo.Context) error {
 	defer unregister()
 
 	st := openStream(c, http.StatusOK)
-	p := &framePatcher{st: st, ctx: c.Request().Context(), ids: ids, guess: guess}
+	p := &framePatcher{st: st, ctx: chartContext(c.Request().Context(), signals[ids.Width]), ids: ids, guess: guess}
 	if err := p.start(knobs); err != nil {
 		return nil // the client left before the run began
 	}

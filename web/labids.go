@@ -25,6 +25,7 @@ type labIDs struct {
 	Busy   string // true while a run streams
 	Note   string // local signal (never sent) with the last preset's note
 	Skip   string // local signal: run without a guess this time
+	Width  string // the width (px) of the lab's output column, sent with a run
 }
 
 func idsFor(slug string) labIDs {
@@ -37,7 +38,7 @@ func idsFor(slug string) labIDs {
 		b.WriteString(strings.ToUpper(part[:1]) + part[1:])
 	}
 	ns := b.String()
-	return labIDs{Prefix: "lab-" + slug, NS: ns, Guess: ns + "Guess", Busy: ns + "Busy", Note: "_" + ns + "Note", Skip: "_" + ns + "Skip"}
+	return labIDs{Prefix: "lab-" + slug, NS: ns, Guess: ns + "Guess", Busy: ns + "Busy", Note: "_" + ns + "Note", Skip: "_" + ns + "Skip", Width: ns + "Width"}
 }
 
 // checkCatalog rejects labs whose slug or knob names could not be used

@@ -23,7 +23,7 @@ func (s *Server) labView(c echo.Context, lab labs.Lab, heading int) (views.Lab, 
 	for _, k := range knobs {
 		defaults[k.Name] = k.Default
 	}
-	signals, err := json.Marshal(map[string]any{ids.NS: defaults, ids.Guess: "", ids.Busy: false, ids.Note: "", ids.Skip: false})
+	signals, err := json.Marshal(map[string]any{ids.NS: defaults, ids.Guess: "", ids.Busy: false, ids.Note: "", ids.Skip: false, ids.Width: 0})
 	if err != nil {
 		return views.Lab{}, fmt.Errorf("lab %s: signals: %w", info.Slug, err)
 	}
@@ -36,6 +36,7 @@ func (s *Server) labView(c echo.Context, lab labs.Lab, heading int) (views.Lab, 
 		GuessSig: ids.Guess,
 		BusySig:  ids.Busy,
 		SkipSig:  ids.Skip,
+		WidthSig: ids.Width,
 		RunURL:   "/labs/" + info.Slug + "/run",
 		StopURL:  "/labs/" + info.Slug + "/stop",
 		Heading:  heading,

@@ -62,9 +62,12 @@ func rowInSeconds(stats []labs.Stat) bool {
 	return false
 }
 
-// splitStat formats one stat of a row in the row's unit.
+// splitStat formats one stat of a row. In a row in seconds, every time of
+// a second or more is given in seconds, so "5593 ms" never sits beside
+// "11.3 s"; a time under a second stays in milliseconds ("8 ms", not
+// "0.008 s"), as serving dashboards give a time per token.
 func splitStat(s labs.Stat, row []labs.Stat) (num, suffix string) {
-	if s.Unit == "ms" && rowInSeconds(row) {
+	if s.Unit == "ms" && math.Abs(s.Value) >= 999.5 && rowInSeconds(row) { // 999.5 shows as "1000 ms"
 		return splitIn(s.Value/1000, "s")
 	}
 	return splitIn(s.Value, s.Unit)

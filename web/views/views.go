@@ -87,6 +87,7 @@ type Lab struct {
 	GuessSig  string // signal holding the prediction
 	BusySig   string // true while a run streams (set by the Run button itself)
 	SkipSig   string // local signal: the learner chose to run without a guess
+	WidthSig  string // the output column's width in px, measured at each run
 	NoteSig   string // local signal holding the chosen preset's note
 	RunURL    string
 	StopURL   string
@@ -185,10 +186,13 @@ func runLocked(l Lab) string {
 	return "$" + l.BusySig + " || (" + noGuess(l) + " && !$" + l.SkipSig + ")"
 }
 
-// runClick posts the run and keeps the busy signal itself for the whole
-// request: beta.11's data-indicator stops listening after the first
-// request it sees, so a second run would not show as running.
+// runClick measures the output column, so the server lays charts out for
+// the width they will have, then posts the run, keeping the busy signal
+// itself for the whole request: beta.11's data-indicator stops listening
+// after the first request it sees, so a second run would not show as
+// running.
 func runClick(l Lab) string {
-	return "!$" + l.BusySig + " && ($" + l.BusySig + " = true, @post('" + l.RunURL +
+	return "!$" + l.BusySig + " && ($" + l.WidthSig + " = (ctx.el.closest('.lab')?.querySelector('.lab-output')?.clientWidth || 0), $" +
+		l.BusySig + " = true, @post('" + l.RunURL +
 		"', {openWhenHidden: true, retryMaxCount: 0}).finally(() => $" + l.BusySig + " = false))"
 }

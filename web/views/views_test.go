@@ -74,8 +74,9 @@ func TestNumericColumns(t *testing.T) {
 	}
 }
 
-// TestStatRowHasOneUnit: a row of stat cards shows its times in one unit,
-// seconds as soon as any reaches ten seconds.
+// TestStatRowHasOneUnit: a row of stat cards shows its times of a second
+// or more in one unit, seconds as soon as any reaches ten seconds; times
+// under a second stay in milliseconds.
 func TestStatRowHasOneUnit(t *testing.T) {
 	tests := []struct {
 		name string
@@ -85,7 +86,9 @@ func TestStatRowHasOneUnit(t *testing.T) {
 		{"all under ten seconds stay in ms", []labs.Stat{{Value: 5592.7, Unit: "ms"}, {Value: 9000, Unit: "ms"}},
 			[]string{"5593 ms", "9000 ms"}},
 		{"one over ten seconds moves the row to s", []labs.Stat{{Value: 5592.7, Unit: "ms"}, {Value: 11300, Unit: "ms"}, {Value: 26.2, Unit: "ms"}, {Value: 1, Unit: "tokens"}},
-			[]string{"5.59 s", "11.3 s", "0.026 s", "1 token"}},
+			[]string{"5.59 s", "11.3 s", "26.2 ms", "1 token"}},
+		{"a time per token stays in ms beside seconds", []labs.Stat{{Value: 10927.8, Unit: "ms"}, {Value: 7.84, Unit: "ms"}, {Value: 999.6, Unit: "ms"}},
+			[]string{"10.9 s", "7.84 ms", "1 s"}},
 	}
 	for _, tc := range tests {
 		for i, s := range tc.row {

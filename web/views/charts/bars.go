@@ -37,7 +37,7 @@ type barView struct {
 // buildStackedBar lays out one vertical stacked bar per group, segments in
 // the given order from the bottom, with the total above each bar. Negative
 // and non-finite segments are skipped: stacks show durations and counts.
-func buildStackedBar(c labs.Chart) barView {
+func buildStackedBar(c labs.Chart, w float64) barView {
 	var names []string
 	var entries []entry
 	seen := map[string]bool{}
@@ -67,7 +67,7 @@ func buildStackedBar(c labs.Chart) barView {
 		ye.add(m.At)
 	}
 	col := newColours(names)
-	v := barView{frame: newFrame(c, viewH, entries, col)}
+	v := barView{frame: newFrame(c, w, viewH, entries, col)}
 	// Category labels wider than their band are slanted; make room below
 	// the plot for the longest one (capped, longer ones are truncated).
 	n := len(c.Bars)
@@ -75,7 +75,7 @@ func buildStackedBar(c labs.Chart) barView {
 	for _, g := range c.Bars {
 		maxLabel = math.Max(maxLabel, textWidth(g.Label, tickSize))
 	}
-	if n > 0 && maxLabel > (viewW-70)/float64(n)-6 {
+	if n > 0 && maxLabel > (w-70)/float64(n)-6 {
 		v.XRotate = true
 		maxLabel = math.Min(maxLabel, maxSlantLabel)
 		v.Plot.B -= maxLabel*math.Sin(slantAngle*math.Pi/180) - 4

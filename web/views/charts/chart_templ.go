@@ -62,7 +62,7 @@ func Chart(c labs.Chart) templ.Component {
 				return templ_7745c5c3_Err
 			}
 		default:
-			templ_7745c5c3_Err = svgFrame(unsupported(c)).Render(ctx, templ_7745c5c3_Buffer)
+			templ_7745c5c3_Err = svgFrame(unsupported(c, widthFrom(ctx))).Render(ctx, templ_7745c5c3_Buffer)
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
@@ -89,7 +89,7 @@ func Line(c labs.Chart) templ.Component {
 		}
 		ctx = templ.InitializeContext(ctx)
 		ctx = templ.ClearChildren(ctx)
-		templ_7745c5c3_Err = xyChart(buildXY(withKind(c, labs.ChartLine))).Render(ctx, templ_7745c5c3_Buffer)
+		templ_7745c5c3_Err = xyChart(buildXY(withKind(c, labs.ChartLine), widthFrom(ctx))).Render(ctx, templ_7745c5c3_Buffer)
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
@@ -115,7 +115,7 @@ func Area(c labs.Chart) templ.Component {
 		}
 		ctx = templ.InitializeContext(ctx)
 		ctx = templ.ClearChildren(ctx)
-		templ_7745c5c3_Err = xyChart(buildXY(withKind(c, labs.ChartArea))).Render(ctx, templ_7745c5c3_Buffer)
+		templ_7745c5c3_Err = xyChart(buildXY(withKind(c, labs.ChartArea), widthFrom(ctx))).Render(ctx, templ_7745c5c3_Buffer)
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
@@ -141,7 +141,7 @@ func Scatter(c labs.Chart) templ.Component {
 		}
 		ctx = templ.InitializeContext(ctx)
 		ctx = templ.ClearChildren(ctx)
-		templ_7745c5c3_Err = xyChart(buildXY(withKind(c, labs.ChartScatter))).Render(ctx, templ_7745c5c3_Buffer)
+		templ_7745c5c3_Err = xyChart(buildXY(withKind(c, labs.ChartScatter), widthFrom(ctx))).Render(ctx, templ_7745c5c3_Buffer)
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
@@ -168,7 +168,7 @@ func StackedBar(c labs.Chart) templ.Component {
 		}
 		ctx = templ.InitializeContext(ctx)
 		ctx = templ.ClearChildren(ctx)
-		templ_7745c5c3_Err = barChart(buildStackedBar(withKind(c, labs.ChartStackedBar))).Render(ctx, templ_7745c5c3_Buffer)
+		templ_7745c5c3_Err = barChart(buildStackedBar(withKind(c, labs.ChartStackedBar), widthFrom(ctx))).Render(ctx, templ_7745c5c3_Buffer)
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
@@ -195,7 +195,7 @@ func Timeline(c labs.Chart) templ.Component {
 		}
 		ctx = templ.InitializeContext(ctx)
 		ctx = templ.ClearChildren(ctx)
-		templ_7745c5c3_Err = timelineChart(buildTimeline(withKind(c, labs.ChartTimeline))).Render(ctx, templ_7745c5c3_Buffer)
+		templ_7745c5c3_Err = timelineChart(buildTimeline(withKind(c, labs.ChartTimeline), widthFrom(ctx))).Render(ctx, templ_7745c5c3_Buffer)
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
@@ -221,7 +221,7 @@ func Histogram(c labs.Chart) templ.Component {
 		}
 		ctx = templ.InitializeContext(ctx)
 		ctx = templ.ClearChildren(ctx)
-		templ_7745c5c3_Err = histChart(buildHistogram(withKind(c, labs.ChartHistogram))).Render(ctx, templ_7745c5c3_Buffer)
+		templ_7745c5c3_Err = histChart(buildHistogram(withKind(c, labs.ChartHistogram), widthFrom(ctx))).Render(ctx, templ_7745c5c3_Buffer)
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}

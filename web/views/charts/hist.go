@@ -18,8 +18,8 @@ type histView struct {
 // buildHistogram lays out one bar per bin with the percentile marks behind
 // them (a mark line never hides a bin), their labels staggered in the lane
 // above the plot so that close percentiles stay readable.
-func buildHistogram(c labs.Chart) histView {
-	v := histView{frame: newFrame(c, viewH, nil, newColours(nil))}
+func buildHistogram(c labs.Chart, w float64) histView {
+	v := histView{frame: newFrame(c, w, viewH, nil, newColours(nil))}
 	h := c.Hist
 	valid := h != nil && finite(h.Start) && finite(h.BinWidth) && h.BinWidth > 0
 	xe, ye := newExtent(), newExtent()

@@ -10,8 +10,8 @@ func withKind(c labs.Chart, k labs.ChartKind) labs.Chart {
 }
 
 // unsupported is the frame drawn for a kind this package does not know.
-func unsupported(c labs.Chart) frame {
-	f := newFrame(c, viewH, nil, newColours(nil))
+func unsupported(c labs.Chart, w float64) frame {
+	f := newFrame(c, w, viewH, nil, newColours(nil))
 	f.fitY(numIn{lo: 0, hi: 1, unit: c.YUnit, label: c.YLabel})
 	f.fitX(numIn{lo: 0, hi: 1, unit: c.XUnit, label: c.XLabel})
 	f.Note = "unsupported chart kind: " + string(c.Kind)

@@ -160,7 +160,7 @@ func (f *frame) markLabels(ms []labs.Mark, xs linScale, unit string) ([]laneLabe
 		}
 		full := markText(m.Label, m.At, unit)
 		// A label fits on one side of its line or the other.
-		room := math.Max(viewW-pad-x-3, x-3-f.Plot.L)
+		room := math.Max(f.W-pad-x-3, x-3-f.Plot.L)
 		text := truncate(full, math.Min(room, f.Plot.w()*0.6), labelSize)
 		v := vmark{X: x, Label: text}
 		if text != full {
@@ -180,7 +180,7 @@ func (f *frame) fitWithLane(ms []labs.Mark, unit string, fit func() linScale) li
 	xs := fit()
 	for range 3 {
 		ls, _ := f.markLabels(ms, xs, unit)
-		rows := placeLane(ls, f.Plot.L, viewW-pad)
+		rows := placeLane(ls, f.Plot.L, f.W-pad)
 		need := 0.0
 		if rows > 0 {
 			need = float64(rows)*laneRowH + laneMargin
@@ -199,7 +199,7 @@ func (f *frame) fitWithLane(ms []labs.Mark, unit string, fit func() linScale) li
 // their lines from each label down to the X axis.
 func (f *frame) placeVMarks(ms []labs.Mark, xs linScale, unit string) {
 	ls, vs := f.markLabels(ms, xs, unit)
-	placeLane(ls, f.Plot.L, viewW-pad)
+	placeLane(ls, f.Plot.L, f.W-pad)
 	for i, l := range ls {
 		v := &vs[i]
 		v.LY = f.Plot.T - laneMargin - 1 - float64(l.row)*laneRowH

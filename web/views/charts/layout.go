@@ -111,12 +111,12 @@ type entry struct {
 
 // newFrame lays out the title and legend and reserves the bottom of the
 // box for the X axis; the caller then fits the axes.
-func newFrame(c labs.Chart, h float64, entries []entry, col *colours) frame {
+func newFrame(c labs.Chart, w, h float64, entries []entry, col *colours) frame {
 	f := frame{
 		ID:     c.ID,
 		ClipID: "ch-clip-" + safeID(c.ID, string(c.Kind)),
 		Title:  strings.TrimSpace(c.Title),
-		W:      viewW,
+		W:      w,
 		H:      h,
 
 		YTickSize: tickSize,
@@ -125,11 +125,11 @@ func newFrame(c labs.Chart, h float64, entries []entry, col *colours) frame {
 	top := pad
 	if f.Title != "" {
 		f.ShowTitle = true
-		f.Title = truncate(f.Title, viewW-2*pad, titleSize)
+		f.Title = truncate(f.Title, w-2*pad, titleSize)
 		top += 18
 	}
-	f.Legend, top = placeLegend(entries, col, top)
-	f.Plot = box{T: top + 6, R: viewW - pad - 6, B: h - pad - 16}
+	f.Legend, top = placeLegend(entries, col, top, w)
+	f.Plot = box{T: top + 6, R: w - pad - 6, B: h - pad - 16}
 	f.XTitle = strings.TrimSpace(c.XLabel)
 	if f.XTitle != "" {
 		f.Plot.B -= 14
@@ -137,9 +137,9 @@ func newFrame(c labs.Chart, h float64, entries []entry, col *colours) frame {
 	return f
 }
 
-// placeLegend flows the entries into rows below y and returns them with the
-// y below the legend.
-func placeLegend(entries []entry, col *colours, y float64) ([]legendItem, float64) {
+// placeLegend flows the entries into rows below y in a chart w wide and
+// returns them with the y below the legend.
+func placeLegend(entries []entry, col *colours, y, w float64) ([]legendItem, float64) {
 	if len(entries) == 0 {
 		return nil, y
 	}
@@ -151,14 +151,14 @@ func placeLegend(entries []entry, col *colours, y float64) ([]legendItem, float6
 		if e.kind == swatchLine {
 			sw = 16
 		}
-		name := truncate(e.name, viewW-2*pad-sw-5, legendSize)
-		w := sw + 5 + textWidth(name, legendSize)
-		if x > pad && x+w > viewW-pad {
+		name := truncate(e.name, w-2*pad-sw-5, legendSize)
+		ew := sw + 5 + textWidth(name, legendSize)
+		if x > pad && x+ew > w-pad {
 			x = pad
 			rowY += lineGap
 		}
 		out = append(out, legendItem{X: x, Y: rowY, Name: name, Color: col.of(e.name), Kind: e.kind, Dashed: e.dashed})
-		x += w + 14
+		x += ew + 14
 	}
 	return out, rowY + lineGap/2
 }

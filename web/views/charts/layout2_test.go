@@ -28,7 +28,7 @@ func TestLogYTicks(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			c := labs.Chart{ID: "y", Kind: labs.ChartLine, LogY: true, YUnit: tt.unit, Series: pts(tt.lo, tt.hi)}
-			v := buildXY(c)
+			v := buildXY(c, viewW)
 			var got []string
 			for _, tk := range v.YTicks {
 				got = append(got, tk.Label)
@@ -55,7 +55,7 @@ func TestLogYTicks(t *testing.T) {
 	// out, not drawn at the bottom edge.
 	c := labs.Chart{ID: "y", Kind: labs.ChartScatter, LogY: true,
 		Series: []labs.Series{{Name: "s", Points: []labs.Point{{X: 1, Y: 0}, {X: 2, Y: -3}, {X: 3, Y: 10}, {X: 4, Y: 100}}}}}
-	if n := len(buildXY(c).Series[0].Dots); n != 2 {
+	if n := len(buildXY(c, viewW).Series[0].Dots); n != 2 {
 		t.Errorf("%d dots drawn, want the 2 positive ones", n)
 	}
 }
@@ -84,11 +84,11 @@ func TestYTitleClearsTickLabels(t *testing.T) {
 			var f frame
 			switch tt.c.Kind {
 			case labs.ChartStackedBar:
-				f = buildStackedBar(tt.c).frame
+				f = buildStackedBar(tt.c, viewW).frame
 			case labs.ChartHistogram:
-				f = buildHistogram(tt.c).frame
+				f = buildHistogram(tt.c, viewW).frame
 			default:
-				f = buildXY(tt.c).frame
+				f = buildXY(tt.c, viewW).frame
 			}
 			if f.YTitle == "" {
 				t.Fatal("no Y title")
@@ -141,11 +141,11 @@ func TestMarkLaneLabels(t *testing.T) {
 				var f frame
 				switch kind {
 				case labs.ChartTimeline:
-					f = buildTimeline(c).frame
+					f = buildTimeline(c, viewW).frame
 				case labs.ChartHistogram:
-					f = buildHistogram(c).frame
+					f = buildHistogram(c, viewW).frame
 				default:
-					f = buildXY(c).frame
+					f = buildXY(c, viewW).frame
 				}
 				if len(f.VMarks) != len(tt.marks) {
 					t.Fatalf("%d marks placed, want %d", len(f.VMarks), len(tt.marks))
@@ -189,7 +189,7 @@ func TestMarkLaneLabels(t *testing.T) {
 		}
 	}
 	// No marks, no lane: the plot keeps its height.
-	if f := buildXY(labs.Chart{ID: "n", Kind: labs.ChartLine, Series: []labs.Series{{Name: "s", Points: []labs.Point{{X: 0, Y: 1}, {X: 1, Y: 2}}}}}); f.Lane != 0 {
+	if f := buildXY(labs.Chart{ID: "n", Kind: labs.ChartLine, Series: []labs.Series{{Name: "s", Points: []labs.Point{{X: 0, Y: 1}, {X: 1, Y: 2}}}}}, viewW); f.Lane != 0 {
 		t.Errorf("lane of %.1f without marks", f.Lane)
 	}
 }
@@ -213,7 +213,7 @@ func TestStackedBarHeadroom(t *testing.T) {
 			for i, v := range tt.totals {
 				gs = append(gs, labs.BarGroup{Label: fmt.Sprint("g", i), Segments: []labs.Segment{{Name: "a", Value: v * 0.3}, {Name: "b", Value: v * 0.7}}})
 			}
-			v := buildStackedBar(labs.Chart{ID: "b", Kind: labs.ChartStackedBar, YUnit: "ms", YMax: tt.ymax, Bars: gs})
+			v := buildStackedBar(labs.Chart{ID: "b", Kind: labs.ChartStackedBar, YUnit: "ms", YMax: tt.ymax, Bars: gs}, viewW)
 			if len(v.Totals) != len(tt.totals) {
 				t.Fatalf("%d totals, want %d", len(v.Totals), len(tt.totals))
 			}
@@ -249,7 +249,7 @@ func TestTimelineRowGutter(t *testing.T) {
 		for _, l := range tt.labels {
 			rows = append(rows, labs.SpanRow{Label: l, Spans: []labs.Span{{Name: "decode", Start: 0, End: 10}}})
 		}
-		v := buildTimeline(labs.Chart{ID: "t", Kind: labs.ChartTimeline, Rows: rows})
+		v := buildTimeline(labs.Chart{ID: "t", Kind: labs.ChartTimeline, Rows: rows}, viewW)
 		for _, tk := range v.YTicks {
 			if right := pad + textWidth(tk.Label, v.YTickSize); right+6 > v.Plot.L {
 				t.Errorf("row label %q ends at %.1f, plot starts at %.1f", tk.Label, right, v.Plot.L)
@@ -261,7 +261,7 @@ func TestTimelineRowGutter(t *testing.T) {
 				t.Errorf("long label not truncated")
 			}
 		}
-		if v.Plot.L > pad+maxRowLabel+8.01 {
+		if v.Plot.L > pad+maxRowLabel(viewW)+8.01 {
 			t.Errorf("gutter %.1f wider than the cap", v.Plot.L)
 		}
 		hasTip := slices.ContainsFunc(v.YTicks, func(tk tick) bool { return tk.Tip == long })

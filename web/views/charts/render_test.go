@@ -88,8 +88,14 @@ func hasClass(n node, class string) bool {
 // the output is not one well-formed element.
 func render(t *testing.T, c templ.Component) (string, node) {
 	t.Helper()
+	return renderCtx(t, context.Background(), c)
+}
+
+// renderCtx is render with ctx (which may carry WithWidth).
+func renderCtx(t *testing.T, ctx context.Context, c templ.Component) (string, node) {
+	t.Helper()
 	var b bytes.Buffer
-	if err := c.Render(context.Background(), &b); err != nil {
+	if err := c.Render(ctx, &b); err != nil {
 		t.Fatalf("render: %v", err)
 	}
 	var root node
@@ -327,7 +333,7 @@ func TestLogX(t *testing.T) {
 		Series: []labs.Series{{Name: "s", Points: []labs.Point{{X: 0, Y: 5}, {X: 1, Y: 1}, {X: 10, Y: 2}, {X: 1000, Y: 3}}}}}
 	out, root := render(t, Chart(c))
 	checkRoot(t, c, out, root)
-	if v := buildXY(c); len(v.XMinor) != 3*8 {
+	if v := buildXY(c, viewW); len(v.XMinor) != 3*8 {
 		t.Errorf("%d minor gridlines over three decades, want 24", len(v.XMinor))
 	}
 	xt := root.under("ch-tick-x")
@@ -363,7 +369,7 @@ func TestHistogramMarkLabelsDoNotOverlap(t *testing.T) {
 	c := labs.Chart{ID: "h", Kind: labs.ChartHistogram, XUnit: "ms",
 		Hist: &labs.Histogram{Start: 0, BinWidth: 10, Counts: []int{1, 5, 9, 4, 2, 1},
 			Marks: []labs.Mark{{Label: "p50", At: 21}, {Label: "mean", At: 23}, {Label: "p95", At: 41}, {Label: "p99", At: 48}}}}
-	v := buildHistogram(c)
+	v := buildHistogram(c, viewW)
 	if len(v.VMarks) != 4 {
 		t.Fatalf("%d marks, want 4", len(v.VMarks))
 	}
@@ -442,7 +448,7 @@ func TestStackedBarLongLabelsSlant(t *testing.T) {
 	for i := 0; i < 16; i++ {
 		gs = append(gs, labs.BarGroup{Label: fmt.Sprint("batch size ", i), Segments: []labs.Segment{{Name: "decode", Value: float64(i + 1)}}})
 	}
-	v := buildStackedBar(labs.Chart{ID: "b", Kind: labs.ChartStackedBar, Bars: gs})
+	v := buildStackedBar(labs.Chart{ID: "b", Kind: labs.ChartStackedBar, Bars: gs}, viewW)
 	if !v.XRotate {
 		t.Fatalf("16 long labels are not slanted")
 	}
@@ -455,7 +461,7 @@ func TestStackedBarLongLabelsSlant(t *testing.T) {
 			t.Errorf("slanted label %q truncated", tk.Label)
 		}
 	}
-	short := buildStackedBar(labs.Chart{ID: "b", Kind: labs.ChartStackedBar, Bars: gs[:3]})
+	short := buildStackedBar(labs.Chart{ID: "b", Kind: labs.ChartStackedBar, Bars: gs[:3]}, viewW)
 	if short.XRotate {
 		t.Errorf("three short labels slanted")
 	}

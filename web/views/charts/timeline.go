@@ -7,8 +7,8 @@ import (
 	"github.com/latencylab/latencylab/labs"
 )
 
-// maxRowLabel is the widest row-label gutter of a timeline.
-const maxRowLabel = viewW / 3
+// maxRowLabel is the widest row-label gutter of a timeline w wide.
+func maxRowLabel(w float64) float64 { return w / 3 }
 
 // timelineView is a Gantt chart ready to draw.
 type timelineView struct {
@@ -20,7 +20,7 @@ type timelineView struct {
 // buildTimeline lays out one row per SpanRow, top to bottom, with spans
 // along the X axis. Rows shrink to fit (up to 64 and beyond), and row labels
 // thin out so that the shown ones stay legible.
-func buildTimeline(c labs.Chart) timelineView {
+func buildTimeline(c labs.Chart, w float64) timelineView {
 	var names []string
 	var entries []entry
 	seen := map[string]bool{}
@@ -48,7 +48,7 @@ func buildTimeline(c labs.Chart) timelineView {
 	}
 	xe = xe.withZero()
 	col := newColours(names)
-	v := timelineView{frame: newFrame(c, timelineH, entries, col)}
+	v := timelineView{frame: newFrame(c, w, timelineH, entries, col)}
 	if !hasData {
 		v.Note = waitingNote
 	}
@@ -66,7 +66,7 @@ func buildTimeline(c labs.Chart) timelineView {
 	for _, r := range c.Rows {
 		maxW = math.Max(maxW, textWidth(r.Label, labelSz))
 	}
-	maxW = math.Min(maxW, maxRowLabel)
+	maxW = math.Min(maxW, maxRowLabel(v.W))
 	v.Plot.L = pad + maxW + 8
 	if t := strings.TrimSpace(c.YLabel); t != "" && maxW == 0 {
 		v.YTitle = t

@@ -40,7 +40,7 @@ type xyView struct {
 
 // buildXY lays out a line, area or scatter chart. In a scatter chart,
 // Dashed series are fitted lines and are drawn as lines; the rest are points.
-func buildXY(c labs.Chart) xyView {
+func buildXY(c labs.Chart, w float64) xyView {
 	scatter := c.Kind == labs.ChartScatter
 	area := c.Kind == labs.ChartArea
 	asPoints := func(s labs.Series) bool { return scatter && !s.Dashed }
@@ -89,7 +89,7 @@ func buildXY(c labs.Chart) xyView {
 		ye = ye.withZero()
 	}
 
-	v := xyView{frame: newFrame(c, viewH, entries, col), Radius: 2.5}
+	v := xyView{frame: newFrame(c, w, viewH, entries, col), Radius: 2.5}
 	if scatter {
 		v.Radius = 3
 	}

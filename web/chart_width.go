@@ -1,0 +1,25 @@
+package web
+
+import (
+	"context"
+	"encoding/json"
+
+	"github.com/latencylab/latencylab/web/views/charts"
+)
+
+// chartChrome is what a chart's figure takes from the output column's
+// width: its padding and border on both sides, in CSS pixels (app.css
+// .chart).
+const chartChrome = 26
+
+// chartContext lays a run's charts out for the output column the page
+// measured when Run was pressed, so a phone gets charts drawn for its
+// width instead of shrunk ones. A missing or unreadable width keeps the
+// default layout: it only decides how the chart is drawn.
+func chartContext(ctx context.Context, raw json.RawMessage) context.Context {
+	var px float64
+	if len(raw) == 0 || json.Unmarshal(raw, &px) != nil || px <= chartChrome {
+		return ctx
+	}
+	return charts.WithWidth(ctx, px-chartChrome)
+}
