@@ -32,12 +32,16 @@ type Workshop struct {
 	PushedPreset string
 	PushedAt     time.Time
 	PushSeq      int64 // counts pushes, so runs belong to one round
-	Locked       bool  // predictions closed
+	LockedAt     time.Time // predictions closed since; zero while open
 	Revealed     bool  // learners see the room's results
 	LoadRPS      float64
 	CreatedAt    time.Time
 	EndedAt      time.Time // zero while running
 }
+
+// Locked reports whether predictions are closed: guesses saved from then
+// on are not counted in the room's histogram.
+func (w Workshop) Locked() bool { return !w.LockedAt.IsZero() }
 
 // Ended reports whether the workshop refuses joins.
 func (w Workshop) Ended() bool { return !w.EndedAt.IsZero() }
@@ -66,18 +70,18 @@ func (s *Store) CreateWorkshop(ctx context.Context, w Workshop) error {
 	return nil
 }
 
-const workshopCols = `code, name, secret_hash, size_cap, pushed_lab, pushed_preset, pushed_at, push_seq, locked, revealed, load_rps, created_at, ended_at`
+const workshopCols = `code, name, secret_hash, size_cap, pushed_lab, pushed_preset, pushed_at, push_seq, locked_at, revealed, load_rps, created_at, ended_at`
 
 func scanWorkshop(row interface{ Scan(...any) error }) (Workshop, error) {
 	var w Workshop
-	var pushedAt, created, ended string
+	var pushedAt, lockedAt, created, ended string
 	err := row.Scan(&w.Code, &w.Name, &w.SecretHash, &w.SizeCap, &w.PushedLab, &w.PushedPreset, &pushedAt,
-		&w.PushSeq, &w.Locked, &w.Revealed, &w.LoadRPS, &created, &ended)
+		&w.PushSeq, &lockedAt, &w.Revealed, &w.LoadRPS, &created, &ended)
 	if err != nil {
 		return Workshop{}, err
 	}
 	w.PushedAt, w.CreatedAt = optParse(pushedAt), parseTime(created)
-	w.EndedAt = optParse(ended)
+	w.EndedAt, w.LockedAt = optParse(ended), optParse(lockedAt)
 	return w, nil
 }
 
@@ -227,7 +231,7 @@ func (s *Store) Members(ctx context.Context, code string) ([]Member, error) {
 func (s *Store) PushLab(ctx context.Context, code, lab, preset string, at time.Time) (int64, error) {
 	var seq int64
 	err := s.db.QueryRowContext(ctx, `UPDATE workshops SET pushed_lab = ?, pushed_preset = ?, pushed_at = ?,
-		push_seq = push_seq + 1, locked = 0, revealed = 0 WHERE code = ? AND ended_at = '' RETURNING push_seq`,
+		push_seq = push_seq + 1, locked_at = '', revealed = 0 WHERE code = ? AND ended_at = '' RETURNING push_seq`,
 		lab, preset, formatTime(at), code).Scan(&seq)
 	if errors.Is(err, sql.ErrNoRows) {
 		return 0, s.endedOrMissing(ctx, code)
@@ -245,10 +249,13 @@ type WorkshopSettings struct {
 	LoadRPS  float64
 }
 
-// UpdateWorkshopSettings stores the instructor's switches.
-func (s *Store) UpdateWorkshopSettings(ctx context.Context, code string, set WorkshopSettings) error {
-	res, err := s.db.ExecContext(ctx, `UPDATE workshops SET locked = ?, revealed = ?, load_rps = ? WHERE code = ? AND ended_at = ''`,
-		set.Locked, set.Revealed, set.LoadRPS, code)
+// UpdateWorkshopSettings stores the instructor's switches at time at
+// (closing predictions that are already closed keeps the first time).
+func (s *Store) UpdateWorkshopSettings(ctx context.Context, code string, set WorkshopSettings, at time.Time) error {
+	res, err := s.db.ExecContext(ctx, `UPDATE workshops SET
+		locked_at = CASE WHEN ? THEN (CASE WHEN locked_at = '' THEN ? ELSE locked_at END) ELSE '' END,
+		revealed = ?, load_rps = ? WHERE code = ? AND ended_at = ''`,
+		set.Locked, formatTime(at), set.Revealed, set.LoadRPS, code)
 	if err != nil {
 		return fmt.Errorf("workshop settings: %w", err)
 	}

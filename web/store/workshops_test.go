@@ -126,7 +126,7 @@ func TestWorkshopRoundsAndRunsSurviveReopen(t *testing.T) {
 	if err != nil || seq != 1 {
 		t.Fatalf("push = %d, %v; want round 1", seq, err)
 	}
-	if err := s.UpdateWorkshopSettings(ctx, "RND234", WorkshopSettings{Locked: true, LoadRPS: 3}); err != nil {
+	if err := s.UpdateWorkshopSettings(ctx, "RND234", WorkshopSettings{Locked: true, LoadRPS: 3}, t0); err != nil {
 		t.Fatal(err)
 	}
 	for i := range 3 {
@@ -146,7 +146,7 @@ func TestWorkshopRoundsAndRunsSurviveReopen(t *testing.T) {
 	}
 	defer s2.Close()
 	w, err := s2.GetWorkshop(ctx, "RND234")
-	if err != nil || w.PushedLab != "streaming" || w.PushedPreset != "Huge prompt" || !w.Locked || w.LoadRPS != 3 || w.PushSeq != 1 {
+	if err != nil || w.PushedLab != "streaming" || w.PushedPreset != "Huge prompt" || !w.LockedAt.Equal(t0) || w.LoadRPS != 3 || w.PushSeq != 1 {
 		t.Fatalf("after reopen workshop = %+v, %v", w, err)
 	}
 	all, err := s2.WorkshopRuns(ctx, "RND234", WorkshopRunsFilter{})

@@ -10,7 +10,7 @@ CREATE TABLE workshops (
     pushed_preset TEXT NOT NULL DEFAULT '',
     pushed_at     TEXT NOT NULL DEFAULT '',
     push_seq      INTEGER NOT NULL DEFAULT 0,
-    locked        INTEGER NOT NULL DEFAULT 0, -- predictions closed
+    locked_at     TEXT NOT NULL DEFAULT '',   -- predictions closed since; '' while open
     revealed      INTEGER NOT NULL DEFAULT 0, -- learners see the room's results
     load_rps      REAL NOT NULL DEFAULT 0,    -- the load dial: synthetic requests/s
     created_at    TEXT NOT NULL,
