@@ -31,9 +31,9 @@ type Workshop struct {
 	PushedLab    string // "" until the instructor pushes a lab
 	PushedPreset string
 	PushedAt     time.Time
-	PushSeq      int64 // counts pushes, so runs belong to one round
+	PushSeq      int64     // counts pushes, so runs belong to one round
 	LockedAt     time.Time // predictions closed since; zero while open
-	Revealed     bool  // learners see the room's results
+	Revealed     bool      // learners see the room's results
 	LoadRPS      float64
 	CreatedAt    time.Time
 	EndedAt      time.Time // zero while running
