@@ -66,6 +66,8 @@ func (s *Server) handleLabRun(c echo.Context) error {
 	defer stopWatch()
 	ctx, cancelTimeout := context.WithTimeoutCause(ctx, s.cfg.RunTimeout, errors.New("run took too long"))
 	defer cancelTimeout()
+	ctx, workshopDone := s.workshopRunContext(c, ctx) // a workshop's learners run on the room's engines
+	defer workshopDone()
 
 	st := openStream(c, http.StatusOK)
 	p := &framePatcher{st: st, ctx: c.Request().Context(), ids: ids, guess: guess}
@@ -106,11 +108,13 @@ func (s *Server) handleLabRun(c echo.Context) error {
 	if guess != nil {
 		run.Summary.Prediction = &store.Prediction{Value: guess.Value, Unit: guess.Unit, Stat: guess.Stat}
 	}
-	if _, err := s.store.SaveRun(c.Request().Context(), run); err != nil {
+	runID, err := s.store.SaveRun(c.Request().Context(), run)
+	if err != nil {
 		log.Error("save run", "err", err)
 		_ = st.patch(p.ctx, ids.Prefix+"-error", views.ErrorBox(ids.Prefix, "This run finished but could not be saved to your run list."))
 		return nil
 	}
+	s.workshopRunSaved(c, runID, run)
 	runs, err := s.runList(c.Request().Context(), learner, lab)
 	if err != nil {
 		log.Error("list runs", "err", err)
