@@ -3,6 +3,10 @@ package web
 import (
 	"context"
 	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -15,28 +19,41 @@ import (
 	"github.com/latencylab/latencylab/web/e2e"
 )
 
-// newStreamingServer is a test server whose catalogue holds the real
-// streaming lab on its own engine pool, with room for a class's runs.
-func newStreamingServer(t *testing.T, mod func(*Config)) *testServer {
-	t.Helper()
+// newStreamingServer is a server on a temp DB whose catalogue holds the
+// real streaming lab on its own engine pool, with room for a class's runs,
+// served on a loopback port; it returns the server and its base URL.
+func newStreamingServer(tb testing.TB, mod func(*Config)) (*Server, string) {
+	tb.Helper()
 	pool := labs.NewEngines(labs.EnginesConfig{})
-	t.Cleanup(func() { pool.Close() })
+	tb.Cleanup(func() { pool.Close() })
 	lab, err := streaming.New(streaming.Config{Engines: pool})
 	if err != nil {
-		t.Fatal(err)
+		tb.Fatal(err)
 	}
 	cat, err := labs.NewCatalog(lab)
 	if err != nil {
-		t.Fatal(err)
+		tb.Fatal(err)
 	}
-	return newTestServer(t, func(c *Config) {
-		c.Catalog = cat
-		c.Limits.MaxRunsTotal, c.Limits.MaxRunsPerAddr = 400, 400
-		c.RateBurst, c.Limits.AddrRateBurst, c.Limits.AddrRatePerSecond = 100, 2000, 500
-		if mod != nil {
-			mod(c)
-		}
-	})
+	cfg := Config{Addr: "127.0.0.1:0", DBPath: filepath.Join(tb.TempDir(), "room.db"), Catalog: cat, Lessons: newFakeLessons(),
+		Logger: slog.New(slog.NewTextHandler(io.Discard, nil))}
+	cfg.Limits.MaxRunsTotal, cfg.Limits.MaxRunsPerAddr = 4000, 4000
+	cfg.RateBurst, cfg.Limits.AddrRateBurst, cfg.Limits.AddrRatePerSecond = 100, 20000, 5000
+	if mod != nil {
+		mod(&cfg)
+	}
+	s, err := New(cfg)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		tb.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- s.Serve(ctx, ln) }()
+	tb.Cleanup(func() { cancel(); <-done })
+	return s, "http://" + ln.Addr().String()
 }
 
 // participant is one person in a separate browser context (own cookies).
@@ -59,8 +76,7 @@ func participant(t *testing.T, browser context.Context) context.Context {
 // batch noted; the export has the rows; a learner gets 403 for the board.
 func TestBrowserWorkshop(t *testing.T) {
 	e2e.Require(t)
-	s := newStreamingServer(t, func(c *Config) { c.Workshops.MaxLoadRPS = 60 })
-	base, _ := serveReal(t, s)
+	_, base := newStreamingServer(t, func(c *Config) { c.Workshops.MaxLoadRPS = 60 })
 	browser := e2e.NewBrowser(t, e2e.Options{})
 
 	inst := participant(t, browser)

@@ -19,18 +19,22 @@ import (
 const maxWorkshopName = 80
 
 // registerWorkshops adds the workshop routes; site is the page chain
-// (origin check, rate limits, required cookie on POSTs).
+// (origin check, rate limits, required cookie on POSTs). The room streams
+// skip compression: they carry a few kilobytes over a whole session, and
+// a gzip writer held open per learner would cost far more memory than it
+// saves bytes.
 func (s *Server) registerWorkshops(site []echo.MiddlewareFunc) {
 	e := s.echo
+	stream := []echo.MiddlewareFunc{s.limitBody, s.withLearner, s.sameOrigin, s.rateLimit}
 	e.GET("/workshops/new", s.handleWorkshopNew, site...)
 	e.POST("/workshops", s.handleWorkshopCreate, site...)
 	e.GET("/join", s.handleJoinForm, site...)
 	e.GET("/join/:code", s.handleJoinForm, site...)
 	e.POST("/join", s.handleJoin, site...)
 	e.GET("/workshops/:code", s.handleWorkshopLearner, site...)
-	e.GET("/workshops/:code/events", s.handleWorkshopLearnerEvents, site...)
+	e.GET("/workshops/:code/events", s.handleWorkshopLearnerEvents, stream...)
 	e.GET("/workshops/:code/board", s.handleWorkshopBoard, site...)
-	e.GET("/workshops/:code/board/events", s.handleWorkshopBoardEvents, site...)
+	e.GET("/workshops/:code/board/events", s.handleWorkshopBoardEvents, stream...)
 	e.POST("/workshops/:code/push", s.handleWorkshopPush, site...)
 	e.POST("/workshops/:code/settings", s.handleWorkshopSettings, site...)
 	e.GET("/workshops/:code/export.csv", s.handleWorkshopExport, site...)
