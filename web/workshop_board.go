@@ -35,6 +35,12 @@ func (s *Server) handleWorkshopBoard(c echo.Context) error {
 	if err != nil {
 		return err
 	}
+	if ws.LoadRPS > 0 && !ws.Ended() {
+		// After a restart the dial resumes when the board reopens.
+		if _, err := s.workshops.engines(r); err != nil {
+			return err
+		}
+	}
 	live, err := s.boardLive(c.Request().Context(), r)
 	if err != nil {
 		return err
@@ -252,5 +258,26 @@ func (s *Server) handleWorkshopEnd(c echo.Context) error {
 		return err
 	}
 	s.cfg.Logger.Info("workshop ended", "id", requestID(c), "code", r.code)
+	return c.Redirect(http.StatusSeeOther, "/workshops/"+r.code+"/board")
+}
+
+// handleWorkshopRunAll serves POST /workshops/{code}/runall: every open
+// learner page starts a run of the pushed lab at once, with its own
+// settings and guess.
+func (s *Server) handleWorkshopRunAll(c echo.Context) error {
+	r, ws, err := s.instructorRoom(c)
+	if err != nil {
+		return err
+	}
+	if ws.Ended() {
+		return workshopEnded()
+	}
+	if _, ok := s.cfg.Catalog.Get(ws.PushedLab); !ok {
+		return unprocessable("Push a lab to the room first; then everyone can run it at once.", nil)
+	}
+	r.mu.Lock()
+	r.runAll++
+	r.mu.Unlock()
+	r.learners.publish("")
 	return c.Redirect(http.StatusSeeOther, "/workshops/"+r.code+"/board")
 }

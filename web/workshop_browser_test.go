@@ -152,16 +152,23 @@ func TestBrowserWorkshop(t *testing.T) {
 		}
 		return v
 	}
+	// rerun runs learner l again and waits for that run's result: the old
+	// status element is morphed away by the new run's first patch, taking
+	// the marker with it, so "done" after that is the rerun's.
+	rerun := func(l context.Context, what string) {
+		e2e.Eval[bool](t, l, `(document.getElementById("lab-streaming-status").dataset.old = "1") === "1"`)
+		e2e.Do(t, l, what, 5*time.Second, chromedp.Click(chromedp.ID("lab-streaming-run")))
+		e2e.WaitFor(t, l, what+" done", `(s => !s.dataset.old && s.classList.contains("status-done"))(document.getElementById("lab-streaming-status"))`, 60*time.Second)
+	}
+	// A run alone on the engine is the baseline (in the round the three
+	// learners queued behind each other's prompts).
+	rerun(learners[1], "rerun alone")
 	quiet := ttft(learners[1])
-	e2e.WaitFor(t, learners[1], "the first run's note", `document.getElementById("ws-note").textContent !== ""`, 5*time.Second)
+	e2e.WaitFor(t, learners[1], "the quiet run's note", `document.getElementById("ws-note").textContent.includes("to itself")`, 5*time.Second)
 	firstNote := e2e.Eval[string](t, learners[1], `document.getElementById("ws-note").textContent`)
 	e2e.Do(t, inst, "raise the load dial", 15*time.Second, e2e.SetInput("ws-load", "60"), chromedp.Click(chromedp.ID("ws-load-set")), chromedp.WaitVisible(chromedp.ID("ws-code")))
 	e2e.WaitFor(t, inst, "tenants fill the batch", `Number(document.getElementById("ws-batch")?.textContent) >= 5`, 15*time.Second)
-	// The first run's status is morphed away by the rerun's first patch,
-	// taking this marker with it: "done" after that is the rerun's.
-	e2e.Eval[bool](t, learners[1], `(document.getElementById("lab-streaming-status").dataset.old = "1") === "1"`)
-	e2e.Do(t, learners[1], "rerun under load", 5*time.Second, chromedp.Click(chromedp.ID("lab-streaming-run")))
-	e2e.WaitFor(t, learners[1], "rerun done", `(s => !s.dataset.old && s.classList.contains("status-done"))(document.getElementById("lab-streaming-status"))`, 60*time.Second)
+	rerun(learners[1], "rerun under load")
 	loaded := ttft(learners[1])
 	if loaded <= quiet {
 		t.Errorf("TTFT under load %v ms, quiet %v ms: want it longer", loaded, quiet)
@@ -174,8 +181,24 @@ func TestBrowserWorkshop(t *testing.T) {
 	}
 	t.Logf("TTFT quiet %v ms, with the dial at 60/s %v ms; first note %q; rerun note %q", quiet, loaded, firstNote, note)
 	e2e.Screenshot(t, learners[1], "workshop-learner-loaded")
-	e2e.WaitFor(t, inst, "the rerun on the board", `document.querySelectorAll("#ws-runs tr.ws-run").length === 4`, 5*time.Second)
+	e2e.WaitFor(t, inst, "the reruns on the board", `document.querySelectorAll("#ws-runs tr.ws-run").length === 5`, 5*time.Second)
 	e2e.Screenshot(t, inst, "workshop-board-loaded")
+
+	// "Everyone runs now": each open learner page starts a run by itself.
+	for _, l := range learners {
+		e2e.Eval[bool](t, l, `(document.getElementById("lab-streaming-status").dataset.old = "1") === "1"`)
+	}
+	e2e.Do(t, inst, "everyone runs now", 15*time.Second, chromedp.Click(chromedp.ID("ws-runall")), chromedp.WaitVisible(chromedp.ID("ws-code")))
+	for i, l := range learners {
+		e2e.WaitFor(t, l, fmt.Sprintf("learner %d ran on the board's signal", i),
+			`(s => !s.dataset.old && s.classList.contains("status-done"))(document.getElementById("lab-streaming-status"))`, 60*time.Second)
+	}
+	e2e.WaitFor(t, inst, "eight runs on the board", `document.querySelectorAll("#ws-runs tr.ws-run").length === 8`, 10*time.Second)
+
+	// Revealing shows every learner the room's results.
+	e2e.Do(t, inst, "reveal", 15*time.Second, chromedp.Click(chromedp.ID("ws-reveal-btn")), chromedp.WaitVisible(chromedp.ID("ws-hide")))
+	e2e.WaitFor(t, learners[2], "results revealed", `!document.getElementById("ws-reveal").classList.contains("hidden") && document.querySelectorAll("#ws-reveal svg").length === 1`, 5*time.Second)
+	e2e.Screenshot(t, learners[2], "workshop-learner-revealed")
 
 	if st := fetchIn[int](t, learners[0], `fetch("/workshops/`+code+`/board").then(r => r.status)`); st != 403 {
 		t.Errorf("a learner's request for the board: %d, want 403", st)

@@ -37,6 +37,7 @@ func (s *Server) registerWorkshops(site []echo.MiddlewareFunc) {
 	e.GET("/workshops/:code/board/events", s.handleWorkshopBoardEvents, stream...)
 	e.POST("/workshops/:code/push", s.handleWorkshopPush, site...)
 	e.POST("/workshops/:code/settings", s.handleWorkshopSettings, site...)
+	e.POST("/workshops/:code/runall", s.handleWorkshopRunAll, site...)
 	e.GET("/workshops/:code/export.csv", s.handleWorkshopExport, site...)
 	e.POST("/workshops/:code/end", s.handleWorkshopEnd, site...)
 }

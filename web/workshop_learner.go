@@ -133,6 +133,9 @@ func (s *Server) handleWorkshopLearnerEvents(c echo.Context) error {
 		return err
 	}
 	round, _ := strconv.ParseInt(c.QueryParam("round"), 10, 64)
+	r.mu.Lock()
+	runAll := r.runAll // only triggers from now on start runs on this page
+	r.mu.Unlock()
 	wake, unsubscribe := r.learners.subscribe(m.Learner)
 	defer unsubscribe()
 	r.changed() // the roster shows who is on the page
@@ -172,7 +175,17 @@ func (s *Server) handleWorkshopLearnerEvents(c echo.Context) error {
 			}
 			res = &live.Results
 		}
-		return rs.patchIfChanged(ctx, &reveal, "ws-reveal", views.WorkshopReveal(res))
+		if err := rs.patchIfChanged(ctx, &reveal, "ws-reveal", views.WorkshopReveal(res)); err != nil {
+			return err
+		}
+		r.mu.Lock()
+		n := r.runAll
+		r.mu.Unlock()
+		if n != runAll && ws.PushedLab != "" && !ws.Ended() {
+			runAll = n
+			return rs.patch(ctx, "ws-trigger", views.WorkshopTrigger(n, "/labs/"+ws.PushedLab+"/run?w="+ws.Code))
+		}
+		return nil
 	}
 	for {
 		if err := send(); err != nil {

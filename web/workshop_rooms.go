@@ -74,6 +74,7 @@ type room struct {
 	ws      store.Workshop
 	engines *labs.Room
 	notes   map[string]string // learner id → note on their last run
+	runAll  int               // times the instructor had everyone run; not kept across restarts
 	cache   *boardCache
 }
 
