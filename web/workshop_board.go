@@ -1,6 +1,7 @@
 package web
 
 import (
+	"encoding/base64"
 	"errors"
 	"fmt"
 	"net/http"
@@ -10,6 +11,7 @@ import (
 	"time"
 
 	"github.com/labstack/echo/v4"
+	"rsc.io/qr"
 
 	"github.com/latencylab/latencylab/web/store"
 	"github.com/latencylab/latencylab/web/views"
@@ -54,6 +56,7 @@ func (s *Server) handleWorkshopBoard(c echo.Context) error {
 	if lab, ok := s.cfg.Catalog.Get(ws.PushedLab); ok {
 		b.PushedLab = lab.Info().Title
 	}
+	b.JoinQR = joinQR(origin + "/join/" + ws.Code)
 	for _, l := range s.cfg.Catalog.All() {
 		ch := views.LabChoice{Slug: l.Info().Slug, Title: l.Info().Title}
 		for _, p := range l.Presets() {
@@ -280,4 +283,15 @@ func (s *Server) handleWorkshopRunAll(c echo.Context) error {
 	r.mu.Unlock()
 	r.learners.publish("")
 	return c.Redirect(http.StatusSeeOther, "/workshops/"+r.code+"/board")
+}
+
+// joinQR draws link as a QR code, a PNG in a data: URL (the CSP allows
+// data: images); "" if it cannot, and the board shows the code alone.
+func joinQR(link string) string {
+	code, err := qr.Encode(link, qr.M)
+	if err != nil {
+		return ""
+	}
+	code.Scale = 4
+	return "data:image/png;base64," + base64.StdEncoding.EncodeToString(code.PNG())
 }

@@ -1,7 +1,9 @@
 package web
 
 import (
+	"bytes"
 	"context"
+	"encoding/base64"
 	"encoding/csv"
 	"io"
 	"net/http"
@@ -43,8 +45,8 @@ func TestWorkshopCreateAndInstructorAccess(t *testing.T) {
 	ts := startHTTP(t, s)
 	inst, code := openWorkshop(t, ts.URL, "Tuesday <cohort>")
 	resp, body := get(t, inst, ts.URL+"/workshops/"+code+"/board")
-	if resp.StatusCode != http.StatusOK || !strings.Contains(body, "Tuesday &lt;cohort&gt;") || !strings.Contains(body, code) {
-		t.Fatalf("instructor board: %d; want 200 with the escaped name and the code", resp.StatusCode)
+	if resp.StatusCode != http.StatusOK || !strings.Contains(body, "Tuesday &lt;cohort&gt;") || !strings.Contains(body, code) || !strings.Contains(body, `id="ws-qr"`) {
+		t.Fatalf("instructor board: %d; want 200 with the escaped name, the code and its QR code", resp.StatusCode)
 	}
 	i := strings.Index(body, "board?key=")
 	if i < 0 {
@@ -180,10 +182,12 @@ func TestWorkshopPushValidation(t *testing.T) {
 		{"learner pushes", learner, push, url.Values{"lab": {"ticker"}, "preset": {"Quick"}}, http.StatusForbidden, 0, ""},
 		{"unknown lab", inst, push, url.Values{"lab": {"nope"}, "preset": {"Quick"}}, http.StatusUnprocessableEntity, 0, ""},
 		{"unknown preset", inst, push, url.Values{"lab": {"ticker"}, "preset": {"Slow"}}, http.StatusUnprocessableEntity, 0, ""},
+		{"everyone runs before any push", inst, "/workshops/" + code + "/runall", nil, http.StatusUnprocessableEntity, 0, ""},
 		{"good push", inst, push, url.Values{"lab": {"ticker"}, "preset": {"Long"}}, http.StatusSeeOther, 1, "Long"},
 		{"learner sets the load", learner, "/workshops/" + code + "/settings", url.Values{"load": {"5"}}, http.StatusForbidden, 1, "Long"},
 		{"load off the dial", inst, "/workshops/" + code + "/settings", url.Values{"load": {"500"}, "predictions": {"closed"}}, http.StatusUnprocessableEntity, 1, "Long"},
 		{"bad switch", inst, "/workshops/" + code + "/settings", url.Values{"reveal": {"maybe"}}, http.StatusUnprocessableEntity, 1, "Long"},
+		{"learner makes everyone run", learner, "/workshops/" + code + "/runall", nil, http.StatusForbidden, 1, "Long"},
 		{"learner ends it", learner, "/workshops/" + code + "/end", nil, http.StatusForbidden, 1, "Long"},
 	}
 	for _, tc := range tests {
@@ -299,4 +303,12 @@ func TestCSVSafeDisarmsFormulas(t *testing.T) {
 func io_Copy(b *strings.Builder, resp *http.Response) (int64, error) {
 	defer resp.Body.Close()
 	return io.Copy(b, resp.Body)
+}
+
+func TestJoinQRIsAPNG(t *testing.T) {
+	u := joinQR("http://127.0.0.1:8080/join/ABC234")
+	png, err := base64.StdEncoding.DecodeString(strings.TrimPrefix(u, "data:image/png;base64,"))
+	if !strings.HasPrefix(u, "data:image/png;base64,") || err != nil || !bytes.HasPrefix(png, []byte("\x89PNG")) {
+		t.Fatalf("joinQR = %.60q…, %v; want a PNG data URL", u, err)
+	}
 }

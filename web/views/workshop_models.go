@@ -56,6 +56,7 @@ type WorkshopBoard struct {
 	Code          string
 	Name          string
 	JoinURL       string // absolute when the host is known
+	JoinQR        string // data: URL of a PNG QR code of the room's join link
 	InstructorURL string // the private link; shown only on the board
 	Ended         bool
 	Round         int64
