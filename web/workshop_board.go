@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/a-h/templ"
 	"github.com/labstack/echo/v4"
 	"rsc.io/qr"
 
@@ -109,16 +110,15 @@ func (s *Server) handleWorkshopBoardEvents(c echo.Context) error {
 		}
 		for i, p := range []struct {
 			id   string
-			comp func() error
+			comp templ.Component
 		}{
-			{"ws-counts", func() error { return rs.patchIfChanged(ctx, &last[0], "ws-counts", views.BoardCounts(live)) }},
-			{"ws-load-panel", func() error { return rs.patchIfChanged(ctx, &last[1], "ws-load-panel", views.BoardLoad(live.Load)) }},
-			{"ws-results", func() error { return rs.patchIfChanged(ctx, &last[2], "ws-results", views.BoardResults(live.Results)) }},
-			{"ws-roster", func() error { return rs.patchIfChanged(ctx, &last[3], "ws-roster", views.BoardRoster(live.Roster)) }},
-			{"ws-runs", func() error { return rs.patchIfChanged(ctx, &last[4], "ws-runs", views.BoardRuns(live.Runs)) }},
+			{"ws-counts", views.BoardCounts(live)},
+			{"ws-load-panel", views.BoardLoad(live.Load)},
+			{"ws-results", views.BoardResults(live.Results)},
+			{"ws-roster", views.BoardRoster(live.Roster)},
+			{"ws-runs", views.BoardRuns(live.Runs)},
 		} {
-			_ = i
-			if err := p.comp(); err != nil {
+			if err := rs.patchIfChanged(ctx, &last[i], p.id, p.comp); err != nil {
 				return nil // the board left or stalled: drop it
 			}
 		}
@@ -260,6 +260,7 @@ func (s *Server) handleWorkshopEnd(c echo.Context) error {
 	if err := s.reloadRoom(c, r); err != nil {
 		return err
 	}
+	s.workshops.retireEngines(r, s.cfg.RunTimeout+streamSlack)
 	s.cfg.Logger.Info("workshop ended", "id", requestID(c), "code", r.code)
 	return c.Redirect(http.StatusSeeOther, "/workshops/"+r.code+"/board")
 }

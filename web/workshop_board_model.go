@@ -23,7 +23,7 @@ const latestRunsOnBoard = 30
 // boardLive builds the board's live panels.
 func (s *Server) boardLive(ctx context.Context, r *room) (views.BoardLive, error) {
 	r.mu.Lock()
-	cached, ws := r.cache, r.ws
+	cached, ws, version := r.cache, r.ws, r.version
 	r.mu.Unlock()
 	var live views.BoardLive
 	if cached != nil {
@@ -34,7 +34,7 @@ func (s *Server) boardLive(ctx context.Context, r *room) (views.BoardLive, error
 			return views.BoardLive{}, err
 		}
 		r.mu.Lock()
-		if r.ws.PushSeq == ws.PushSeq {
+		if r.version == version {
 			r.cache = &boardCache{live: live}
 		}
 		r.mu.Unlock()

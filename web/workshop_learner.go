@@ -127,7 +127,8 @@ func presetSignals(lab labs.Lab, preset string) (string, labs.Values, error) {
 func (s *Server) handleWorkshopLearnerEvents(c echo.Context) error {
 	r, m, err := s.memberOf(c)
 	if errors.Is(err, store.ErrNotFound) {
-		return notInstructor()
+		return &httpError{Status: http.StatusForbidden, Title: "Join the workshop first",
+			Message: "This page follows a workshop for the learners in it. Join with the code your instructor shows, then open the workshop again."}
 	}
 	if err != nil {
 		return err

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"hash/fnv"
 	"sync"
+	"time"
 
 	"github.com/latencylab/latencylab/labs"
 	"github.com/latencylab/latencylab/web/store"
@@ -76,6 +77,7 @@ type room struct {
 	notes   map[string]string // learner id → note on their last run
 	runAll  int               // times the instructor had everyone run; not kept across restarts
 	cache   *boardCache
+	version int // counts changes, so a board built before one is not cached after it
 }
 
 func (r *room) workshop() store.Workshop {
@@ -89,6 +91,7 @@ func (r *room) setWorkshop(ws store.Workshop) {
 	r.mu.Lock()
 	r.ws = ws
 	r.cache = nil
+	r.version++
 	r.mu.Unlock()
 	r.learners.publish("")
 	r.board.publish("")
@@ -99,6 +102,7 @@ func (r *room) setWorkshop(ws store.Workshop) {
 func (r *room) changed() {
 	r.mu.Lock()
 	r.cache = nil
+	r.version++
 	revealed := r.ws.Revealed
 	r.mu.Unlock()
 	r.board.publish("")
@@ -185,6 +189,24 @@ func (r *room) startedEngines() *labs.Room {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	return r.engines
+}
+
+// retireEngines stops a finished room's engines once any run still on
+// them has had time to end (new runs no longer use them).
+func (rs *rooms) retireEngines(r *room, after time.Duration) {
+	time.AfterFunc(after, func() {
+		r.mu.Lock()
+		eng := r.engines
+		if r.ws.Ended() {
+			r.engines = nil
+		} else {
+			eng = nil
+		}
+		r.mu.Unlock()
+		if eng != nil {
+			_ = eng.Close()
+		}
+	})
 }
 
 // close stops every room's engines; the server is shutting down.

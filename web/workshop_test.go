@@ -269,6 +269,17 @@ func TestWorkshopLearnerFollowsAPushAndRunsAreRecorded(t *testing.T) {
 	if !strings.Contains(board, "Closest: Ana") {
 		t.Error("board does not set the guess against the result")
 	}
+	// Results reach learners only once revealed; a stranger's stream is refused.
+	if _, page := get(t, learner, ts.URL+"/workshops/"+code); strings.Contains(page, "Closest: Ana") {
+		t.Error("the learner saw the room's results before the reveal")
+	}
+	postForm(t, inst, ts.URL+"/workshops/"+code+"/settings", url.Values{"reveal": {"on"}, "predictions": {"closed"}})
+	if _, page := get(t, learner, ts.URL+"/workshops/"+code); !strings.Contains(page, "Closest: Ana") || !strings.Contains(page, "Predictions are closed") {
+		t.Error("after the reveal and the lock the learner page lacks the results or the lock notice")
+	}
+	if resp, body := get(t, client(t), ts.URL+"/workshops/"+code+"/events"); resp.StatusCode != http.StatusForbidden || !strings.Contains(body, "Join the workshop first") {
+		t.Errorf("a stranger's stream: %d, want 403 saying to join", resp.StatusCode)
+	}
 }
 
 func TestWorkshopSurvivesRestart(t *testing.T) {
