@@ -166,7 +166,7 @@ func benchRoom(b *testing.B, n int, preset string) {
 	runBody := strings.Replace(signals, `"labStreamingGuess":""`, `"labStreamingGuess":"400"`, 1)
 
 	var pushLat, boardLag []float64
-	var roundBytes, roundPlain []float64
+	var roundBytes, roundPlain, roundSecs []float64
 	var ru0 syscall.Rusage
 	_ = syscall.Getrusage(syscall.RUSAGE_SELF, &ru0)
 	b.ResetTimer()
@@ -217,6 +217,7 @@ func benchRoom(b *testing.B, n int, preset string) {
 			}()
 		}
 		rwg.Wait()
+		roundSecs = append(roundSecs, time.Since(pushAt).Seconds())
 		// Wait until the board has counted everyone (or give up after 10 s).
 		deadline := time.Now().Add(10 * time.Second)
 		for time.Now().Before(deadline) {
@@ -260,6 +261,7 @@ func benchRoom(b *testing.B, n int, preset string) {
 	b.ReportMetric(mean(roundBytes)/1e6, "run-wire-MB/round")
 	b.ReportMetric(mean(roundPlain)/1e6, "run-plain-MB/round")
 	b.ReportMetric(cpu.Seconds(), "cpu-s/round")
+	b.ReportMetric(mean(roundSecs), "round-s")
 	b.ReportMetric(float64(peakRSS())/1024, "peak-rss-MB")
 	b.ReportMetric(0, "ns/op")
 	cancel()

@@ -148,15 +148,16 @@ func (s *Server) handleWorkshopLearnerEvents(c echo.Context) error {
 	send := func() error {
 		ws := r.workshop()
 		if ws.PushSeq != round {
-			stage, err := s.stageFor(c, ws)
+			st, err := s.roundStage(c, r, ws)
 			if err != nil {
 				return err
 			}
-			if err := rs.patch(ctx, "ws-stage", views.WorkshopStagePanel(stage)); err != nil {
+			rs.arm()
+			if err := rs.st.mergeHTML("#ws-stage", st.html); err != nil {
 				return err
 			}
-			if stage.Lab != nil {
-				if err := rs.signals(stage.Lab.Signals); err != nil {
+			if st.signals != "" {
+				if err := rs.signals(st.signals); err != nil {
 					return err
 				}
 			}
@@ -204,4 +205,31 @@ func (s *Server) handleWorkshopLearnerEvents(c echo.Context) error {
 			}
 		}
 	}
+}
+
+// roundStage draws the round's stage once for the whole room: a push
+// reaches two hundred learners as one render, not two hundred. It leaves
+// out the learner's own run list (drawing it would cost a query each);
+// the list comes back with their first run of the round.
+func (s *Server) roundStage(c echo.Context, r *room, ws store.Workshop) (*sharedStage, error) {
+	r.stageMu.Lock()
+	defer r.stageMu.Unlock()
+	if st := r.stage; st != nil && st.round == ws.PushSeq {
+		return st, nil
+	}
+	anonymous := s.echo.NewContext(c.Request(), nil) // no learner: labView lists no runs
+	stage, err := s.stageFor(anonymous, ws)
+	if err != nil {
+		return nil, err
+	}
+	html, err := renderString(c.Request().Context(), views.WorkshopStagePanel(stage))
+	if err != nil {
+		return nil, err
+	}
+	st := &sharedStage{round: ws.PushSeq, html: html}
+	if stage.Lab != nil {
+		st.signals = stage.Lab.Signals
+	}
+	r.stage = st
+	return st, nil
 }

@@ -78,6 +78,19 @@ type room struct {
 	runAll  int               // times the instructor had everyone run; not kept across restarts
 	cache   *boardCache
 	version int // counts changes, so a board built before one is not cached after it
+
+	// stage is the pushed lab drawn once per round for every learner's
+	// stream; stageMu makes the first stream of a round draw it while the
+	// others wait for it.
+	stageMu sync.Mutex
+	stage   *sharedStage
+}
+
+// sharedStage is one round's stage, as HTML and the signals that set it.
+type sharedStage struct {
+	round   int64
+	html    string
+	signals string // "" when nothing is pushed
 }
 
 func (r *room) workshop() store.Workshop {
