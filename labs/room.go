@@ -247,4 +247,3 @@ func Percentile(sorted []float64, p float64) float64 {
 	i := int(p/100*float64(len(sorted))+0.5) - 1
 	return sorted[min(max(i, 0), len(sorted)-1)]
 }
-
