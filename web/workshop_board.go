@@ -179,7 +179,7 @@ func (s *Server) roomWriteError(err error) error {
 	switch {
 	case errors.Is(err, store.ErrWorkshopEnded):
 		return workshopEnded()
-	case errors.Is(err, store.ErrNotFound):
+	case errors.Is(err, store.ErrWorkshopNotFound):
 		return noWorkshop()
 	}
 	return err

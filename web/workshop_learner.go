@@ -20,7 +20,7 @@ import (
 const heartbeat = 20 * time.Second
 
 // memberOf loads the room and the requesting learner's membership;
-// ErrNotFound means the learner has not joined.
+// ErrWorkshopNotFound means the learner has not joined.
 func (s *Server) memberOf(c echo.Context) (*room, store.Member, error) {
 	r, err := s.workshops.get(c.Request().Context(), c.Param("code"))
 	if err != nil {
@@ -34,7 +34,7 @@ func (s *Server) memberOf(c echo.Context) (*room, store.Member, error) {
 // with the pushed lab set to the pushed preset.
 func (s *Server) handleWorkshopLearner(c echo.Context) error {
 	r, m, err := s.memberOf(c)
-	if errors.Is(err, store.ErrNotFound) {
+	if errors.Is(err, store.ErrWorkshopNotFound) {
 		if isInstructor(c, r.workshop()) {
 			return c.Redirect(http.StatusSeeOther, "/workshops/"+r.code+"/board")
 		}
@@ -126,7 +126,7 @@ func presetSignals(lab labs.Lab, preset string) (string, labs.Values, error) {
 // few kilobytes, not a copy of everyone's runs.
 func (s *Server) handleWorkshopLearnerEvents(c echo.Context) error {
 	r, m, err := s.memberOf(c)
-	if errors.Is(err, store.ErrNotFound) {
+	if errors.Is(err, store.ErrWorkshopNotFound) {
 		return &httpError{Status: http.StatusForbidden, Title: "Join the workshop first",
 			Message: "This page follows a workshop for the learners in it. Join with the code your instructor shows, then open the workshop again."}
 	}

@@ -154,7 +154,7 @@ func (rs *rooms) get(ctx context.Context, code string) (*room, error) {
 		return nil, noWorkshop()
 	}
 	ws, err := rs.s.store.GetWorkshop(ctx, code)
-	if errors.Is(err, store.ErrNotFound) {
+	if errors.Is(err, store.ErrWorkshopNotFound) {
 		return nil, noWorkshop()
 	}
 	if err != nil {

@@ -47,7 +47,7 @@ func (s *Server) workshopRunContext(c echo.Context, ctx context.Context) (_ cont
 		return ctx, func() {}
 	}
 	if _, err := s.store.GetMember(c.Request().Context(), code, learnerID(c)); err != nil {
-		if !errors.Is(err, store.ErrNotFound) {
+		if !errors.Is(err, store.ErrWorkshopNotFound) {
 			s.cfg.Logger.Error("workshop member", "id", requestID(c), "code", code, "err", err)
 		}
 		return ctx, func() {}

@@ -13,10 +13,10 @@ import (
 
 // Workshop errors the web layer turns into messages.
 var (
-	ErrNotFound      = errors.New("not found")
-	ErrCodeTaken     = errors.New("workshop code already in use")
-	ErrWorkshopEnded = errors.New("workshop has ended")
-	ErrWorkshopFull  = errors.New("workshop is full")
+	ErrWorkshopNotFound = errors.New("no such workshop or member") // also: the learner has not joined
+	ErrCodeTaken        = errors.New("workshop code already in use")
+	ErrWorkshopEnded    = errors.New("workshop has ended")
+	ErrWorkshopFull     = errors.New("workshop is full")
 )
 
 // MaxMemberName bounds a display name in runes, suffix included.
@@ -92,11 +92,11 @@ func optParse(s string) time.Time {
 	return parseTime(s)
 }
 
-// GetWorkshop finds a workshop by code; ErrNotFound when there is none.
+// GetWorkshop finds a workshop by code; ErrWorkshopNotFound when there is none.
 func (s *Store) GetWorkshop(ctx context.Context, code string) (Workshop, error) {
 	w, err := scanWorkshop(s.db.QueryRowContext(ctx, `SELECT `+workshopCols+` FROM workshops WHERE code = ?`, code))
 	if errors.Is(err, sql.ErrNoRows) {
-		return Workshop{}, ErrNotFound
+		return Workshop{}, ErrWorkshopNotFound
 	}
 	if err != nil {
 		return Workshop{}, fmt.Errorf("get workshop: %w", err)
@@ -125,7 +125,7 @@ func (s *Store) ActiveWorkshops(ctx context.Context) ([]Workshop, error) {
 
 // JoinWorkshop adds learner to the workshop under name, made unique in the
 // room with a numeric suffix ("Ana", "Ana 2"). A learner already in the
-// room keeps the name they have. It fails with ErrNotFound, ErrWorkshopEnded
+// room keeps the name they have. It fails with ErrWorkshopNotFound, ErrWorkshopEnded
 // or ErrWorkshopFull; the cap and the end are checked in the same statement
 // that inserts, so concurrent joins cannot overfill a room.
 func (s *Store) JoinWorkshop(ctx context.Context, code, learner, name string, at time.Time) (Member, error) {
@@ -134,7 +134,7 @@ func (s *Store) JoinWorkshop(ctx context.Context, code, learner, name string, at
 	}
 	if m, err := s.GetMember(ctx, code, learner); err == nil {
 		return m, nil
-	} else if !errors.Is(err, ErrNotFound) {
+	} else if !errors.Is(err, ErrWorkshopNotFound) {
 		return Member{}, err
 	}
 	if err := s.EnsureLearner(ctx, learner, at); err != nil {
@@ -189,14 +189,14 @@ func withSuffix(name string, n int) string {
 	return strings.TrimSpace(string(r)) + suffix
 }
 
-// GetMember finds learner in the workshop; ErrNotFound when not a member.
+// GetMember finds learner in the workshop; ErrWorkshopNotFound when not a member.
 func (s *Store) GetMember(ctx context.Context, code, learner string) (Member, error) {
 	m := Member{Workshop: code, Learner: learner}
 	var at string
 	err := s.db.QueryRowContext(ctx, `SELECT name, joined_at FROM workshop_members WHERE workshop = ? AND learner = ?`,
 		code, learner).Scan(&m.Name, &at)
 	if errors.Is(err, sql.ErrNoRows) {
-		return Member{}, ErrNotFound
+		return Member{}, ErrWorkshopNotFound
 	}
 	if err != nil {
 		return Member{}, fmt.Errorf("get member: %w", err)

@@ -46,8 +46,8 @@ func TestJoinWorkshopNamesAndLimits(t *testing.T) {
 			t.Errorf("join %s as %q = %q, %v; want %q, %v", tc.learner[28:], tc.name, m.Name, err, tc.want, tc.err)
 		}
 	}
-	if _, err := s.JoinWorkshop(ctx, "NOPE22", learnerN(9), "Bo", t0); !errors.Is(err, ErrNotFound) {
-		t.Errorf("unknown code: %v, want ErrNotFound", err)
+	if _, err := s.JoinWorkshop(ctx, "NOPE22", learnerN(9), "Bo", t0); !errors.Is(err, ErrWorkshopNotFound) {
+		t.Errorf("unknown code: %v, want ErrWorkshopNotFound", err)
 	}
 	if err := s.EndWorkshop(ctx, "ABC234", t0); err != nil {
 		t.Fatal(err)
