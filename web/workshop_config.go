@@ -22,6 +22,10 @@ type WorkshopConfig struct {
 	// freely. Defaults 0.5/s and 20.
 	JoinFailRate  float64
 	JoinFailBurst int
+	// JoinWindow is how long after its creation a workshop takes joins;
+	// later its code has expired, so an old code found on a slide cannot
+	// be used to drop into a room. Default 24 h.
+	JoinWindow time.Duration
 	// StreamWriteTimeout drops a room subscriber (a learner's page or a
 	// board) whose connection has not taken an update for this long, so a
 	// stalled client never holds anything up; default 10 s.
@@ -44,6 +48,9 @@ func (w WorkshopConfig) withDefaults() WorkshopConfig {
 	if w.JoinFailBurst == 0 {
 		w.JoinFailBurst = 20
 	}
+	if w.JoinWindow == 0 {
+		w.JoinWindow = 24 * time.Hour
+	}
 	if w.StreamWriteTimeout == 0 {
 		w.StreamWriteTimeout = 10 * time.Second
 	}
@@ -59,7 +66,7 @@ func (w WorkshopConfig) validate() []error {
 	if w.MaxLoadRPS <= 0 || w.MaxLoadRPS > 1000 {
 		errs = append(errs, fmt.Errorf("workshop max load %.1f/s: want more than 0 and at most 1000", w.MaxLoadRPS))
 	}
-	if w.BoardInterval < 0 || w.StreamWriteTimeout < 0 {
+	if w.BoardInterval < 0 || w.StreamWriteTimeout < 0 || w.JoinWindow < 0 {
 		errs = append(errs, fmt.Errorf("workshop durations must not be negative"))
 	}
 	if w.JoinFailRate <= 0 || w.JoinFailBurst < 1 {

@@ -169,6 +169,11 @@ func (s *Server) handleJoin(c echo.Context) error {
 		return err
 	}
 	undo() // the code exists: not a guess
+	if ws := r.workshop(); !ws.Ended() && now.Sub(ws.CreatedAt) > s.cfg.Workshops.JoinWindow {
+		if _, err := s.store.GetMember(c.Request().Context(), code, learnerID(c)); err != nil {
+			return refuse(http.StatusGone, "This workshop's code has expired, so it takes no new learners. Ask your instructor for a fresh one.")
+		}
+	}
 	m, err := s.store.JoinWorkshop(c.Request().Context(), code, learnerID(c), name, now)
 	switch {
 	case errors.Is(err, store.ErrWorkshopEnded):

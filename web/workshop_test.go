@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 )
@@ -146,6 +147,42 @@ func TestWorkshopJoinRefusals(t *testing.T) {
 	if resp, _ := get(t, stranger, ts.URL+"/workshops/"+code); resp.StatusCode != http.StatusSeeOther || resp.Header.Get("Location") != "/join/"+code {
 		t.Errorf("non-member page: %d %q, want 303 to /join/%s", resp.StatusCode, resp.Header.Get("Location"), code)
 	}
+}
+
+func TestWorkshopCodesExpire(t *testing.T) {
+	clock := &steppedClock{now: time.Date(2026, 3, 1, 9, 0, 0, 0, time.UTC)}
+	s := newTestServer(t, func(c *Config) { c.Clock = clock; c.Workshops.JoinWindow = time.Hour })
+	ts := startHTTP(t, s)
+	_, code := openWorkshop(t, ts.URL, "Morning")
+	early, resp := joinWorkshop(t, ts.URL, code, "Ana")
+	if resp.StatusCode != http.StatusSeeOther {
+		t.Fatalf("join within the window: %d", resp.StatusCode)
+	}
+	clock.advance(61 * time.Minute)
+	if _, resp := joinWorkshop(t, ts.URL, code, "Bo"); resp.StatusCode != http.StatusGone {
+		t.Errorf("join after the window: %d, want 410", resp.StatusCode)
+	}
+	if resp := postForm(t, early, ts.URL+"/join", url.Values{"code": {code}, "name": {"Ana"}}); resp.StatusCode != http.StatusSeeOther {
+		t.Errorf("a member coming back after the window: %d, want 303", resp.StatusCode)
+	}
+}
+
+// steppedClock is a clock tests move by hand.
+type steppedClock struct {
+	mu  sync.Mutex
+	now time.Time
+}
+
+func (c *steppedClock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.now
+}
+func (c *steppedClock) After(d time.Duration) <-chan time.Time { return time.After(d) }
+func (c *steppedClock) advance(d time.Duration) {
+	c.mu.Lock()
+	c.now = c.now.Add(d)
+	c.mu.Unlock()
 }
 
 func TestWorkshopWrongCodesAreRateLimited(t *testing.T) {
