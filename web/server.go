@@ -30,11 +30,12 @@ type Server struct {
 	addrRate    *keyedLimiter
 	runs        *runLimiter
 	proxies     proxies
+	origins     atomic.Pointer[originPolicy]
+
 	// workshops are the rooms in memory; joinFails bounds wrong join
 	// codes per client address.
 	workshops *rooms
 	joinFails *keyedLimiter
-	origins   atomic.Pointer[originPolicy]
 
 	// stopCtx ends when shutdown begins, so running streams can send a last
 	// event before the HTTP server waits for them.

@@ -150,21 +150,21 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	}
 	defer closeAPI()
 	cfg := web.Config{
-		Chat:      chat,
-		Addr:      f.Addr,
-		DBPath:    f.DB,
-		Catalog:   catalog,
-		API:       api,
-		Metrics:   metrics.Handler(),
-		Hardware:  f.Hardware,
-		Model:     f.Model,
-		Logger:    logger,
-		Limits:    f.Limits.limits(),
-		Workshops: f.Workshops.config(),
+		Chat:     chat,
+		Addr:     f.Addr,
+		DBPath:   f.DB,
+		Catalog:  catalog,
+		API:      api,
+		Metrics:  metrics.Handler(),
+		Hardware: f.Hardware,
+		Model:    f.Model,
+		Logger:   logger,
+		Limits:   f.Limits.limits(),
 		Ready: func(url string) {
 			fmt.Fprintf(stdout, "Latency Lab is running at %s (press Ctrl+C to stop)\n", url)
 		},
 	}
+	cfg.Workshops = f.Workshops.config()
 	if err := cfg.Validate(); err != nil {
 		// Validate lists every problem, one a line; the CLI says it in one.
 		fmt.Fprintf(stderr, "latencylab serve: %s\n", strings.ReplaceAll(err.Error(), "\n", "; "))
