@@ -360,3 +360,48 @@ func TestJoinQRIsAPNG(t *testing.T) {
 		t.Fatalf("joinQR = %.60q…, %v; want a PNG data URL", u, err)
 	}
 }
+
+func TestWorkshopBoardStreamFollowsTheRoom(t *testing.T) {
+	s := newTestServer(t, nil)
+	ts := startHTTP(t, s)
+	inst, code := openWorkshop(t, ts.URL, "Streamed")
+	if resp := postForm(t, inst, ts.URL+"/workshops", url.Values{"name": {"   "}}); resp.StatusCode != http.StatusUnprocessableEntity {
+		t.Errorf("a blank workshop name: %d, want 422", resp.StatusCode)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	req, _ := http.NewRequestWithContext(ctx, "GET", ts.URL+"/workshops/"+code+"/board/events", nil)
+	resp, err := inst.Do(req)
+	if err != nil || resp.StatusCode != http.StatusOK || resp.Header.Get("Cache-Control") != "no-cache" {
+		t.Fatalf("board events: %v %v", resp, err)
+	}
+	defer resp.Body.Close()
+	joined := make(chan string, 8)
+	go readEvents(resp.Body, func(ev sseEvent) bool {
+		if ev.selector() == "#ws-counts" {
+			joined <- ev.html()
+		}
+		return true
+	})
+	select {
+	case first := <-joined:
+		if !strings.Contains(first, `id="ws-joined">0<`) {
+			t.Fatalf("first board counts: %s", first)
+		}
+	case <-ctx.Done():
+		t.Fatal("the board stream sent nothing")
+	}
+	joinWorkshop(t, ts.URL, code, "Ana <b>")
+	select {
+	case html := <-joined:
+		if !strings.Contains(html, `id="ws-joined">1<`) {
+			t.Errorf("after a join the board counts %s", html)
+		}
+	case <-ctx.Done():
+		t.Fatal("the board never showed the join")
+	}
+	_, board := get(t, inst, ts.URL+"/workshops/"+code+"/board")
+	if strings.Contains(board, "Ana <b>") || !strings.Contains(board, "Ana &lt;b&gt;") {
+		t.Error("a learner's name is not escaped on the board")
+	}
+}
