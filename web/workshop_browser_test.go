@@ -166,7 +166,9 @@ func TestBrowserWorkshop(t *testing.T) {
 	quiet := ttft(learners[1])
 	e2e.WaitFor(t, learners[1], "the quiet run's note", `document.getElementById("ws-note").textContent.includes("to itself")`, 5*time.Second)
 	firstNote := e2e.Eval[string](t, learners[1], `document.getElementById("ws-note").textContent`)
-	e2e.Do(t, inst, "raise the load dial", 15*time.Second, e2e.SetInput("ws-load", "60"), chromedp.Click(chromedp.ID("ws-load-set")), chromedp.WaitVisible(chromedp.ID("ws-code")))
+	// Letting go of the dial sets the load: no button to press.
+	e2e.Do(t, inst, "raise the load dial", 15*time.Second, e2e.SetInput("ws-load", "60"))
+	e2e.WaitFor(t, inst, "the board reloaded with the load set", `document.querySelector(".help") && document.getElementById("ws-load-panel").textContent.includes("other tenants 60 requests/s")`, 15*time.Second)
 	e2e.WaitFor(t, inst, "tenants fill the batch", `Number(document.getElementById("ws-batch")?.textContent) >= 5`, 15*time.Second)
 	rerun(learners[1], "rerun under load")
 	loaded := ttft(learners[1])

@@ -572,7 +572,7 @@ func dialCard(b WorkshopBoard) templ.Component {
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 52, "\" data-bind=\"wsLoad\"> <button class=\"button\" id=\"ws-load-set\" type=\"submit\">Set the load</button></form>")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 52, "\" data-bind=\"wsLoad\" data-on-change=\"evt.target.form.requestSubmit()\"><noscript><button class=\"button\" id=\"ws-load-set\" type=\"submit\">Set the load</button></noscript></form>")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
