@@ -1,6 +1,7 @@
 package labs
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"sync"
@@ -185,4 +186,22 @@ func (e *Engines) Close() error {
 		}
 	}
 	return errors.Join(errs...)
+}
+
+type poolKey struct{}
+
+// WithEngines makes labs that run with ctx submit to pool instead of their
+// own: a workshop's learners share their room's engines, so the room's load
+// is load on the engine they measure.
+func WithEngines(ctx context.Context, pool *Engines) context.Context {
+	return context.WithValue(ctx, poolKey{}, pool)
+}
+
+// For is the pool a run with ctx uses: the one WithEngines put in ctx, else
+// e.
+func (e *Engines) For(ctx context.Context) *Engines {
+	if p, ok := ctx.Value(poolKey{}).(*Engines); ok && p != nil {
+		return p
+	}
+	return e
 }

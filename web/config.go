@@ -55,6 +55,8 @@ type Config struct {
 	CookieInsecure bool          // never set Secure on cookies (tests over plain HTTP behind TLS proxies)
 
 	Limits Limits // limits per client address and for the whole machine; see Limits
+
+	Workshops WorkshopConfig // cohort workshops: room size, load dial, join limits
 }
 
 // Limits are the limits a client cannot dodge by dropping or rotating its
@@ -151,6 +153,7 @@ func (c Config) withDefaults() Config {
 		c.RunListSize = 6
 	}
 	c.Limits = c.Limits.withDefaults(c.MaxRuns)
+	c.Workshops = c.Workshops.withDefaults()
 	return c
 }
 
@@ -228,6 +231,7 @@ func (c Config) Validate() error {
 		errs = append(errs, fmt.Errorf("run list size %d: want 1 to 50", c.RunListSize))
 	}
 	errs = append(errs, c.Limits.validate()...)
+	errs = append(errs, c.Workshops.validate()...)
 	if c.Catalog != nil {
 		if err := checkCatalog(c.Catalog); err != nil {
 			errs = append(errs, err)

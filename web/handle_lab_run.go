@@ -63,6 +63,8 @@ func (s *Server) handleLabRun(c echo.Context) error {
 	defer releaseCtx()
 	_, unregister := s.labRuns.add(labRunKey(learner, info.Slug), stop)
 	defer unregister()
+	ctx, workshopDone := s.workshopRunContext(c, ctx) // a workshop's learners run on the room's engines
+	defer workshopDone()
 
 	st := openStream(c, http.StatusOK)
 	p := &framePatcher{st: st, ctx: chartContext(c.Request().Context(), signals[ids.Width]), ids: ids, guess: guess}
@@ -107,11 +109,13 @@ func (s *Server) handleLabRun(c echo.Context) error {
 	if guess != nil {
 		run.Summary.Prediction = &store.Prediction{Value: guess.Value, Unit: guess.Unit, Stat: guess.Stat}
 	}
-	if _, err := s.store.SaveRun(c.Request().Context(), run); err != nil {
+	runID, err := s.store.SaveRun(c.Request().Context(), run)
+	if err != nil {
 		log.Error("save run", "err", err)
 		_ = st.patch(p.ctx, ids.Prefix+"-error", views.ErrorBox(ids.Prefix, "This run finished but could not be saved to your run list."))
 		return nil
 	}
+	s.workshopRunSaved(c, runID, run)
 	runs, err := s.runList(c.Request().Context(), learner, lab)
 	if err != nil {
 		log.Error("list runs", "err", err)

@@ -34,6 +34,7 @@ func (s *Server) routes() {
 	e.POST("/labs/:slug/stop", s.handleLabStop, site...)
 	e.GET("/labs/:slug/runs", s.handleLabRuns, site...)
 	s.registerChat(site)
+	s.registerWorkshops(site)
 	e.GET("/healthz", s.handleHealthz)
 	e.GET("/static/:name", s.assets.serve, gz)
 

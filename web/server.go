@@ -33,6 +33,11 @@ type Server struct {
 	proxies     proxies
 	origins     atomic.Pointer[originPolicy]
 
+	// workshops are the rooms in memory; joinFails bounds wrong join
+	// codes per client address.
+	workshops *rooms
+	joinFails *keyedLimiter
+
 	// stopCtx ends when shutdown begins, so running streams can send a last
 	// event before the HTTP server waits for them.
 	stopCtx   context.Context
@@ -78,6 +83,7 @@ func New(cfg Config) (*Server, error) {
 		proxies:     prox,
 	}
 	s.origins.Store(origins)
+	s.workshops, s.joinFails = newRooms(s), newKeyedLimiter(cfg.Workshops.JoinFailRate, cfg.Workshops.JoinFailBurst)
 	s.stopCtx, s.stop = context.WithCancel(context.Background())
 	e := echo.New()
 	e.HideBanner = true
@@ -163,6 +169,7 @@ func (s *Server) Close() error {
 	var err error
 	s.closeOnce.Do(func() {
 		s.beginShutdown()
+		s.workshops.close()
 		err = s.store.Close()
 	})
 	return err

@@ -36,6 +36,8 @@ type serveFlags struct {
 	Limits limitFlags
 	// API says who may call /v1, how many at once, and on which engine.
 	API apiFlags
+	// Workshops sizes cohort rooms and their load dial.
+	Workshops workshopFlags
 }
 
 // parseServeFlags reads flags with env fallbacks (flags win). Bad input is
@@ -60,11 +62,15 @@ func parseServeFlags(args []string, getenv func(string) string, stderr io.Writer
 	fs.BoolVar(&f.ModerateAPI, "moderate-api", getenv("LATENCYLAB_MODERATE_API") == "1", "moderate /v1 answers (PII, policy, prompt injection): blocked streams end with finish_reason content_filter (env LATENCYLAB_MODERATE_API=1)")
 	fs.StringVar(&f.UpstreamModel, "upstream-model", f.UpstreamModel, "model name on the upstream server (env LATENCYLAB_UPSTREAM_MODEL); default the first it lists")
 	checkLimits := addLimitFlags(fs, getenv, &f.Limits)
+	checkWorkshops := addWorkshopFlags(fs, getenv, &f.Workshops)
 	f.API.register(fs, getenv)
 	if err := fs.Parse(args); err != nil {
 		return f, err
 	}
 	if err := checkLimits(); err != nil {
+		return f, err
+	}
+	if err := checkWorkshops(); err != nil {
 		return f, err
 	}
 	if err := f.API.check(); err != nil {
@@ -158,6 +164,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 			fmt.Fprintf(stdout, "Latency Lab is running at %s (press Ctrl+C to stop)\n", url)
 		},
 	}
+	cfg.Workshops = f.Workshops.config()
 	if err := cfg.Validate(); err != nil {
 		// Validate lists every problem, one a line; the CLI says it in one.
 		fmt.Fprintf(stderr, "latencylab serve: %s\n", strings.ReplaceAll(err.Error(), "\n", "; "))

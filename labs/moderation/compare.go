@@ -18,7 +18,7 @@ import (
 // time rather than five. Each request has its own session line, so none of
 // them reads the others' prompt from the prefix cache.
 func (l *Lab) compare(ctx context.Context, s settings, emit func(labs.Frame)) error {
-	le, err := l.Engines.Get(s.profile)
+	le, err := l.Engines.For(ctx).Get(s.profile)
 	if err != nil {
 		return fmt.Errorf("moderation lab: engine for %s: %w", s.profile, err)
 	}

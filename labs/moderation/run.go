@@ -88,7 +88,7 @@ func (l *Lab) stage(ctx context.Context, s settings, j *job, le *live.Engine, ch
 
 // single runs one policy and emits a frame per event.
 func (l *Lab) single(ctx context.Context, s settings, emit func(labs.Frame)) error {
-	le, err := l.Engines.Get(s.profile)
+	le, err := l.Engines.For(ctx).Get(s.profile)
 	if err != nil {
 		return fmt.Errorf("moderation lab: engine for %s: %w", s.profile, err)
 	}

@@ -35,7 +35,7 @@ func (l *Lab) run(ctx context.Context, p params, emit func(labs.Frame)) error {
 	ans := composeAnswer(prompt, s.answerTokens)
 	req := engine.Request{ID: id, PromptTokens: prompt.ids, OutputTokens: ans.Tokens, MaxTokens: len(ans.Tokens)}
 
-	le, err := l.Engines.Get(s.profile)
+	le, err := l.Engines.For(ctx).Get(s.profile)
 	if err != nil {
 		return fmt.Errorf("streaming: engine for %s: %w", s.profile, err)
 	}

@@ -1,0 +1,250 @@
+package labs
+
+import (
+	"fmt"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/latencylab/latencylab/engine"
+	"github.com/latencylab/latencylab/engine/clock"
+	"github.com/latencylab/latencylab/engine/live"
+)
+
+// RoomConfig shapes a Room. Zero fields take the defaults listed.
+type RoomConfig struct {
+	// Profile is the room's main engine: the one the load dial loads and
+	// the load panel shows. Required.
+	Profile Profile
+	// Clock paces the room's engines, its arrivals and its samples; nil
+	// means the wall clock.
+	Clock clock.Clock
+	// Seed makes the synthetic arrivals and prompts repeatable.
+	Seed uint64
+	// MaxInFlight caps synthetic requests at once, so a dial turned far
+	// past what the engine serves cannot grow memory without bound;
+	// default 256.
+	MaxInFlight int
+	// PromptTokens and OutputTokens size each synthetic request; defaults
+	// 512 and 128, a chat turn with some context.
+	PromptTokens, OutputTokens int
+	// SampleEvery is the load panel's resolution; default 1 s. History
+	// keeps the last HistoryLen samples; default 120.
+	SampleEvery time.Duration
+	HistoryLen  int
+	// Tune adjusts each engine's configuration (tests shrink the KV cache).
+	Tune func(*engine.Config)
+}
+
+func (c RoomConfig) withDefaults() RoomConfig {
+	if c.Clock == nil {
+		c.Clock = clock.Wall{}
+	}
+	if c.MaxInFlight == 0 {
+		c.MaxInFlight = 256
+	}
+	if c.PromptTokens == 0 {
+		c.PromptTokens = 512
+	}
+	if c.OutputTokens == 0 {
+		c.OutputTokens = 128
+	}
+	if c.SampleEvery == 0 {
+		c.SampleEvery = time.Second
+	}
+	if c.HistoryLen == 0 {
+		c.HistoryLen = 120
+	}
+	return c
+}
+
+// SourceSynthetic labels the load dial's requests on a room's engines.
+const SourceSynthetic = "synthetic"
+
+// LoadSample is the room's main engine at one moment, with the time to
+// first token of requests that finished since the previous sample.
+type LoadSample struct {
+	At       time.Time
+	Running  int     // sequences in the running batch
+	Waiting  int     // requests queued
+	KVUsage  float64 // fraction of KV cache blocks in use
+	TTFTp50  float64 // ms, learners' requests; 0 when none finished
+	TTFTp95  float64
+	Finished int // learners' requests in the sample
+	Tenants  int // synthetic requests in flight
+}
+
+// Room is a workshop's own engines (one per profile, in Pool) with a load
+// dial of synthetic other-tenant requests on its main engine, and the
+// samples the instructor's load panel draws. Close stops everything.
+type Room struct {
+	cfg  RoomConfig
+	Pool *Engines
+
+	mu       sync.Mutex
+	rps      float64
+	inFlight int
+	ttfts    []float64 // learners' TTFTs (ms) since the last sample
+	history  []LoadSample
+	trackers map[*BatchTracker]struct{}
+	seq      int
+
+	wake chan struct{}
+	stop chan struct{}
+	done sync.WaitGroup
+	once sync.Once
+}
+
+// NewRoom starts a room's engine pool, main engine and sampler.
+func NewRoom(cfg RoomConfig) (*Room, error) {
+	cfg = cfg.withDefaults()
+	if _, err := cfg.Profile.Config(); err != nil {
+		return nil, fmt.Errorf("room: %w", err)
+	}
+	r := &Room{cfg: cfg, trackers: map[*BatchTracker]struct{}{}, wake: make(chan struct{}, 1), stop: make(chan struct{})}
+	r.Pool = NewEngines(EnginesConfig{Clock: cfg.Clock, Tune: cfg.Tune, Source: "workshop",
+		Observer: func(Profile) live.Observer { return roomObserver{r} }})
+	if _, err := r.Pool.Get(cfg.Profile); err != nil {
+		return nil, fmt.Errorf("room: %w", err)
+	}
+	r.done.Add(2)
+	go r.arrivals()
+	go r.sampler()
+	return r, nil
+}
+
+// SetLoad sets the dial: synthetic requests per second (0 stops them).
+func (r *Room) SetLoad(rps float64) {
+	r.mu.Lock()
+	r.rps = max(rps, 0)
+	r.mu.Unlock()
+	select {
+	case r.wake <- struct{}{}:
+	default:
+	}
+}
+
+// Load is the dial's setting.
+func (r *Room) Load() float64 {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.rps
+}
+
+// History returns the load panel's samples, oldest first.
+func (r *Room) History() []LoadSample {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return slices.Clone(r.history)
+}
+
+// Close stops the arrivals, the sampler and the engines.
+func (r *Room) Close() error {
+	r.once.Do(func() { close(r.stop) })
+	r.done.Wait()
+	return r.Pool.Close()
+}
+
+// BatchTracker watches the room's batch while one learner's run lasts.
+type BatchTracker struct {
+	room    *Room
+	maxSeen int
+}
+
+// Track starts watching the batch for a run; call Done when it ends.
+func (r *Room) Track() *BatchTracker {
+	t := &BatchTracker{room: r}
+	r.mu.Lock()
+	r.trackers[t] = struct{}{}
+	r.mu.Unlock()
+	r.observeBatch() // a run that starts in a busy batch counts it at once
+	return t
+}
+
+// Done stops watching and returns how many other sequences shared the
+// batch at its fullest while the run lasted (sampled, so a neighbour that
+// came and went between samples can be missed).
+func (t *BatchTracker) Done() int {
+	t.room.observeBatch()
+	t.room.mu.Lock()
+	defer t.room.mu.Unlock()
+	delete(t.room.trackers, t)
+	return max(t.maxSeen-1, 0)
+}
+
+// observeBatch raises every tracker's peak to the main engine's batch now.
+func (r *Room) observeBatch() {
+	le, err := r.Pool.Get(r.cfg.Profile)
+	if err != nil {
+		return
+	}
+	running := le.Stats().Running
+	r.mu.Lock()
+	for t := range r.trackers {
+		t.maxSeen = max(t.maxSeen, running)
+	}
+	r.mu.Unlock()
+}
+
+type roomObserver struct{ r *Room }
+
+// RequestFinished keeps the learners' times to first token for the next
+// sample; the synthetic tenants' are not the room's.
+func (o roomObserver) RequestFinished(st live.RequestStats) {
+	if st.Source == SourceSynthetic || st.Timing.FirstToken == 0 {
+		return
+	}
+	ms := float64(st.Timing.FirstToken-st.Timing.Arrival) / float64(time.Millisecond)
+	o.r.mu.Lock()
+	o.r.ttfts = append(o.r.ttfts, ms)
+	o.r.mu.Unlock()
+}
+
+// sampler records a LoadSample every SampleEvery and follows the batch
+// ten times as often for the trackers.
+func (r *Room) sampler() {
+	defer r.done.Done()
+	tick := r.cfg.SampleEvery / 10
+	next := r.cfg.Clock.Now().Add(r.cfg.SampleEvery)
+	for {
+		select {
+		case <-r.stop:
+			return
+		case <-r.cfg.Clock.After(tick):
+		}
+		r.observeBatch()
+		if now := r.cfg.Clock.Now(); !now.Before(next) {
+			r.sample(now)
+			next = now.Add(r.cfg.SampleEvery)
+		}
+	}
+}
+
+func (r *Room) sample(now time.Time) {
+	le, err := r.Pool.Get(r.cfg.Profile)
+	if err != nil {
+		return
+	}
+	st := le.Stats()
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	s := LoadSample{At: now, Running: st.Running, Waiting: st.Waiting, KVUsage: st.KVUsage, Finished: len(r.ttfts), Tenants: r.inFlight}
+	if len(r.ttfts) > 0 {
+		slices.Sort(r.ttfts)
+		s.TTFTp50, s.TTFTp95 = Percentile(r.ttfts, 50), Percentile(r.ttfts, 95)
+		r.ttfts = r.ttfts[:0]
+	}
+	r.history = append(r.history, s)
+	if over := len(r.history) - r.cfg.HistoryLen; over > 0 {
+		r.history = slices.Delete(r.history, 0, over)
+	}
+}
+
+// Percentile is the nearest-rank p-th percentile of sorted values.
+func Percentile(sorted []float64, p float64) float64 {
+	if len(sorted) == 0 {
+		return 0
+	}
+	i := int(p/100*float64(len(sorted))+0.5) - 1
+	return sorted[min(max(i, 0), len(sorted)-1)]
+}

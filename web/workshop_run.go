@@ -1,0 +1,86 @@
+package web
+
+import (
+	"context"
+	"errors"
+	"sync"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/latencylab/latencylab/labs"
+	"github.com/latencylab/latencylab/web/store"
+)
+
+const ctxWorkshopRun = "workshopRun"
+
+// workshopRun is a lab run a learner started from their workshop page.
+type workshopRun struct {
+	room    *room
+	round   int64
+	preset  string
+	tracker *labs.BatchTracker
+	once    sync.Once
+	shared  int
+}
+
+// sharedWith stops tracking the batch (once) and returns its peak.
+func (w *workshopRun) sharedWith() int {
+	w.once.Do(func() { w.shared = w.tracker.Done() })
+	return w.shared
+}
+
+// workshopRunContext is the lab runner's hook before a run: a run posted
+// from a workshop page (?w=CODE) by a member of a running workshop runs
+// on the room's engines. Anything else runs as usual. Call done when the
+// run ends.
+func (s *Server) workshopRunContext(c echo.Context, ctx context.Context) (_ context.Context, done func()) {
+	code := c.QueryParam("w")
+	if code == "" || !hadLearnerCookie(c) {
+		return ctx, func() {}
+	}
+	r, err := s.workshops.get(c.Request().Context(), code)
+	if err != nil {
+		return ctx, func() {}
+	}
+	ws := r.workshop()
+	if ws.Ended() {
+		return ctx, func() {}
+	}
+	if _, err := s.store.GetMember(c.Request().Context(), code, learnerID(c)); err != nil {
+		if !errors.Is(err, store.ErrWorkshopNotFound) {
+			s.cfg.Logger.Error("workshop member", "id", requestID(c), "code", code, "err", err)
+		}
+		return ctx, func() {}
+	}
+	eng, err := s.workshops.engines(r)
+	if err != nil {
+		s.cfg.Logger.Error("workshop engines", "id", requestID(c), "code", code, "err", err)
+		return ctx, func() {}
+	}
+	wr := &workshopRun{room: r, round: ws.PushSeq, tracker: eng.Track()}
+	if c.Param("slug") == ws.PushedLab {
+		wr.preset = ws.PushedPreset
+	}
+	c.Set(ctxWorkshopRun, wr)
+	return labs.WithEngines(ctx, eng.Pool), func() { wr.sharedWith() }
+}
+
+// workshopRunSaved is the lab runner's hook after a run is saved: a
+// workshop run is recorded against its room and round, the learner gets a
+// note on how shared the engine was, and the board updates.
+func (s *Server) workshopRunSaved(c echo.Context, runID int64, run store.Run) {
+	wr, ok := c.Get(ctxWorkshopRun).(*workshopRun)
+	if !ok {
+		return
+	}
+	shared := wr.sharedWith()
+	if err := s.store.SaveWorkshopRun(c.Request().Context(), wr.room.code, runID, run.Learner, wr.preset, wr.round, shared); err != nil {
+		s.cfg.Logger.Error("save workshop run", "id", requestID(c), "code", wr.room.code, "err", err)
+		return
+	}
+	wr.room.mu.Lock()
+	wr.room.notes[run.Learner] = sharedNote(shared, run.CreatedAt)
+	wr.room.mu.Unlock()
+	wr.room.learners.publish(run.Learner)
+	wr.room.changed()
+}
