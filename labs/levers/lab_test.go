@@ -26,7 +26,7 @@ func runLab(t *testing.T, vals labs.Values, wallLimit time.Duration) (frames []l
 func onFakeDesk(t *testing.T, wallLimit time.Duration) func(*labs.Engines) labs.Lab {
 	return func(pool *labs.Engines) labs.Lab {
 		st := labtest.NewFakeStore()
-		return mustNew(t, Config{Engines: pool, Retriever: st, Orders: st, WallLimit: wallLimit})
+		return labtest.Must[*Lab](t)(newLab(Config{Engines: pool, Retriever: st, Orders: st}, wallLimit))
 	}
 }
 

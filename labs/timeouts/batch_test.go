@@ -29,12 +29,12 @@ func runBatch(t *testing.T, s settings, vr variant) []record {
 	synctest.Test(t, func(t *testing.T) {
 		pool := labs.NewEngines(labs.EnginesConfig{})
 		defer pool.Close()
-		l := runner{Config{Engines: pool, Retriever: labtest.NewFakeStore(), Tick: -1}}
 		tiers, err := pipelinelab.Tiers(pool)
 		if err != nil {
 			t.Fatal(err)
 		}
-		h, f, err := l.pipelines(s, vr, "test", tiers)
+		run := pipelinelab.Run{Config: Config{Engines: pool, Retriever: labtest.NewFakeStore()}, Tiers: tiers}
+		h, f, err := pipelines(s, vr, "test", run)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -213,7 +213,7 @@ func TestRunCancelled(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		pool := labs.NewEngines(labs.EnginesConfig{})
 		defer pool.Close()
-		l := mustNew(t, Config{Engines: pool, Tick: 500 * time.Millisecond})
+		l := labtest.Must[*Lab](t)(newLab(Config{Engines: pool}, 500*time.Millisecond))
 		ctx, cancel := context.WithCancel(t.Context())
 		go func() {
 			time.Sleep(3 * time.Second)

@@ -15,7 +15,7 @@ import (
 func runLab(t *testing.T, vals labs.Values) []labs.Frame {
 	t.Helper()
 	return labtest.RunInBubble(t, func(pool *labs.Engines) labs.Lab {
-		return mustNew(t, Config{Engines: pool, Retriever: labtest.NewFakeStore(), Tick: -1})
+		return labtest.Must[*Lab](t)(newLab(Config{Engines: pool, Retriever: labtest.NewFakeStore()}, 0))
 	}, vals, nil)
 }
 
