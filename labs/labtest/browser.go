@@ -14,40 +14,37 @@ import (
 	"github.com/latencylab/latencylab/web/e2e"
 )
 
-// Journey is one lab's browser test: the lab, built on the engine pool
-// the test shares, and what a learner does on its page and must see there.
+// Journey is one lab's browser test: the lab and what a learner does on
+// its page and must see there.
 type Journey struct {
-	Name string // the subtest's name
-	// Lab builds the lab; a lab that needs its own pool (a sped-up clock)
-	// builds one and closes it with t.Cleanup.
-	Lab func(t *testing.T, pool *labs.Engines) labs.Lab
+	Lab labs.Lab
 	// Allowed are console errors the page may log (see e2e.OpenLab).
 	Allowed []string
 	// Walk plays the learner on the lab's open page.
 	Walk func(t *testing.T, lab labs.Lab, pg e2e.Lab)
 }
 
-// BrowseLabs walks each journey as a subtest named after it. It skips t
-// unless browser tests are enabled, builds every lab on one fresh engine
-// pool (closed when t ends), serves them together in the web app and
-// starts one headless Chromium for all of them: each journey gets a tab of
-// its own, closed when its subtest ends, and fails for any console error
-// its page logs that Allowed does not name.
-func BrowseLabs(t *testing.T, journeys ...Journey) {
+// BrowseLabs walks journeys as subtests named after each lab's slug. It
+// skips t unless browser tests are enabled, gives journeys a fresh engine
+// pool (closed when t ends) to build the labs on, serves the labs together
+// in the web app and starts one headless Chromium for all of them: each
+// journey gets a tab of its own, closed when its subtest ends, and fails
+// for any console error its page logs that Allowed does not name.
+func BrowseLabs(t *testing.T, journeys func(pool *labs.Engines) []Journey) {
 	t.Helper()
 	e2e.Require(t)
 	pool := labs.NewEngines(labs.EnginesConfig{})
 	t.Cleanup(func() { pool.Close() })
-	built := make([]labs.Lab, len(journeys))
-	for i, j := range journeys {
-		built[i] = j.Lab(t, pool)
+	js := journeys(pool)
+	built := make([]labs.Lab, len(js))
+	for i, j := range js {
+		built[i] = j.Lab
 	}
 	base := ServeLabs(t, built...)
 	browser := e2e.NewBrowser(t, e2e.Options{})
-	for i, j := range journeys {
-		t.Run(j.Name, func(t *testing.T) {
-			j.Walk(t, built[i], openTab(t, browser, base, built[i].Info().Slug, j.Allowed...))
-		})
+	for _, j := range js {
+		slug := j.Lab.Info().Slug
+		t.Run(slug, func(t *testing.T) { j.Walk(t, j.Lab, openTab(t, browser, base, slug, j.Allowed...)) })
 	}
 }
 
