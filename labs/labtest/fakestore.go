@@ -3,9 +3,11 @@ package labtest
 import (
 	"context"
 	"strings"
+	"testing"
 	"time"
 
 	"github.com/latencylab/latencylab/engine/pipeline"
+	"github.com/latencylab/latencylab/labs"
 	"github.com/latencylab/latencylab/labs/pipelinelab"
 )
 
@@ -88,4 +90,16 @@ func (s *FakeStore) LookupOrder(ctx context.Context, customer, question string) 
 	}
 	o := *s.Order
 	return &o, nil
+}
+
+// OnFakeDesk builds a pipeline lab with newLab (its New, or a closure over
+// a test-only constructor) on the pool it is given, with a fresh fake
+// support desk answering both its retrieval and its order lookups; a lab
+// that never looks an order up ignores the latter. Pass it to RunInBubble
+// or CancelMidRun.
+func OnFakeDesk[L labs.Lab](t testing.TB, newLab func(pipelinelab.Config) (L, error)) func(*labs.Engines) labs.Lab {
+	return func(pool *labs.Engines) labs.Lab {
+		desk := NewFakeStore()
+		return Must[L](t)(newLab(pipelinelab.Config{Engines: pool, Retriever: desk, Orders: desk}))
+	}
 }

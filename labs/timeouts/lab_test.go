@@ -14,9 +14,8 @@ import (
 // every figure is exact and a 25-second batch takes no real time.
 func runLab(t *testing.T, vals labs.Values) []labs.Frame {
 	t.Helper()
-	return labtest.RunInBubble(t, func(pool *labs.Engines) labs.Lab {
-		return labtest.Must[*Lab](t)(newLab(Config{Engines: pool, Retriever: labtest.NewFakeStore()}, 0))
-	}, vals, nil)
+	noTick := func(cfg Config) (*Lab, error) { return newLab(cfg, 0) }
+	return labtest.RunInBubble(t, labtest.OnFakeDesk(t, noTick), vals, nil)
 }
 
 // presetFinal runs preset i (see runLab) and returns its final frame.
