@@ -21,8 +21,7 @@ func runLab(t *testing.T, changes labs.Values) ([]labs.Frame, *labs.Engines) {
 	var pool *labs.Engines
 	synctest.Test(t, func(t *testing.T) {
 		var l *Lab
-		l, pool = labtest.OnFreshPool(t, New)
-		l.IDs = labs.NewRunIDsTag(Slug, "test")
+		l, pool = labtest.OnFreshPool(t, New, "test")
 		if err := l.Run(context.Background(), labtest.Values(changes), func(f labs.Frame) { frames = append(frames, f) }); err != nil {
 			t.Fatal(err)
 		}
@@ -211,7 +210,7 @@ func TestCompare(t *testing.T) {
 
 func TestCancelledRunFreesEngine(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		l, pool := labtest.OnFreshPool(t, New)
+		l, pool := labtest.OnFreshPool(t, New, "test")
 		ctx, cancel := context.WithCancel(context.Background())
 		go func() { time.Sleep(60 * time.Millisecond); cancel() }()
 		err := l.Run(ctx, labtest.Values(labs.Values{knobPolicy: string(mod.ModerateThenSend)}), func(labs.Frame) {})

@@ -14,14 +14,10 @@ import (
 	"github.com/latencylab/latencylab/labs/labtest"
 )
 
-// newTestLab returns a lab on a fresh pool (labtest.OnFreshPool: call it
-// inside a synctest bubble) that numbers its runs under a fixed tag as
-// long as a real one, so the first KV block is as in production.
-func newTestLab(t *testing.T) (*Lab, *labs.Engines) {
-	l, pool := labtest.OnFreshPool(t, New)
-	l.IDs = labs.NewRunIDsTag(Slug, "0a1b2c3d")
-	return l, pool
-}
+// newTestLab returns a lab on a fresh pool (see labtest.OnFreshPool) whose
+// run tag is as long as a real one, so the first KV block is as in
+// production.
+func newTestLab(t *testing.T) (*Lab, *labs.Engines) { return labtest.OnFreshPool(t, New, "0a1b2c3d") }
 
 func mustParse(t *testing.T, v labs.Values) settings {
 	t.Helper()

@@ -14,14 +14,8 @@ import (
 	"github.com/latencylab/latencylab/labs/labtest"
 )
 
-// newTestLab returns a lab on a fresh pool (labtest.OnFreshPool: call it
-// inside a synctest bubble) that numbers its runs under a fixed tag, so
-// its prompts are the same on every test run.
-func newTestLab(t *testing.T) (*Lab, *labs.Engines) {
-	l, pool := labtest.OnFreshPool(t, New)
-	l.IDs = labs.NewRunIDsTag(Slug, "test")
-	return l, pool
-}
+// newTestLab returns a lab on a fresh pool (see labtest.OnFreshPool).
+func newTestLab(t *testing.T) (*Lab, *labs.Engines) { return labtest.OnFreshPool(t, New, "test") }
 
 // modelled runs the request the lab's first run builds on the virtual
 // clock, for exact comparison with what the handler measured.
