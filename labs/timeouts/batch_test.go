@@ -104,15 +104,7 @@ func TestTimeoutSettings(t *testing.T) {
 				}
 			}},
 		{"1 s timeout leaves short healthy answers whole", short, variant{overall: time.Second},
-			func(t *testing.T, r record, res *pipeline.Result) {
-				want := pipeline.StatusComplete
-				if r.slowed {
-					want = pipeline.StatusTimeout
-				}
-				if res.Status != want {
-					t.Errorf("slowed=%v: status %s, want %s", r.slowed, res.Status, want)
-				}
-			}},
+			slowedEndIn(pipeline.StatusTimeout)},
 		{"stall mid-stream is cut by the overall timeout with the text kept", stall, variant{ftt: 5 * time.Second, overall: 4 * time.Second},
 			func(t *testing.T, r record, res *pipeline.Result) {
 				if !r.slowed {
@@ -126,15 +118,7 @@ func TestTimeoutSettings(t *testing.T) {
 				}
 			}},
 		{"refusal without a backup is an error", refuse, variant{ftt: 5 * time.Second},
-			func(t *testing.T, r record, res *pipeline.Result) {
-				want := pipeline.StatusComplete
-				if r.slowed {
-					want = pipeline.StatusError
-				}
-				if res.Status != want {
-					t.Errorf("slowed=%v: status %s, want %s", r.slowed, res.Status, want)
-				}
-			}},
+			slowedEndIn(pipeline.StatusError)},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -150,6 +134,20 @@ func TestTimeoutSettings(t *testing.T) {
 				t.Errorf("%d requests slowed, want %d", slowed, want)
 			}
 		})
+	}
+}
+
+// slowedEndIn checks that a slowed call ends with status slowed and every
+// other call completes.
+func slowedEndIn(slowed string) func(*testing.T, record, *pipeline.Result) {
+	return func(t *testing.T, r record, res *pipeline.Result) {
+		want := pipeline.StatusComplete
+		if r.slowed {
+			want = slowed
+		}
+		if res.Status != want {
+			t.Errorf("slowed=%v: status %s, want %s", r.slowed, res.Status, want)
+		}
 	}
 }
 
