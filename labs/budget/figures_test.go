@@ -3,6 +3,7 @@ package budget
 import (
 	"testing"
 
+	"github.com/latencylab/latencylab/labs"
 	"github.com/latencylab/latencylab/labs/labtest"
 )
 
@@ -12,7 +13,9 @@ import (
 // together, and a heavy tail shows at p99 while p50 stays put.
 func TestFigures(t *testing.T) {
 	stats := map[string]map[string]float64{}
-	for name, last := range labtest.PresetFinals(t, labtest.Inert(t, define), runLab) {
+	for name, last := range labtest.PresetFinals(t, labtest.Inert(t, define), func(t *testing.T, v labs.Values) []labs.Frame {
+		return labtest.RunOnFakeDesk(t, New, v)
+	}) {
 		stats[name] = labtest.StatMap(t, last)
 	}
 	par, seq, tail := stats["Seed example: parallel lookups"], stats["Sequential lookups"], stats["Heavy tail: one in twenty slow"]

@@ -11,14 +11,6 @@ import (
 	"github.com/latencylab/latencylab/labs/pipelinelab"
 )
 
-// runLab runs the lab inside a synctest bubble, where the pipeline's
-// sleeps and the live engine's pacing are on virtual time, so every
-// wall-clock figure is exact and the run takes no real time.
-func runLab(t *testing.T, vals labs.Values) []labs.Frame {
-	t.Helper()
-	return labtest.RunInBubble(t, labtest.OnFakeDesk(t, New), vals, nil)
-}
-
 // The waterfall's context stage is the slowest lookup when parallel and
 // the sum when sequential, on the wall clock (virtual inside the bubble).
 func TestParallelLookupsTakeTheSlowest(t *testing.T) {
@@ -31,7 +23,7 @@ func TestParallelLookupsTakeTheSlowest(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.lookups, func(t *testing.T) {
-			fs := runLab(t, labs.Values{knobLookups: tc.lookups, knobRequests: 20.0, knobAnswer: 50.0})
+			fs := labtest.RunOnFakeDesk(t, New, labs.Values{knobLookups: tc.lookups, knobRequests: 20.0, knobAnswer: 50.0})
 			last := fs[len(fs)-1]
 			if got := labtest.Stat(t, last, statLookups); math.Abs(got-tc.want) > 1 {
 				t.Errorf("lookups %v ms, want %v", got, tc.want)
@@ -145,7 +137,7 @@ func TestComposeMatchesThePipeline(t *testing.T) {
 // The verdict flips exactly at the percentile: a budget equal to it
 // passes, a millisecond less fails.
 func TestBudgetFlipsAtThreshold(t *testing.T) {
-	first := runLab(t, labs.Values{knobRequests: 100.0})
+	first := labtest.RunOnFakeDesk(t, New, labs.Values{knobRequests: 100.0})
 	p95 := labtest.Stat(t, first[len(first)-1], statP95)
 	cases := []struct {
 		budget float64
@@ -155,7 +147,7 @@ func TestBudgetFlipsAtThreshold(t *testing.T) {
 		{math.Floor(p95) - 50, "missed"},
 	}
 	for _, tc := range cases {
-		fs := runLab(t, labs.Values{knobRequests: 100.0, knobBudgetMS: tc.budget})
+		fs := labtest.RunOnFakeDesk(t, New, labs.Values{knobRequests: 100.0, knobBudgetMS: tc.budget})
 		last := fs[len(fs)-1]
 		card := labtest.StatOf(t, last, statJudged)
 		if !strings.HasPrefix(card.Label, "Budget "+tc.want+":") || !strings.Contains(last.Status, "Budget "+tc.want+":") {
@@ -199,7 +191,7 @@ func TestGuessFollowsTheBudgetPercentile(t *testing.T) {
 		t.Fatalf("the guess is compared with %q, not the judged percentile", l.Info().PredictionStat)
 	}
 	for _, p := range l.Presets() {
-		fs := runLab(t, p.Values)
+		fs := labtest.RunOnFakeDesk(t, New, p.Values)
 		last := fs[len(fs)-1]
 		labtest.CheckUnits(t, p.Name, last)
 		card := labtest.StatOf(t, last, statJudged)

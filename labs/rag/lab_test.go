@@ -9,19 +9,12 @@ import (
 	"github.com/latencylab/latencylab/labs/pipelinelab"
 )
 
-// runLab runs the lab in a synctest bubble: the live engine's pacing is
-// virtual time there, so TTFT is the engine model's exactly.
-func runLab(t *testing.T, vals labs.Values) []labs.Frame {
-	t.Helper()
-	return labtest.RunInBubble(t, labtest.OnFakeDesk(t, New), vals, nil)
-}
-
 // More chunks make a longer prompt, and a longer prompt a later first
 // token, in the sweep; every bar's parts add up to its prompt.
 func TestSweepGrowsWithK(t *testing.T) {
 	for _, tier := range []string{pipelinelab.TierSmall, pipelinelab.TierMedium, pipelinelab.TierLarge} {
 		t.Run(tier, func(t *testing.T) {
-			fs := runLab(t, labs.Values{knobTier: tier})
+			fs := labtest.RunOnFakeDesk(t, New, labs.Values{knobTier: tier})
 			last := fs[len(fs)-1]
 			sc := labtest.Chart(t, last, chartTTFT)
 			pts := sc.Series[0].Points
@@ -77,7 +70,7 @@ func TestKnobsMoveTheirParts(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			last := runLab(t, tc.vals)
+			last := labtest.RunOnFakeDesk(t, New, tc.vals)
 			f := last[len(last)-1]
 			p, err := labtest.Inert(t, define).Params(tc.vals)
 			if err != nil {
@@ -104,7 +97,7 @@ func TestKnobsMoveTheirParts(t *testing.T) {
 
 // With passages in the prompt the answer is written from them.
 func TestAnswerDrawsOnPassages(t *testing.T) {
-	fs := runLab(t, labs.Values{knobTopK: 5.0, knobQuestion: "refund"})
+	fs := labtest.RunOnFakeDesk(t, New, labs.Values{knobTopK: 5.0, knobQuestion: "refund"})
 	f := fs[len(fs)-1]
 	found := false
 	for _, row := range f.Tables[0].Rows {
