@@ -3,7 +3,6 @@ package budget
 import (
 	"testing"
 
-	"github.com/latencylab/latencylab/labs"
 	"github.com/latencylab/latencylab/labs/labtest"
 )
 
@@ -13,9 +12,7 @@ import (
 // together, and a heavy tail shows at p99 while p50 stays put.
 func TestFigures(t *testing.T) {
 	stats := map[string]map[string]float64{}
-	for name, last := range labtest.PresetFinals(t, labtest.Inert(t, define), func(t *testing.T, v labs.Values) []labs.Frame {
-		return labtest.RunOnFakeDesk(t, New, v)
-	}) {
+	for name, last := range labtest.PresetFinals(t, labtest.Inert(t, define), runLab) {
 		stats[name] = labtest.StatMap(t, last)
 	}
 	par, seq, tail := stats["Seed example: parallel lookups"], stats["Sequential lookups"], stats["Heavy tail: one in twenty slow"]

@@ -11,6 +11,9 @@ import (
 	"github.com/latencylab/latencylab/labs/pipelinelab"
 )
 
+// runLab runs the lab once on the fake desk, on virtual time.
+var runLab = labtest.RunsOnFakeDesk(New)
+
 // The waterfall's context stage is the slowest lookup when parallel and
 // the sum when sequential, on the wall clock (virtual inside the bubble).
 func TestParallelLookupsTakeTheSlowest(t *testing.T) {
@@ -23,7 +26,7 @@ func TestParallelLookupsTakeTheSlowest(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.lookups, func(t *testing.T) {
-			fs := labtest.RunOnFakeDesk(t, New, labs.Values{knobLookups: tc.lookups, knobRequests: 20.0, knobAnswer: 50.0})
+			fs := runLab(t, labs.Values{knobLookups: tc.lookups, knobRequests: 20.0, knobAnswer: 50.0})
 			last := fs[len(fs)-1]
 			if got := labtest.Stat(t, last, statLookups); math.Abs(got-tc.want) > 1 {
 				t.Errorf("lookups %v ms, want %v", got, tc.want)
@@ -137,7 +140,7 @@ func TestComposeMatchesThePipeline(t *testing.T) {
 // The verdict flips exactly at the percentile: a budget equal to it
 // passes, a millisecond less fails.
 func TestBudgetFlipsAtThreshold(t *testing.T) {
-	first := labtest.RunOnFakeDesk(t, New, labs.Values{knobRequests: 100.0})
+	first := runLab(t, labs.Values{knobRequests: 100.0})
 	p95 := labtest.Stat(t, first[len(first)-1], statP95)
 	cases := []struct {
 		budget float64
@@ -147,7 +150,7 @@ func TestBudgetFlipsAtThreshold(t *testing.T) {
 		{math.Floor(p95) - 50, "missed"},
 	}
 	for _, tc := range cases {
-		fs := labtest.RunOnFakeDesk(t, New, labs.Values{knobRequests: 100.0, knobBudgetMS: tc.budget})
+		fs := runLab(t, labs.Values{knobRequests: 100.0, knobBudgetMS: tc.budget})
 		last := fs[len(fs)-1]
 		card := labtest.StatOf(t, last, statJudged)
 		if !strings.HasPrefix(card.Label, "Budget "+tc.want+":") || !strings.Contains(last.Status, "Budget "+tc.want+":") {
@@ -191,7 +194,7 @@ func TestGuessFollowsTheBudgetPercentile(t *testing.T) {
 		t.Fatalf("the guess is compared with %q, not the judged percentile", l.Info().PredictionStat)
 	}
 	for _, p := range l.Presets() {
-		fs := labtest.RunOnFakeDesk(t, New, p.Values)
+		fs := runLab(t, p.Values)
 		last := fs[len(fs)-1]
 		labtest.CheckUnits(t, p.Name, last)
 		card := labtest.StatOf(t, last, statJudged)

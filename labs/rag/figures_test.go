@@ -3,7 +3,6 @@ package rag
 import (
 	"testing"
 
-	"github.com/latencylab/latencylab/labs"
 	"github.com/latencylab/latencylab/labs/labtest"
 )
 
@@ -12,9 +11,7 @@ import (
 // longer prompt and a later first token.
 func TestFigures(t *testing.T) {
 	byName := map[string]map[string]float64{}
-	for name, last := range labtest.PresetFinals(t, labtest.Inert(t, define), func(t *testing.T, v labs.Values) []labs.Frame {
-		return labtest.RunOnFakeDesk(t, New, v)
-	}) {
+	for name, last := range labtest.PresetFinals(t, labtest.Inert(t, define), runLab) {
 		labtest.CheckUnits(t, name, last)
 		byName[name] = labtest.StatMap(t, last)
 	}

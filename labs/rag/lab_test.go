@@ -9,12 +9,15 @@ import (
 	"github.com/latencylab/latencylab/labs/pipelinelab"
 )
 
+// runLab runs the lab once on the fake desk, on virtual time.
+var runLab = labtest.RunsOnFakeDesk(New)
+
 // More chunks make a longer prompt, and a longer prompt a later first
 // token, in the sweep; every bar's parts add up to its prompt.
 func TestSweepGrowsWithK(t *testing.T) {
 	for _, tier := range []string{pipelinelab.TierSmall, pipelinelab.TierMedium, pipelinelab.TierLarge} {
 		t.Run(tier, func(t *testing.T) {
-			fs := labtest.RunOnFakeDesk(t, New, labs.Values{knobTier: tier})
+			fs := runLab(t, labs.Values{knobTier: tier})
 			last := fs[len(fs)-1]
 			sc := labtest.Chart(t, last, chartTTFT)
 			pts := sc.Series[0].Points
@@ -70,7 +73,7 @@ func TestKnobsMoveTheirParts(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			last := labtest.RunOnFakeDesk(t, New, tc.vals)
+			last := runLab(t, tc.vals)
 			f := last[len(last)-1]
 			p, err := labtest.Inert(t, define).Params(tc.vals)
 			if err != nil {
@@ -97,7 +100,7 @@ func TestKnobsMoveTheirParts(t *testing.T) {
 
 // With passages in the prompt the answer is written from them.
 func TestAnswerDrawsOnPassages(t *testing.T) {
-	fs := labtest.RunOnFakeDesk(t, New, labs.Values{knobTopK: 5.0, knobQuestion: "refund"})
+	fs := runLab(t, labs.Values{knobTopK: 5.0, knobQuestion: "refund"})
 	f := fs[len(fs)-1]
 	found := false
 	for _, row := range f.Tables[0].Rows {

@@ -4,10 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/latencylab/latencylab/labs/labtest"
 	"testing"
 	"testing/synctest"
 	"time"
+
+	"github.com/latencylab/latencylab/labs/labtest"
 
 	"github.com/latencylab/latencylab/engine/pipeline"
 	"github.com/latencylab/latencylab/labs"
