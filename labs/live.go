@@ -19,6 +19,10 @@ type LiveConfig struct {
 	// (waiting for the first token or for a check). 0 means 100 ms;
 	// negative turns the refresh off.
 	Tick time.Duration
+	// RunTag fixes the tag in the lab's run ids and session lines, so its
+	// prompts are the same on every run of a test; "" draws a random one,
+	// as a running server must (see NewRunIDs).
+	RunTag string
 }
 
 // Validate reports a configuration a live lab cannot run with.
@@ -65,6 +69,9 @@ func NewLive[L any, PL interface {
 	}
 	l := lab.liveLab()
 	l.Kit, l.Engines, l.Clock, l.IDs = kit, cfg.Engines, cfg.Engines.Clock(), NewRunIDs(slug)
+	if cfg.RunTag != "" {
+		l.IDs = NewRunIDsTag(slug, cfg.RunTag)
+	}
 	l.Tick = cfg.Tick
 	if l.Tick == 0 {
 		l.Tick = 100 * time.Millisecond

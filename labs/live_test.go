@@ -36,17 +36,20 @@ func TestNewLiveResolvesConfig(t *testing.T) {
 		tick      time.Duration
 		wantTick  time.Duration
 		wantClock clock.Clock
+		runTag    string
+		wantRun   string // the first run's status; "" for a random tag
 	}{
-		{"defaults: wall clock, 100 ms refresh", EnginesConfig{}, 0, 100 * time.Millisecond, clock.Wall{}},
-		{"the pool's clock times the lab", EnginesConfig{Clock: jump}, 0, 100 * time.Millisecond, jump},
-		{"a set refresh is kept", EnginesConfig{}, 250 * time.Millisecond, 250 * time.Millisecond, clock.Wall{}},
-		{"a negative refresh stays off", EnginesConfig{}, -1, -1, clock.Wall{}},
+		{"defaults: wall clock, 100 ms refresh", EnginesConfig{}, 0, 100 * time.Millisecond, clock.Wall{}, "", ""},
+		{"the pool's clock times the lab", EnginesConfig{Clock: jump}, 0, 100 * time.Millisecond, jump, "", ""},
+		{"a set refresh is kept", EnginesConfig{}, 250 * time.Millisecond, 250 * time.Millisecond, clock.Wall{}, "", ""},
+		{"a negative refresh stays off", EnginesConfig{}, -1, -1, clock.Wall{}, "", ""},
+		{"a fixed run tag numbers the runs", EnginesConfig{}, 0, 100 * time.Millisecond, clock.Wall{}, "fixed", "toy-fixed-1 quiet"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			pool := NewEngines(tc.pool)
 			defer pool.Close()
-			l, err := NewLive(LiveConfig{Engines: pool, Tick: tc.tick}, toyDefine, (*toyLiveLab).run)
+			l, err := NewLive(LiveConfig{Engines: pool, Tick: tc.tick, RunTag: tc.runTag}, toyDefine, (*toyLiveLab).run)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -60,6 +63,9 @@ func TestNewLiveResolvesConfig(t *testing.T) {
 			}
 			if !strings.HasPrefix(got.Status, "toy-") || !strings.HasSuffix(got.Status, "-1 quiet") {
 				t.Errorf("run saw %q, want the lab's first toy run id and its params", got.Status)
+			}
+			if tc.wantRun != "" && got.Status != tc.wantRun {
+				t.Errorf("run saw %q, want %q under the fixed tag", got.Status, tc.wantRun)
 			}
 		})
 	}

@@ -5,11 +5,13 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"errors"
+	"fmt"
 	"strconv"
 	"strings"
 	"sync/atomic"
 
 	"github.com/latencylab/latencylab/engine"
+	"github.com/latencylab/latencylab/engine/live"
 )
 
 // NotRun is the final frame of a run that a learner's settings stopped
@@ -51,6 +53,20 @@ func RunFailed(ctx context.Context, err error, emit func(Frame)) error {
 		return nil
 	}
 	return err
+}
+
+// SubmitRefused ends a run whose request a live engine's Submit did not
+// take. A closed engine is the server's failure: it is returned, wrapped
+// with what (the lab). Anything else is the engine refusing the request
+// (context length, KV capacity), which is about the learner's settings:
+// the run ends with a final frame showing status and the engine's message,
+// and a nil error.
+func SubmitRefused(what string, err error, status string, emit func(Frame)) error {
+	if errors.Is(err, live.ErrClosed) {
+		return fmt.Errorf("%s: submit: %w", what, err)
+	}
+	emit(Frame{Final: true, Status: status, Error: err.Error()})
+	return nil
 }
 
 // NewTag returns eight random hex digits. A lab puts it in its request ids

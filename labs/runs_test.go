@@ -6,9 +6,11 @@ import (
 	"fmt"
 	"regexp"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/latencylab/latencylab/engine"
+	"github.com/latencylab/latencylab/engine/live"
 )
 
 func TestNotRun(t *testing.T) {
@@ -94,5 +96,31 @@ func TestRunFailed(t *testing.T) {
 		if got := len(frames) == 1 && frames[0].Final && frames[0].Error != ""; got != tc.wantFrame || (!tc.wantFrame && len(frames) > 0) {
 			t.Errorf("%s: frames %+v, want a final message: %v", tc.name, frames, tc.wantFrame)
 		}
+	}
+}
+
+func TestSubmitRefused(t *testing.T) {
+	for _, tc := range []struct {
+		name      string
+		err       error
+		wantErr   string // "" when the run ends with a frame instead
+		wantFrame string
+	}{
+		{"a closed engine is the server's failure", live.ErrClosed, "toy: submit: ", ""},
+		{"a refusal is the learner's to fix", errors.New("prompt of 9000 tokens exceeds the context"), "", "prompt of 9000 tokens exceeds the context"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var frames []Frame
+			err := SubmitRefused("toy", tc.err, "Not run.", func(f Frame) { frames = append(frames, f) })
+			if tc.wantErr != "" {
+				if err == nil || !errors.Is(err, tc.err) || !strings.HasPrefix(err.Error(), tc.wantErr) || len(frames) != 0 {
+					t.Errorf("err %v, frames %+v; want %q… wrapping the error and no frame", err, frames, tc.wantErr)
+				}
+				return
+			}
+			if err != nil || len(frames) != 1 || !frames[0].Final || frames[0].Status != "Not run." || frames[0].Error != tc.wantFrame {
+				t.Errorf("err %v, frames %+v; want one final frame with the engine's message", err, frames)
+			}
+		})
 	}
 }

@@ -115,7 +115,7 @@ func (l *Lab) runLive(ctx context.Context, s settings, emit func(labs.Frame)) er
 		case m := <-msgs:
 			switch {
 			case m.err != nil:
-				return l.submitFailed(m.err, emit)
+				return labs.SubmitRefused("batching", m.err, "Stopped: the engine refused a request.", emit)
 			case m.submitted:
 				rec.arrive(m.i, m.at)
 				if rec.now-lastFrame >= frameEvery { // show the queue grow while the engine waits
@@ -204,17 +204,6 @@ func (l *Lab) submitAll(ctx context.Context, le *live.Engine, t0 time.Duration, 
 			}
 		})
 	}
-}
-
-// submitFailed sorts a submit error: a request the engine refuses (too
-// long for the context or the cache) is the learner's to fix; anything
-// else is ours.
-func (l *Lab) submitFailed(err error, emit func(labs.Frame)) error {
-	if errors.Is(err, live.ErrClosed) {
-		return fmt.Errorf("batching: submit: %w", err)
-	}
-	emit(labs.Frame{Final: true, Status: "Stopped: the engine refused a request.", Error: err.Error()})
-	return nil
 }
 
 // drainTraces collects the steps still in flight once every request has

@@ -9,7 +9,6 @@
 package budget
 
 import (
-	"github.com/latencylab/latencylab/engine/pipeline"
 	"github.com/latencylab/latencylab/labs"
 	"github.com/latencylab/latencylab/labs/pipelinelab"
 )
@@ -31,26 +30,17 @@ const (
 	statJudged = "judged_ms"
 )
 
-// Config wires a Lab.
-type Config struct {
-	// Engines is the shared live-engine pool; required.
-	Engines *labs.Engines
-	// Retriever and Orders are the knowledge base and order system
-	// (web/store in the app). Nil switches that lookup off.
-	Retriever pipeline.Retriever
-	Orders    pipeline.Orders
-}
+// Config wires a Lab: the engine pool, and the knowledge base and order
+// system its lookups query (nil switches that lookup off).
+type Config = pipelinelab.Config
 
 // Lab is the latency-budget lab; safe for concurrent runs.
 type Lab = labs.Kit[params]
 
 // New returns the lab, or an error when cfg has no engine pool.
 func New(cfg Config) (*Lab, error) {
-	return pipelinelab.New(cfg.Engines, define, params.settings, runner{cfg}.run)
+	return pipelinelab.New(cfg, define, params.settings, measure)
 }
-
-// runner runs the lab with its config.
-type runner struct{ cfg Config }
 
 // info describes the lab.
 func info() labs.Info {

@@ -11,22 +11,8 @@ import (
 	"github.com/latencylab/latencylab/labs/pipelinelab"
 )
 
-// onFakeDesk builds the lab on pool with the fake support desk answering
-// its retrieval and order lookups.
-func onFakeDesk(t *testing.T) func(*labs.Engines) labs.Lab {
-	return func(pool *labs.Engines) labs.Lab {
-		st := labtest.NewFakeStore()
-		return mustNew(t, Config{Engines: pool, Retriever: st, Orders: st})
-	}
-}
-
-// runLab runs the lab inside a synctest bubble, where the pipeline's
-// sleeps and the live engine's pacing are on virtual time, so every
-// wall-clock figure is exact and the run takes no real time.
-func runLab(t *testing.T, vals labs.Values) []labs.Frame {
-	t.Helper()
-	return labtest.RunInBubble(t, onFakeDesk(t), vals, nil)
-}
+// runLab runs the lab once on the fake desk, on virtual time.
+var runLab = labtest.RunsOnFakeDesk(New)
 
 // The waterfall's context stage is the slowest lookup when parallel and
 // the sum when sequential, on the wall clock (virtual inside the bubble).
@@ -166,7 +152,7 @@ func TestBudgetFlipsAtThreshold(t *testing.T) {
 	for _, tc := range cases {
 		fs := runLab(t, labs.Values{knobRequests: 100.0, knobBudgetMS: tc.budget})
 		last := fs[len(fs)-1]
-		card := statByKey(t, last, statJudged)
+		card := labtest.StatOf(t, last, statJudged)
 		if !strings.HasPrefix(card.Label, "Budget "+tc.want+":") || !strings.Contains(last.Status, "Budget "+tc.want+":") {
 			t.Errorf("budget %v with p95 %v: card %q, status %q; want both to say %q", tc.budget, p95, card.Label, last.Status, tc.want)
 		}
@@ -194,20 +180,9 @@ func TestValidation(t *testing.T) {
 
 // Cancelling mid-run returns the context's error and emits nothing after.
 func TestCancel(t *testing.T) {
-	labtest.CancelMidRun(t, onFakeDesk(t), labs.Values{}, func(f labs.Frame) bool {
+	labtest.CancelMidRun(t, labtest.OnFakeDesk(t, New), labs.Values{}, func(f labs.Frame) bool {
 		return len(f.Charts) > 0 && len(f.Charts[0].Rows) > 0 && len(f.Charts[0].Rows[1].Spans) > 0 // after the history lookup
 	})
-}
-
-func statByKey(t *testing.T, f labs.Frame, key string) labs.Stat {
-	t.Helper()
-	for _, s := range f.Stats {
-		if s.Key == key {
-			return s
-		}
-	}
-	t.Fatalf("no stat %q", key)
-	return labs.Stat{}
 }
 
 // TestGuessFollowsTheBudgetPercentile: the guess is compared with the
@@ -222,7 +197,7 @@ func TestGuessFollowsTheBudgetPercentile(t *testing.T) {
 		fs := runLab(t, p.Values)
 		last := fs[len(fs)-1]
 		labtest.CheckUnits(t, p.Name, last)
-		card := statByKey(t, last, statJudged)
+		card := labtest.StatOf(t, last, statJudged)
 		want := statP95
 		if p.Values[knobPercentile] == "99" {
 			want = statP99

@@ -36,22 +36,22 @@ func pipelineConfig(s settings, session string) pipeline.Config {
 	return cfg
 }
 
-// deps wires the pipeline: the run's tiers, the stores, and a fresh
-// in-memory conversation as history.
-func (l runner) deps(ctx context.Context, run pipelinelab.Run) (pipeline.Deps, error) {
+// wire gives the pipeline its dependencies: the run's tiers and stores,
+// and a fresh in-memory conversation as history.
+func wire(ctx context.Context, run pipelinelab.Run) (pipeline.Deps, error) {
 	mc, err := pipelinelab.NewConversation(ctx, run.ID, historyTurns, time.Time{})
 	if err != nil {
 		return pipeline.Deps{}, err
 	}
-	return pipeline.Deps{Tiers: run.Tiers, History: mc, Messages: mc, Retriever: l.cfg.Retriever, Orders: l.cfg.Orders}, nil
+	return pipeline.Deps{Tiers: run.Tiers, History: mc, Messages: mc, Retriever: run.Retriever, Orders: run.Orders}, nil
 }
 
 // live runs the one request on the wall clock, emitting a frame as each
 // stage ends and as the answer streams.
-func (l runner) live(ctx context.Context, run pipelinelab.Run, s settings, v *view, update func()) (*pipeline.Result, pipeline.Config, pipeline.Deps, pipeline.Request, error) {
+func live(ctx context.Context, run pipelinelab.Run, s settings, v *view, update func()) (*pipeline.Result, pipeline.Config, pipeline.Deps, pipeline.Request, error) {
 	id := run.ID
 	cfg := pipelineConfig(s, id)
-	deps, err := l.deps(ctx, run)
+	deps, err := wire(ctx, run)
 	if err != nil {
 		return nil, cfg, deps, pipeline.Request{}, err
 	}

@@ -9,11 +9,12 @@ import (
 	"github.com/latencylab/latencylab/labs/pipelinelab"
 )
 
-// run times the live request, then the batch, emitting frames as they fill.
-func (l runner) run(ctx context.Context, run pipelinelab.Run, s settings, emit func(labs.Frame)) error {
+// measure times the live request, then the batch, emitting frames as they
+// fill.
+func measure(ctx context.Context, run pipelinelab.Run, s settings, emit func(labs.Frame)) error {
 	v := &view{s: s}
 	emit(labs.Frame{Status: "Sending one request through the pipeline…", Charts: []labs.Chart{v.waterfall()}})
-	res, cfg, deps, req, err := l.live(ctx, run, s, v, func() { emit(v.liveFrame()) })
+	res, cfg, deps, req, err := live(ctx, run, s, v, func() { emit(v.liveFrame()) })
 	if ctx.Err() != nil {
 		return ctx.Err()
 	}

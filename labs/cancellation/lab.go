@@ -11,7 +11,6 @@ package cancellation
 import (
 	"time"
 
-	"github.com/latencylab/latencylab/engine/pipeline"
 	"github.com/latencylab/latencylab/labs"
 	"github.com/latencylab/latencylab/labs/pipelinelab"
 )
@@ -28,32 +27,21 @@ const (
 	statCostSaved = "cost_saved"
 )
 
-// Config wires a Lab.
-type Config struct {
-	// Engines is the shared live-engine pool; required.
-	Engines *labs.Engines
-	// Retriever is the knowledge base (web/store in the app); nil switches
-	// retrieval off.
-	Retriever pipeline.Retriever
-	// Quiet is how long the engine must go without a step of an aborted
-	// request before the lab counts it as stopped. 0 means 500 ms, far
-	// longer than any step.
-	Quiet time.Duration
-}
+// Config wires a Lab: the engine pool and the knowledge base (nil
+// switches retrieval off; Orders is not used).
+type Config = pipelinelab.Config
+
+// quiet is how long the engine must go without a step of an aborted
+// request before the lab counts it as stopped: far longer than any step.
+const quiet = 500 * time.Millisecond
 
 // Lab is the cancellation lab; safe for concurrent runs.
 type Lab = labs.Kit[params]
 
 // New returns the lab, or an error when cfg has no engine pool.
 func New(cfg Config) (*Lab, error) {
-	if cfg.Quiet <= 0 {
-		cfg.Quiet = 500 * time.Millisecond
-	}
-	return pipelinelab.New(cfg.Engines, define, params.settings, runner{cfg}.run)
+	return pipelinelab.New(cfg, define, params.settings, play)
 }
-
-// runner runs the lab with its config.
-type runner struct{ cfg Config }
 
 // info describes the lab.
 func info() labs.Info {

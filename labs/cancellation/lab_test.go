@@ -12,7 +12,5 @@ import (
 // check, when set, runs inside the bubble after the run with the pool.
 func runLab(t *testing.T, vals labs.Values, check func(*labs.Engines)) []labs.Frame {
 	t.Helper()
-	return labtest.RunInBubble(t, func(pool *labs.Engines) labs.Lab {
-		return mustNew(t, Config{Engines: pool, Retriever: labtest.NewFakeStore()})
-	}, vals, check)
+	return labtest.RunInBubble(t, labtest.OnFakeDesk(t, New), vals, check)
 }

@@ -48,10 +48,10 @@ type turnOne struct {
 	after  int // tokens generated after the cut
 }
 
-// run streams turn 1 with the client and the meter, waits for the engine
+// play streams turn 1 with the client and the meter, waits for the engine
 // to be done with it, then runs the follow-up turn on the saved history.
-func (l runner) run(ctx context.Context, run pipelinelab.Run, s settings, emit func(labs.Frame)) error {
-	le, err := l.cfg.Engines.Get(s.tier.Profile)
+func play(ctx context.Context, run pipelinelab.Run, s settings, emit func(labs.Frame)) error {
+	le, err := run.Engines.Get(s.tier.Profile)
 	if err != nil {
 		return fmt.Errorf("cancellation: engine for %s: %w", s.tier.Name, err)
 	}
@@ -67,8 +67,8 @@ func (l runner) run(ctx context.Context, run pipelinelab.Run, s settings, emit f
 	if s.failAfter > 0 {
 		p1 = &pipeline.FaultyProvider{Inner: up, Faults: pipeline.Faults{FailAfter: s.failAfter}}
 	}
-	deps := pipeline.Deps{Tiers: tierOf(p1), History: conv, Messages: conv, Retriever: l.cfg.Retriever}
-	cfg := pipelineConfig(s.tier.Name, base, l.cfg.Retriever != nil, s.answer)
+	deps := pipeline.Deps{Tiers: tierOf(p1), History: conv, Messages: conv, Retriever: run.Retriever}
+	cfg := pipelineConfig(s.tier.Name, base, run.Retriever != nil, s.answer)
 	pipe1, err := pipeline.New(cfg, deps)
 	if err != nil {
 		return fmt.Errorf("cancellation: turn 1 pipeline: %w", err)
@@ -115,7 +115,7 @@ func (l runner) run(ctx context.Context, run pipelinelab.Run, s settings, emit f
 		case res.Status == pipeline.StatusComplete:
 			want = res.Usage.CompletionTokens
 		}
-		engineDone <- meter.settle(ctx, want, l.cfg.Quiet)
+		engineDone <- meter.settle(ctx, want, quiet)
 	}()
 	for waiting := true; waiting; {
 		select {
@@ -148,8 +148,8 @@ func (l runner) run(ctx context.Context, run pipelinelab.Run, s settings, emit f
 	emit(f)
 
 	// Turn 2: a healthy call whose history is whatever turn 1 saved.
-	pipe2, err := pipeline.New(pipelineConfig(s.tier.Name, base, l.cfg.Retriever != nil, followUpTokens),
-		pipeline.Deps{Tiers: tierOf(engineP), History: conv, Messages: conv, Retriever: l.cfg.Retriever})
+	pipe2, err := pipeline.New(pipelineConfig(s.tier.Name, base, run.Retriever != nil, followUpTokens),
+		pipeline.Deps{Tiers: tierOf(engineP), History: conv, Messages: conv, Retriever: run.Retriever})
 	if err != nil {
 		return fmt.Errorf("cancellation: turn 2 pipeline: %w", err)
 	}

@@ -8,23 +8,62 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/chromedp"
+
 	"github.com/latencylab/latencylab/labs"
 	"github.com/latencylab/latencylab/web/e2e"
 )
 
-// BrowseLab is the start of every lab's browser test: it skips t unless
-// browser tests are enabled, builds the lab with newLab on a fresh engine
-// pool (closed when the test ends), serves it alone in the web app and
-// opens its page in headless Chromium. allowed are console errors the page
-// may log (see e2e.OpenLab). It returns the lab and its page.
-func BrowseLab[L labs.Lab](t *testing.T, newLab func(*labs.Engines) L, allowed ...string) (L, e2e.Lab) {
+// Journey is one lab's browser test: the lab and what a learner does on
+// its page and must see there.
+type Journey struct {
+	Lab labs.Lab
+	// Allowed are console errors the page may log (see e2e.OpenLab).
+	Allowed []string
+	// Walk plays the learner on the lab's open page.
+	Walk func(t *testing.T, lab labs.Lab, pg e2e.Lab)
+}
+
+// BrowseLabs walks journeys as subtests named after each lab's slug. It
+// skips t unless browser tests are enabled, gives journeys a fresh engine
+// pool (closed when t ends) to build the labs on, serves the labs together
+// in the web app and starts one headless Chromium for all of them: each
+// journey gets a tab of its own, closed when its subtest ends, and fails
+// for any console error its page logs that Allowed does not name.
+func BrowseLabs(t *testing.T, journeys func(pool *labs.Engines) []Journey) {
 	t.Helper()
 	e2e.Require(t)
 	pool := labs.NewEngines(labs.EnginesConfig{})
 	t.Cleanup(func() { pool.Close() })
-	lab := newLab(pool)
-	base := ServeLabs(t, lab)
-	return lab, e2e.OpenLab(t, base, lab.Info().Slug, allowed...)
+	js := journeys(pool)
+	built := make([]labs.Lab, len(js))
+	for i, j := range js {
+		built[i] = j.Lab
+	}
+	base := ServeLabs(t, built...)
+	browser := e2e.NewBrowser(t, e2e.Options{})
+	for _, j := range js {
+		slug := j.Lab.Info().Slug
+		t.Run(slug, func(t *testing.T) { j.Walk(t, j.Lab, openTab(t, browser, base, slug, j.Allowed...)) })
+	}
+}
+
+// openTab opens base's page of the lab slug in a new tab of browser that
+// watches its console (failing t at its end for errors allowed does not
+// name) and is closed when t ends.
+func openTab(t *testing.T, browser context.Context, base, slug string, allowed ...string) e2e.Lab {
+	t.Helper()
+	tab, closeTab := chromedp.NewContext(browser)
+	t.Cleanup(closeTab)
+	// The tab opens on its first action, which must not carry a timeout.
+	if err := chromedp.Do(tab, chromedp.EmulateViewport(1280, 900)); err != nil {
+		t.Fatalf("open a tab: %v", err)
+	}
+	console := e2e.WatchConsole(t, tab)
+	t.Cleanup(func() { console.Clean(t, allowed...) })
+	pg := e2e.Lab{Tab: tab, Prefix: "lab-" + slug}
+	pg.Open(t, "open the lab", base+"/labs/"+slug)
+	return pg
 }
 
 // ApplyPreset presses preset i's button (p is that preset) and waits until

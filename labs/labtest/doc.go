@@ -3,7 +3,8 @@
 // synctest bubble (RunInBubble, CancelMidRun), checking a declaration and
 // its refusals (CheckDeclaration, ExpectRefusals), running and logging
 // presets for figures (PresetFinals, RunPresetsOnWallClock), a fake
-// support desk, and browser tests: serving a lab alone in the web app
-// (BrowseLab) and playing its presets in headless Chromium (PlayPresets).
+// support desk, and browser tests: serving every lab's journey in one web
+// app and one headless Chromium, a tab each (BrowseLabs), and playing a
+// lab's presets there (PlayPresets).
 // Only tests import it.
 package labtest

@@ -3,9 +3,11 @@ package labtest
 import (
 	"context"
 	"strings"
+	"testing"
 	"time"
 
 	"github.com/latencylab/latencylab/engine/pipeline"
+	"github.com/latencylab/latencylab/labs"
 	"github.com/latencylab/latencylab/labs/pipelinelab"
 )
 
@@ -88,4 +90,28 @@ func (s *FakeStore) LookupOrder(ctx context.Context, customer, question string) 
 	}
 	o := *s.Order
 	return &o, nil
+}
+
+// OnFakeDesk builds a pipeline lab with newLab (its New, or a closure over
+// a test-only constructor) on the pool it is given, with a fresh fake
+// support desk answering both its retrieval and its order lookups; a lab
+// that never looks an order up ignores the latter. Pass it to RunInBubble
+// or CancelMidRun, or see RunsOnFakeDesk.
+func OnFakeDesk[L labs.Lab](t testing.TB, newLab func(pipelinelab.Config) (L, error)) func(*labs.Engines) labs.Lab {
+	return func(pool *labs.Engines) labs.Lab {
+		desk := NewFakeStore()
+		return Must[L](t)(newLab(pipelinelab.Config{Engines: pool, Retriever: desk, Orders: desk}))
+	}
+}
+
+// RunsOnFakeDesk is how a pipeline lab's tests run it: the returned func
+// runs the lab newLab builds once on the fake desk (see OnFakeDesk) inside
+// a synctest bubble (see RunInBubble), where the pipeline's waits and the
+// live engine's pacing are on virtual time, so every wall-clock figure is
+// exact and the run takes no real time. It returns every frame.
+func RunsOnFakeDesk[L labs.Lab](newLab func(pipelinelab.Config) (L, error)) func(*testing.T, labs.Values) []labs.Frame {
+	return func(t *testing.T, vals labs.Values) []labs.Frame {
+		t.Helper()
+		return RunInBubble(t, OnFakeDesk(t, newLab), vals, nil)
+	}
 }

@@ -1,6 +1,10 @@
 package labtest
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/latencylab/latencylab/labs"
+)
 
 func TestRises(t *testing.T) {
 	for _, tc := range []struct {
@@ -15,6 +19,19 @@ func TestRises(t *testing.T) {
 	} {
 		if got := Rises(tc.counts); got != tc.want {
 			t.Errorf("Rises(%v) = %d, want %d", tc.counts, got, tc.want)
+		}
+	}
+}
+
+func TestValuesIsAFreshCopy(t *testing.T) {
+	for _, changes := range []labs.Values{nil, {}, {"tokens": 50.0, "streaming": true}} {
+		v := Values(changes)
+		if v == nil || len(v) != len(changes) {
+			t.Errorf("Values(%v) = %v, want a non-nil copy", changes, v)
+		}
+		v["added"] = 1.0
+		if _, ok := changes["added"]; ok {
+			t.Errorf("adding to Values(%v) changed the table it came from", changes)
 		}
 	}
 }

@@ -3,6 +3,7 @@ package labtest
 import (
 	"context"
 	"math"
+	"slices"
 	"testing"
 	"testing/synctest"
 
@@ -50,25 +51,33 @@ func RunInBubble(t *testing.T, newLab func(*labs.Engines) labs.Lab, vals labs.Va
 // Stat returns the value of f's stat key, failing t when f has none.
 func Stat(t testing.TB, f labs.Frame, key string) float64 {
 	t.Helper()
-	for _, s := range f.Stats {
-		if s.Key == key {
-			return s.Value
-		}
-	}
-	t.Fatalf("no stat %q in %+v", key, f.Stats)
-	return 0
+	return StatOf(t, f, key).Value
+}
+
+// StatOf returns f's stat key whole (label, unit, note), failing t when f
+// has none.
+func StatOf(t testing.TB, f labs.Frame, key string) labs.Stat {
+	t.Helper()
+	return find(t, f.Stats, func(s labs.Stat) bool { return s.Key == key }, "no stat %q in %+v", key, f.Stats)
 }
 
 // Chart returns f's chart id, failing t when f has none.
 func Chart(t testing.TB, f labs.Frame, id string) labs.Chart {
 	t.Helper()
-	for _, c := range f.Charts {
-		if c.ID == id {
-			return c
-		}
+	return find(t, f.Charts, func(c labs.Chart) bool { return c.ID == id }, "no chart %q", id)
+}
+
+// find returns the first of items that match accepts, failing t with the
+// message format and args when none does.
+func find[T any](t testing.TB, items []T, match func(T) bool, format string, args ...any) T {
+	t.Helper()
+	i := slices.IndexFunc(items, match)
+	if i < 0 {
+		t.Fatalf(format, args...)
+		var none T
+		return none
 	}
-	t.Fatalf("no chart %q", id)
-	return labs.Chart{}
+	return items[i]
 }
 
 // StatMap returns f's stats by key, failing t (without stopping) when a key

@@ -10,7 +10,6 @@ package levers
 import (
 	"time"
 
-	"github.com/latencylab/latencylab/engine/pipeline"
 	"github.com/latencylab/latencylab/labs"
 	"github.com/latencylab/latencylab/labs/pipelinelab"
 )
@@ -31,32 +30,25 @@ const (
 // clock; beyond it the lab runs on the virtual clock instead.
 const DefaultWallLimit = 20 * time.Second
 
-// Config wires a Lab.
-type Config struct {
-	// Engines is the shared live-engine pool; required.
-	Engines *labs.Engines
-	// Retriever and Orders are the knowledge base and the order system
-	// (web/store in the app); nil switches that lookup off.
-	Retriever pipeline.Retriever
-	Orders    pipeline.Orders
-	// WallLimit overrides DefaultWallLimit (tests force either path).
-	WallLimit time.Duration
-}
+// Config wires a Lab: the engine pool, and the knowledge base and order
+// system its lookups query (nil switches that lookup off).
+type Config = pipelinelab.Config
 
 // Lab is the levers lab; safe for concurrent runs.
 type Lab = labs.Kit[params]
 
-// New returns the lab, or an error when cfg has no engine pool. A zero
-// WallLimit means DefaultWallLimit.
-func New(cfg Config) (*Lab, error) {
-	if cfg.WallLimit == 0 {
-		cfg.WallLimit = DefaultWallLimit
-	}
-	return pipelinelab.New(cfg.Engines, define, params.settings, runner{cfg}.run)
+// New returns the lab, or an error when cfg has no engine pool.
+func New(cfg Config) (*Lab, error) { return newLab(cfg, DefaultWallLimit) }
+
+// newLab is New with the wall-clock limit as a parameter, so tests can
+// force either path.
+func newLab(cfg Config, wallLimit time.Duration) (*Lab, error) {
+	return pipelinelab.New(cfg, define, params.settings, runner{wallLimit}.run)
 }
 
-// runner runs the lab with its config.
-type runner struct{ cfg Config }
+// runner runs the set live when it takes no longer than wallLimit on the
+// wall clock.
+type runner struct{ wallLimit time.Duration }
 
 // info describes the lab.
 func info() labs.Info {

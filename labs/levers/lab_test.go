@@ -24,10 +24,7 @@ func runLab(t *testing.T, vals labs.Values, wallLimit time.Duration) (frames []l
 // onFakeDesk builds the lab on pool with the fake support desk answering
 // its lookups and wallLimit choosing the live or the virtual path.
 func onFakeDesk(t *testing.T, wallLimit time.Duration) func(*labs.Engines) labs.Lab {
-	return func(pool *labs.Engines) labs.Lab {
-		st := labtest.NewFakeStore()
-		return mustNew(t, Config{Engines: pool, Retriever: st, Orders: st, WallLimit: wallLimit})
-	}
+	return labtest.OnFakeDesk(t, func(cfg Config) (*Lab, error) { return newLab(cfg, wallLimit) })
 }
 
 // parseRows reads the measured rows back from the bar chart (exact values).

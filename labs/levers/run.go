@@ -14,15 +14,15 @@ import (
 // run estimates the whole set on the virtual clock, then measures it live
 // when that fits the wall-clock limit, emitting a frame per finished row.
 func (l runner) run(ctx context.Context, run pipelinelab.Run, s settings, emit func(labs.Frame)) error {
-	base, tiers := run.ID, run.Tiers
-	v := &view{s: s, limit: l.cfg.WallLimit}
+	base := run.ID
+	v := &view{s: s, limit: l.wallLimit}
 
 	// The virtual set is cheap and tells how long the live one would
 	// take; a cache row runs its request twice.
 	var virtual []result
 	wall := time.Duration(0)
 	for i, lv := range levers {
-		r, err := l.virtualRow(ctx, s, lv, fmt.Sprintf("%s-r%d", base, i), tiers)
+		r, err := virtualRow(ctx, s, lv, fmt.Sprintf("%s-r%d", base, i), run)
 		if ctx.Err() != nil {
 			return ctx.Err()
 		}
@@ -35,7 +35,7 @@ func (l runner) run(ctx context.Context, run pipelinelab.Run, s settings, emit f
 			wall += time.Duration(virtual[0].total * float64(time.Millisecond))
 		}
 	}
-	if wall > l.cfg.WallLimit {
+	if wall > l.wallLimit {
 		v.virtual = true
 		v.estimate = wall
 		for _, r := range virtual {
@@ -49,7 +49,7 @@ func (l runner) run(ctx context.Context, run pipelinelab.Run, s settings, emit f
 	v.estimate = wall
 	emit(v.frame(false))
 	for i, lv := range levers {
-		r, err := l.liveRow(ctx, s, lv, fmt.Sprintf("%s-r%d", base, i), tiers)
+		r, err := liveRow(ctx, s, lv, fmt.Sprintf("%s-r%d", base, i), run)
 		if ctx.Err() != nil {
 			return ctx.Err()
 		}
@@ -64,14 +64,15 @@ func (l runner) run(ctx context.Context, run pipelinelab.Run, s settings, emit f
 	return nil
 }
 
-// deps wires one row's pipeline: its own conversation (same earlier turns
-// in every row) and no saving, so a repeated request has the same prompt.
-func (l runner) deps(ctx context.Context, id string, tiers []pipeline.Tier) (pipeline.Deps, error) {
+// wire gives one row's pipeline its dependencies: the run's tiers and
+// stores, its own conversation (same earlier turns in every row) and no
+// saving, so a repeated request has the same prompt.
+func wire(ctx context.Context, id string, run pipelinelab.Run) (pipeline.Deps, error) {
 	conv, err := pipelinelab.NewConversation(ctx, id, historyTurns, time.Time{})
 	if err != nil {
 		return pipeline.Deps{}, err
 	}
-	return pipeline.Deps{Tiers: tiers, History: conv, Retriever: l.cfg.Retriever, Orders: l.cfg.Orders}, nil
+	return pipeline.Deps{Tiers: run.Tiers, History: conv, Retriever: run.Retriever, Orders: run.Orders}, nil
 }
 
 func rowFor(s settings, lv lever) rowConfig {
@@ -84,9 +85,9 @@ func rowFor(s settings, lv lever) rowConfig {
 // Each row has its own session line, so no row reuses another's prompt
 // prefix in the engine. The cache row sends its request twice and
 // reports the second, which the response cache answers.
-func (l runner) liveRow(ctx context.Context, s settings, lv lever, id string, tiers []pipeline.Tier) (result, error) {
+func liveRow(ctx context.Context, s settings, lv lever, id string, run pipelinelab.Run) (result, error) {
 	c := rowFor(s, lv)
-	deps, err := l.deps(ctx, id, tiers)
+	deps, err := wire(ctx, id, run)
 	if err != nil {
 		return result{}, err
 	}
@@ -127,9 +128,9 @@ func (l runner) liveRow(ctx context.Context, s settings, lv lever, id string, ti
 // row, the lookups (slowest or sum), prompt and gateway, then the answer —
 // its first word at the first token when streamed, at the last when
 // blocking, and both at once on a cache hit, which calls no model.
-func (l runner) virtualRow(ctx context.Context, s settings, lv lever, id string, tiers []pipeline.Tier) (result, error) {
+func virtualRow(ctx context.Context, s settings, lv lever, id string, run pipelinelab.Run) (result, error) {
 	c := rowFor(s, lv)
-	deps, err := l.deps(ctx, id, tiers)
+	deps, err := wire(ctx, id, run)
 	if err != nil {
 		return result{}, err
 	}

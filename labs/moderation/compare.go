@@ -8,6 +8,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/latencylab/latencylab/engine/live"
 	mod "github.com/latencylab/latencylab/engine/moderation"
 	"github.com/latencylab/latencylab/labs"
 )
@@ -17,15 +18,7 @@ import (
 // so each sees the same GPU pace, and the comparison takes one answer's
 // time rather than five. Each request has its own session line, so none of
 // them reads the others' prompt from the prefix cache.
-func (l *Lab) compare(ctx context.Context, s settings, emit func(labs.Frame)) error {
-	le, err := l.Engines.For(ctx).Get(s.profile)
-	if err != nil {
-		return fmt.Errorf("moderation lab: engine for %s: %w", s.profile, err)
-	}
-	checker, err := mod.NewChecker(mod.Config{Clock: l.Clock, Latency: s.latency})
-	if err != nil {
-		return fmt.Errorf("moderation lab: %w", err)
-	}
+func (l *Lab) compare(ctx context.Context, s settings, le *live.Engine, checker *mod.Checker, emit func(labs.Frame)) error {
 	jobs := make([]*job, 0, len(mod.Policies()))
 	for _, p := range mod.Policies() {
 		jobs = append(jobs, l.newJob(s, p))

@@ -11,7 +11,9 @@ package moderation
 
 import (
 	"context"
+	"fmt"
 
+	mod "github.com/latencylab/latencylab/engine/moderation"
 	"github.com/latencylab/latencylab/labs"
 )
 
@@ -33,16 +35,26 @@ const Slug = "moderation"
 // checked and delivered. Settings the engine cannot serve end in a final
 // frame with Error set and a nil error; run returns an error only for
 // failures on the server's side, and ctx.Err() when ctx ends (the engine
-// requests are then aborted and no final frame is emitted).
+// requests are then aborted and no final frame is emitted). Either way
+// the run uses the shared engine for the chosen model and GPU and one
+// checker.
 func (l *Lab) run(ctx context.Context, p params, emit func(labs.Frame)) error {
 	s, err := p.settings()
 	if err != nil {
 		return err
 	}
-	if s.compare {
-		return l.compare(ctx, s, emit)
+	le, err := l.Engines.For(ctx).Get(s.profile) // a workshop room's engines, if the run is a room's
+	if err != nil {
+		return fmt.Errorf("moderation lab: engine for %s: %w", s.profile, err)
 	}
-	return l.single(ctx, s, emit)
+	checker, err := mod.NewChecker(mod.Config{Clock: l.Clock, Latency: s.latency})
+	if err != nil {
+		return fmt.Errorf("moderation lab: %w", err)
+	}
+	if s.compare {
+		return l.compare(ctx, s, le, checker, emit)
+	}
+	return l.single(ctx, s, le, checker, emit)
 }
 
 // info describes the lab.

@@ -87,15 +87,7 @@ func (l *Lab) stage(ctx context.Context, s settings, j *job, le *live.Engine, ch
 }
 
 // single runs one policy and emits a frame per event.
-func (l *Lab) single(ctx context.Context, s settings, emit func(labs.Frame)) error {
-	le, err := l.Engines.For(ctx).Get(s.profile)
-	if err != nil {
-		return fmt.Errorf("moderation lab: engine for %s: %w", s.profile, err)
-	}
-	checker, err := mod.NewChecker(mod.Config{Clock: l.Clock, Latency: s.latency})
-	if err != nil {
-		return fmt.Errorf("moderation lab: %w", err)
-	}
+func (l *Lab) single(ctx context.Context, s settings, le *live.Engine, checker *mod.Checker, emit func(labs.Frame)) error {
 	j := l.newJob(s, s.policy)
 	v := &view{s: s, answer: len(j.req.answer.Tokens), xmax: axisEstimate(le.Config(), j.req, s)}
 
@@ -107,7 +99,7 @@ func (l *Lab) single(ctx context.Context, s settings, emit func(labs.Frame)) err
 			emit(v.frame(j.meter, l.Clock.Now().Sub(t0)))
 		}
 	})
-	err = l.stage(ctx, s, j, le, checker, t0, &mu, func() {
+	err := l.stage(ctx, s, j, le, checker, t0, &mu, func() {
 		emit(v.frame(j.meter, l.Clock.Now().Sub(t0)))
 	})
 	stopTick()

@@ -12,16 +12,6 @@ import (
 	"github.com/latencylab/latencylab/labs/labtest"
 )
 
-// values returns raw settings with changes applied: knobs left out keep
-// their defaults when decoded.
-func values(changes labs.Values) labs.Values {
-	v := labs.Values{}
-	for k, x := range changes {
-		v[k] = x
-	}
-	return v
-}
-
 // runLab runs the lab once inside a synctest bubble, where the live
 // engine's wall clock and the moderation latency are virtual and exact.
 // It returns every frame and the pool's engine stats after the run.
@@ -30,17 +20,15 @@ func runLab(t *testing.T, changes labs.Values) ([]labs.Frame, *labs.Engines) {
 	var frames []labs.Frame
 	var pool *labs.Engines
 	synctest.Test(t, func(t *testing.T) {
-		pool = labs.NewEngines(labs.EnginesConfig{})
-		defer pool.Close()
-		l := mustNew(t, Config{Engines: pool, Tick: -1})
-		l.IDs = labs.NewRunIDsTag(Slug, "test")
-		if err := l.Run(context.Background(), values(changes), func(f labs.Frame) { frames = append(frames, f) }); err != nil {
+		var l *Lab
+		l, pool = labtest.OnFreshPool(t, New, "test")
+		if err := l.Run(context.Background(), labtest.Values(changes), func(f labs.Frame) { frames = append(frames, f) }); err != nil {
 			t.Fatal(err)
 		}
 		// Let an aborted request's step run, then look at the engine.
 		time.Sleep(100 * time.Millisecond)
 		synctest.Wait()
-		s, err := parse(t, values(changes))
+		s, err := parse(t, labtest.Values(changes))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -222,12 +210,10 @@ func TestCompare(t *testing.T) {
 
 func TestCancelledRunFreesEngine(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		pool := labs.NewEngines(labs.EnginesConfig{})
-		defer pool.Close()
-		l := mustNew(t, Config{Engines: pool, Tick: -1})
+		l, pool := labtest.OnFreshPool(t, New, "test")
 		ctx, cancel := context.WithCancel(context.Background())
 		go func() { time.Sleep(60 * time.Millisecond); cancel() }()
-		err := l.Run(ctx, values(labs.Values{knobPolicy: string(mod.ModerateThenSend)}), func(labs.Frame) {})
+		err := l.Run(ctx, labtest.Values(labs.Values{knobPolicy: string(mod.ModerateThenSend)}), func(labs.Frame) {})
 		if err != context.Canceled {
 			t.Fatalf("Run = %v, want context.Canceled", err)
 		}
@@ -243,11 +229,11 @@ func TestCancelledRunFreesEngine(t *testing.T) {
 func TestSettingsErrors(t *testing.T) {
 	l := labtest.Inert(t, define)
 	var frames []labs.Frame
-	err := l.Run(context.Background(), values(labs.Values{knobModel: "llama-3.1-70b", knobGPU: "l4"}), func(f labs.Frame) { frames = append(frames, f) })
+	err := l.Run(context.Background(), labtest.Values(labs.Values{knobModel: "llama-3.1-70b", knobGPU: "l4"}), func(f labs.Frame) { frames = append(frames, f) })
 	if err != nil || len(frames) != 1 || !frames[0].Final || !strings.Contains(frames[0].Error, "does not fit") {
 		t.Fatalf("err %v, frames %+v", err, frames)
 	}
-	if errs := labtest.FieldErrors(l, values(labs.Values{knobWindow: 500.0})); len(errs) != 1 || errs[0].Knob != knobWindow {
+	if errs := labtest.FieldErrors(l, labtest.Values(labs.Values{knobWindow: 500.0})); len(errs) != 1 || errs[0].Knob != knobWindow {
 		t.Errorf("Check(window 500) = %v", errs)
 	}
 }

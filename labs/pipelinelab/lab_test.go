@@ -29,7 +29,7 @@ func TestNewNumbersRunsAndConnectsTiers(t *testing.T) {
 	defer pool.Close()
 	var runs []Run
 	var turns []int
-	l, err := New(pool, toyDefine, func(p toyParams) (int, error) { return p.Turns, nil },
+	l, err := New(Config{Engines: pool}, toyDefine, func(p toyParams) (int, error) { return p.Turns, nil },
 		func(_ context.Context, r Run, n int, emit func(labs.Frame)) error {
 			runs, turns = append(runs, r), append(turns, n)
 			emit(labs.Frame{Final: true})
@@ -48,6 +48,9 @@ func TestNewNumbersRunsAndConnectsTiers(t *testing.T) {
 	}
 	if len(runs) == 2 && (len(runs[0].Tiers) != len(TierSpecs()) || turns[0] != 2 || turns[1] != 5) {
 		t.Errorf("tiers %d, settings %v; want every tier and the derived settings", len(runs[0].Tiers), turns)
+	}
+	if len(runs) == 2 && runs[1].Engines != pool {
+		t.Errorf("run wiring %+v: want the lab's Config passed on", runs[1].Config)
 	}
 }
 
@@ -68,7 +71,7 @@ func TestNewRefuses(t *testing.T) {
 			return nil, refused
 		}, "refused"},
 	} {
-		if l, err := New(tc.pool, tc.define, derive, run); err == nil || l != nil || !strings.Contains(err.Error(), tc.want) {
+		if l, err := New(Config{Engines: tc.pool}, tc.define, derive, run); err == nil || l != nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%s: New = %v, %v; want an error with %q", tc.name, l, err, tc.want)
 		}
 	}

@@ -3,13 +3,15 @@ package prefilldecode
 import (
 	"context"
 	"testing"
+
+	"github.com/latencylab/latencylab/labs/labtest"
 )
 
 // BenchmarkSweep is the virtual-clock part of a default run: 16 single
 // requests and the recorded run of the learner's request. It runs before
 // the learner's request is sent, so it is time the learner waits.
 func BenchmarkSweep(b *testing.B) {
-	s, err := parse(b, values(nil))
+	s, err := parse(b, labtest.Values(nil))
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -27,7 +29,7 @@ func BenchmarkSweep(b *testing.B) {
 // BenchmarkBuildPrompts is building both customers' prompts and answers
 // for the default preset with a fresh session, as every run does.
 func BenchmarkBuildPrompts(b *testing.B) {
-	s, err := parse(b, values(nil))
+	s, err := parse(b, labtest.Values(nil))
 	if err != nil {
 		b.Fatal(err)
 	}

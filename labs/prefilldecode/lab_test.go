@@ -46,7 +46,7 @@ func TestPresets(t *testing.T) {
 	}
 	// The 70B preset is on an H100 only if the engine says it fits there
 	// with room for the support prompt; otherwise it must have moved.
-	h100 := values(labs.Values{knobModel: "llama-3.1-70b", knobPrecision: "fp8"})
+	h100 := labtest.Values(labs.Values{knobModel: "llama-3.1-70b", knobPrecision: "fp8"})
 	if errs := labtest.FieldErrors(l, h100); errs == nil && ps[4].Values[knobGPU] != "h100-sxm" {
 		t.Error("70B in FP8 fits on an H100 with the support prompt now: move the preset back to the H100")
 	}
@@ -87,11 +87,11 @@ func TestEveryFittingProfileRuns(t *testing.T) {
 	for _, m := range engine.ModelNames() {
 		for _, h := range engine.HardwareNames() {
 			for _, prec := range []string{"bf16", "fp8", "int4"} {
-				v := values(labs.Values{knobModel: m, knobGPU: h, knobPrecision: prec, knobMode: modePlain, knobPrompt: 16384.0, knobOutput: 1000.0})
+				v := labtest.Values(labs.Values{knobModel: m, knobGPU: h, knobPrecision: prec, knobMode: modePlain, knobPrompt: 16384.0, knobOutput: 1000.0})
 				s, err := parse(t, v)
 				if err != nil {
 					// Too long for this profile: the longest built prompt.
-					v = values(labs.Values{knobModel: m, knobGPU: h, knobPrecision: prec, knobSystem: 4000.0, knobOutput: 1000.0})
+					v = labtest.Values(labs.Values{knobModel: m, knobGPU: h, knobPrecision: prec, knobSystem: 4000.0, knobOutput: 1000.0})
 					if s, err = parse(t, v); err != nil {
 						continue
 					}
@@ -138,7 +138,7 @@ func TestRoomMessage(t *testing.T) {
 		{"beyond the KV cache", labs.Values{knobModel: "llama-3.1-70b", knobPrecision: "fp8", knobChunks: 1.0, knobTurns: 1.0}, 3300, "KV cache"},
 	}
 	for _, tc := range tests {
-		s := mustParse(t, values(tc.changes))
+		s := mustParse(t, labtest.Values(tc.changes))
 		got := roomMessage(s, tc.prompt)
 		if (tc.want == "") != (got == "") || !strings.Contains(got, tc.want) {
 			t.Errorf("%s: %q, want %q", tc.name, got, tc.want)

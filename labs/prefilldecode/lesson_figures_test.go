@@ -77,7 +77,7 @@ func TestLessonQuotesTheLabsFigures(t *testing.T) {
 func TestFrameUnits(t *testing.T) {
 	for _, changes := range []labs.Values{{}, {knobOutput: 1.0}} {
 		l, _ := newTestLab(t)
-		frames := runLab(t, l, values(changes))
+		frames := runLab(t, l, labtest.Values(changes))
 		labtest.CheckUnits(t, fmt.Sprint(changes), frames[len(frames)-1])
 	}
 }

@@ -67,7 +67,7 @@ func (l *Lab) run(ctx context.Context, ps params, emit func(labs.Frame)) error {
 	emit(v.frame(fmt.Sprintf("Sweep done. Sending your %s-token prompt to the shared %s…",
 		thousands(len(first.req.PromptTokens)), s.profile)))
 
-	le, err := l.Engines.Get(s.profile)
+	le, err := l.Engines.For(ctx).Get(s.profile) // a workshop room's engines, if the run is a room's
 	if err != nil {
 		return fmt.Errorf("prefilldecode: engine for %s: %w", s.profile, err)
 	}

@@ -14,28 +14,10 @@ import (
 	"github.com/latencylab/latencylab/labs/labtest"
 )
 
-// newTestLab returns a lab on a fresh pool. Call it inside a synctest
-// bubble: the engines then pace on the bubble's virtual time, which moves
-// only when every goroutine waits, so the handler reads the time exactly
-// when each event is delivered.
-func newTestLab(t *testing.T) (*Lab, *labs.Engines) {
-	t.Helper()
-	pool := labs.NewEngines(labs.EnginesConfig{})
-	t.Cleanup(func() { pool.Close() })
-	l := mustNew(t, Config{Engines: pool, Tick: -1})
-	l.IDs = labs.NewRunIDsTag(Slug, "0a1b2c3d") // as long as a real tag, so the first KV block is as in production
-	return l, pool
-}
-
-// values returns raw settings with changes applied: knobs left out keep
-// their defaults when decoded.
-func values(changes labs.Values) labs.Values {
-	v := labs.Values{}
-	for k, x := range changes {
-		v[k] = x
-	}
-	return v
-}
+// newTestLab returns a lab on a fresh pool (see labtest.OnFreshPool) whose
+// run tag is as long as a real one, so the first KV block is as in
+// production.
+func newTestLab(t *testing.T) (*Lab, *labs.Engines) { return labtest.OnFreshPool(t, New, "0a1b2c3d") }
 
 func mustParse(t *testing.T, v labs.Values) settings {
 	t.Helper()
@@ -99,7 +81,7 @@ func TestRun(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			synctest.Test(t, func(t *testing.T) {
 				l, _ := newTestLab(t)
-				v := values(tc.changes)
+				v := labtest.Values(tc.changes)
 				s := mustParse(t, v)
 				want1, want2 := modelled(t, s)
 				frames := runLab(t, l, v)
@@ -247,7 +229,7 @@ func TestPrefixCachingLowersSecondTTFT(t *testing.T) {
 	for _, on := range []bool{true, false} {
 		synctest.Test(t, func(t *testing.T) {
 			l, _ := newTestLab(t)
-			v := values(preset.Values)
+			v := labtest.Values(preset.Values)
 			v[knobCaching] = on
 			frames := runLab(t, l, v)
 			final := frames[len(frames)-1]
@@ -282,7 +264,7 @@ func TestRepeatRunsDoNotShareCache(t *testing.T) {
 	for _, caching := range []bool{true, false} {
 		synctest.Test(t, func(t *testing.T) {
 			l, _ := newTestLab(t)
-			v := values(labs.Values{knobCaching: caching})
+			v := labtest.Values(labs.Values{knobCaching: caching})
 			var ttft []float64
 			for run := range 3 {
 				frames := runLab(t, l, v)
@@ -323,7 +305,7 @@ func TestCancel(t *testing.T) {
 				ctx, cancel := context.WithCancel(context.Background())
 				defer cancel()
 				var frames []labs.Frame
-				err := l.Run(ctx, values(nil), func(f labs.Frame) {
+				err := l.Run(ctx, labtest.Values(nil), func(f labs.Frame) {
 					frames = append(frames, f)
 					st := labtest.StatMap(t, f)
 					_, first := st[statTTFT]
@@ -350,7 +332,7 @@ func TestCancel(t *testing.T) {
 func TestEveryFrameIsConsistent(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		l, _ := newTestLab(t)
-		frames := runLab(t, l, values(labs.Values{knobCaching: true}))
+		frames := runLab(t, l, labtest.Values(labs.Values{knobCaching: true}))
 		for i, f := range frames {
 			for _, c := range f.Charts {
 				for _, g := range c.Bars {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/latencylab/latencylab/engine"
 	"github.com/latencylab/latencylab/labs"
+	"github.com/latencylab/latencylab/labs/labtest"
 )
 
 // sweepFor runs the sweep for settings v as Run would.
@@ -41,7 +42,7 @@ func TestSweepShapes(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			_, sw := sweepFor(t, values(tc.changes))
+			_, sw := sweepFor(t, labtest.Values(tc.changes))
 			if len(sw.ttft) != sweepPoints || len(sw.decode) != sweepPoints {
 				t.Fatalf("%d TTFT and %d decode samples, want %d each", len(sw.ttft), len(sw.decode), sweepPoints)
 			}
@@ -82,7 +83,7 @@ func TestSweepShapes(t *testing.T) {
 // sits far above the GPU's ridge point (compute-bound) and the decode's far
 // below it (memory-bandwidth-bound).
 func TestComputeVsMemoryBound(t *testing.T) {
-	_, sw := sweepFor(t, values(nil))
+	_, sw := sweepFor(t, labtest.Values(nil))
 	ridge := sw.work.ridge()
 	if want := 989e12 / 3350e9; math.Abs(ridge-want) > 1e-9*want {
 		t.Errorf("H100 ridge %v FLOPs/byte, want 989 TFLOP/s ÷ 3.35 TB/s = %v", ridge, want)
@@ -113,7 +114,7 @@ func TestComputeVsMemoryBound(t *testing.T) {
 // one-step prefills of different lengths are compute-bound, so their times
 // must be affine in the lab's FLOPs. A wrong formula breaks the line.
 func TestWorkMatchesEngineCost(t *testing.T) {
-	cfg := mustParse(t, values(nil)).engine
+	cfg := mustParse(t, labtest.Values(nil)).engine
 	w, err := newWorkModel(cfg)
 	if err != nil {
 		t.Fatal(err)
@@ -174,7 +175,7 @@ func fit2(ss []sample2) line {
 }
 
 func TestSweepCancel(t *testing.T) {
-	s := mustParse(t, values(nil))
+	s := mustParse(t, labtest.Values(nil))
 	j, err := newJob(s, "x", "Session x", 0, s.output)
 	if err != nil {
 		t.Fatal(err)

@@ -10,7 +10,6 @@ package rag
 import (
 	"errors"
 
-	"github.com/latencylab/latencylab/engine/pipeline"
 	"github.com/latencylab/latencylab/labs"
 	"github.com/latencylab/latencylab/labs/pipelinelab"
 )
@@ -28,13 +27,9 @@ const (
 	statAnswerTokens  = "answer_tokens"
 )
 
-// Config wires a Lab.
-type Config struct {
-	// Engines is the shared live-engine pool; required.
-	Engines *labs.Engines
-	// Retriever is the knowledge base (web/store in the app); required.
-	Retriever pipeline.Retriever
-}
+// Config wires a Lab: the engine pool and the knowledge base, both
+// required here (Orders is not used).
+type Config = pipelinelab.Config
 
 // Lab is the RAG lab; safe for concurrent runs.
 type Lab = labs.Kit[params]
@@ -45,11 +40,8 @@ func New(cfg Config) (*Lab, error) {
 	if cfg.Retriever == nil {
 		return nil, errors.New("rag: no retriever configured")
 	}
-	return pipelinelab.New(cfg.Engines, define, params.settings, runner{cfg}.run)
+	return pipelinelab.New(cfg, define, params.settings, measure)
 }
-
-// runner runs the lab with its config.
-type runner struct{ cfg Config }
 
 // info describes the lab.
 func info() labs.Info {

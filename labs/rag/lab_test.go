@@ -9,19 +9,8 @@ import (
 	"github.com/latencylab/latencylab/labs/pipelinelab"
 )
 
-// onFakeDesk builds the lab on pool, retrieving from the fake support desk.
-func onFakeDesk(t *testing.T) func(*labs.Engines) labs.Lab {
-	return func(pool *labs.Engines) labs.Lab {
-		return mustNew(t, Config{Engines: pool, Retriever: labtest.NewFakeStore()})
-	}
-}
-
-// runLab runs the lab in a synctest bubble: the live engine's pacing is
-// virtual time there, so TTFT is the engine model's exactly.
-func runLab(t *testing.T, vals labs.Values) []labs.Frame {
-	t.Helper()
-	return labtest.RunInBubble(t, onFakeDesk(t), vals, nil)
-}
+// runLab runs the lab once on the fake desk, on virtual time.
+var runLab = labtest.RunsOnFakeDesk(New)
 
 // More chunks make a longer prompt, and a longer prompt a later first
 // token, in the sweep; every bar's parts add up to its prompt.
@@ -135,5 +124,5 @@ func TestValidation(t *testing.T) {
 
 func TestCancel(t *testing.T) {
 	// Cancel as the answer starts streaming.
-	labtest.CancelMidRun(t, onFakeDesk(t), labs.Values{}, func(f labs.Frame) bool { return f.Text != nil })
+	labtest.CancelMidRun(t, labtest.OnFakeDesk(t, New), labs.Values{}, func(f labs.Frame) bool { return f.Text != nil })
 }

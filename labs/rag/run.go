@@ -35,16 +35,16 @@ func pipelineConfig(s settings, system string, topK int) pipeline.Config {
 	return cfg
 }
 
-// run assembles and sends one prompt live, then sweeps the chunk count on
+// measure assembles and sends one prompt live, then sweeps the chunk count on
 // the virtual clock. ctx ending returns ctx's error without a final frame.
-func (l runner) run(ctx context.Context, run pipelinelab.Run, s settings, emit func(labs.Frame)) error {
+func measure(ctx context.Context, run pipelinelab.Run, s settings, emit func(labs.Frame)) error {
 	id := run.ID
 	system := pipelinelab.PaddedSystemPrompt(id, s.system, textmodel.Count)
 	conv, err := pipelinelab.NewConversation(ctx, id, s.history, time.Time{})
 	if err != nil {
 		return fmt.Errorf("rag: %w", err)
 	}
-	deps := pipeline.Deps{Tiers: run.Tiers, History: conv, Retriever: l.cfg.Retriever}
+	deps := pipeline.Deps{Tiers: run.Tiers, History: conv, Retriever: run.Retriever}
 	p, err := pipeline.New(pipelineConfig(s, system, s.topK), deps)
 	if err != nil {
 		return fmt.Errorf("rag: %w", err)

@@ -7,6 +7,7 @@ import (
 
 	"github.com/latencylab/latencylab/engine"
 	"github.com/latencylab/latencylab/labs"
+	"github.com/latencylab/latencylab/labs/labtest"
 )
 
 // TestEveryFittingProfileRuns runs the longest prompt on every model and
@@ -14,7 +15,7 @@ import (
 func TestEveryFittingProfileRuns(t *testing.T) {
 	for _, m := range engine.ModelNames() {
 		for _, h := range engine.HardwareNames() {
-			v := values(labs.Values{knobModel: m, knobGPU: h, knobPrompt: 8000.0, knobAnswer: 50.0})
+			v := labtest.Values(labs.Values{knobModel: m, knobGPU: h, knobPrompt: 8000.0, knobAnswer: 50.0})
 			if _, err := parse(t, v); err != nil {
 				continue
 			}

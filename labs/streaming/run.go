@@ -2,7 +2,6 @@ package streaming
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"time"
 
@@ -45,13 +44,7 @@ func (l *Lab) run(ctx context.Context, p params, emit func(labs.Frame)) error {
 	t0 := l.Clock.Now()
 	events, err := le.Submit(ctx, req)
 	if err != nil {
-		if errors.Is(err, live.ErrClosed) {
-			return fmt.Errorf("streaming: submit: %w", err)
-		}
-		// The engine refused this request (context length, KV capacity):
-		// its message is about the learner's settings.
-		emit(labs.Frame{Final: true, Status: "Not run.", Error: err.Error()})
-		return nil
+		return labs.SubmitRefused("streaming", err, "Not run.", emit)
 	}
 	emit(v.frame(m, 0))
 	// While the prompt is being read nothing arrives, so the panels are

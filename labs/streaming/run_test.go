@@ -14,31 +14,8 @@ import (
 	"github.com/latencylab/latencylab/labs/labtest"
 )
 
-// newTestLab returns a lab on a fresh pool. Call it inside a synctest
-// bubble: the engines then pace on the bubble's virtual time, which moves
-// only when every goroutine waits, so the handler reads the time exactly
-// when each event is delivered.
-func newTestLab(t *testing.T) (*Lab, *labs.Engines) {
-	t.Helper()
-	pool := labs.NewEngines(labs.EnginesConfig{})
-	t.Cleanup(func() { pool.Close() })
-	l, err := New(Config{Engines: pool, Tick: -1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	l.IDs = labs.NewRunIDsTag(Slug, "test")
-	return l, pool
-}
-
-// values returns raw settings with changes applied: knobs left out keep
-// their defaults when decoded.
-func values(changes labs.Values) labs.Values {
-	v := labs.Values{}
-	for k, x := range changes {
-		v[k] = x
-	}
-	return v
-}
+// newTestLab returns a lab on a fresh pool (see labtest.OnFreshPool).
+func newTestLab(t *testing.T) (*Lab, *labs.Engines) { return labtest.OnFreshPool(t, New, "test") }
 
 // modelled runs the request the lab's first run builds on the virtual
 // clock, for exact comparison with what the handler measured.
@@ -72,7 +49,7 @@ func TestRun(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			synctest.Test(t, func(t *testing.T) {
 				l, _ := newTestLab(t)
-				v := values(tc.changes)
+				v := labtest.Values(tc.changes)
 				s, err := parse(t, v)
 				if err != nil {
 					t.Fatal(err)
@@ -245,7 +222,7 @@ func TestRunCancel(t *testing.T) {
 		t.Run(map[bool]string{true: "streaming", false: "blocking"}[streaming], func(t *testing.T) {
 			synctest.Test(t, func(t *testing.T) {
 				l, pool := newTestLab(t)
-				v := values(labs.Values{knobStreaming: streaming, knobAnswer: 1000.0})
+				v := labtest.Values(labs.Values{knobStreaming: streaming, knobAnswer: 1000.0})
 				s, _ := parse(t, v)
 				ctx, cancel := context.WithCancel(context.Background())
 				defer cancel()
@@ -320,7 +297,7 @@ func TestRunRefusesBadSettings(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			synctest.Test(t, func(t *testing.T) {
 				l, pool := newTestLab(t)
-				v := values(tc.changes)
+				v := labtest.Values(tc.changes)
 				_, perr := parse(t, v)
 				var frames []labs.Frame
 				err := l.Run(context.Background(), v, func(f labs.Frame) { frames = append(frames, f) })
@@ -351,14 +328,14 @@ func TestRunRefusesBadSettings(t *testing.T) {
 
 func TestCheck(t *testing.T) {
 	l, _ := newTestLab(t)
-	if errs := labtest.FieldErrors(l, values(nil)); errs != nil {
+	if errs := labtest.FieldErrors(l, labtest.Values(nil)); errs != nil {
 		t.Fatalf("defaults: %v", errs)
 	}
-	errs := labtest.FieldErrors(l, values(labs.Values{knobModel: "llama-3.1-70b", knobGPU: "h200"}))
+	errs := labtest.FieldErrors(l, labtest.Values(labs.Values{knobModel: "llama-3.1-70b", knobGPU: "h200"}))
 	if len(errs) != 1 || errs[0].Knob != knobModel {
 		t.Fatalf("70b on h200: %v, want one error on the model knob (no GPU holds it, so it is not offered)", errs)
 	}
-	errs = labtest.FieldErrors(l, values(labs.Values{knobModel: "qwen2.5-7b", knobGPU: "nope"}))
+	errs = labtest.FieldErrors(l, labtest.Values(labs.Values{knobModel: "qwen2.5-7b", knobGPU: "nope"}))
 	if len(errs) != 1 || errs[0].Knob != knobGPU {
 		t.Errorf("unknown GPU: %v", errs)
 	}
@@ -369,7 +346,7 @@ func TestRepeatRunsMissThePrefixCache(t *testing.T) {
 	// its own session line, so a repeat run is as slow as the first.
 	synctest.Test(t, func(t *testing.T) {
 		l, pool := newTestLab(t)
-		v := values(nil)
+		v := labtest.Values(nil)
 		var ttft []float64
 		for range 2 {
 			var final labs.Frame
@@ -422,7 +399,7 @@ func TestWaitRefreshesWhileThePromptIsRead(t *testing.T) {
 				}
 			}
 		}
-		if err := l.Run(context.Background(), values(labs.Values{knobAnswer: 50.0, knobPrompt: 8000.0}), emit); err != nil {
+		if err := l.Run(context.Background(), labtest.Values(labs.Values{knobAnswer: 50.0, knobPrompt: 8000.0}), emit); err != nil {
 			t.Fatal(err)
 		}
 		if waits < 3 {

@@ -127,10 +127,12 @@ func pipelineConfig(s settings, v variant, session string, retrieval bool) pipel
 }
 
 // pipelines builds the healthy pipeline and the one whose primary tier
-// suffers the fault. Both share the pool's engines.
-func (l runner) pipelines(s settings, v variant, session string, tiers []pipeline.Tier) (healthy, faulty *pipeline.Pipeline, err error) {
-	cfg := pipelineConfig(s, v, session, l.cfg.Retriever != nil)
-	deps := pipeline.Deps{Tiers: tiers, Retriever: l.cfg.Retriever}
+// suffers the fault, both on run's tiers and knowledge base. Both share
+// the pool's engines.
+func pipelines(s settings, v variant, session string, run pipelinelab.Run) (healthy, faulty *pipeline.Pipeline, err error) {
+	tiers := run.Tiers
+	cfg := pipelineConfig(s, v, session, run.Retriever != nil)
+	deps := pipeline.Deps{Tiers: tiers, Retriever: run.Retriever}
 	if healthy, err = pipeline.New(cfg, deps); err != nil {
 		return nil, nil, err
 	}

@@ -4,10 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/latencylab/latencylab/labs/labtest"
 	"testing"
 	"testing/synctest"
 	"time"
+
+	"github.com/latencylab/latencylab/labs/labtest"
 
 	"github.com/latencylab/latencylab/engine/pipeline"
 	"github.com/latencylab/latencylab/labs"
@@ -29,12 +30,12 @@ func runBatch(t *testing.T, s settings, vr variant) []record {
 	synctest.Test(t, func(t *testing.T) {
 		pool := labs.NewEngines(labs.EnginesConfig{})
 		defer pool.Close()
-		l := runner{Config{Engines: pool, Retriever: labtest.NewFakeStore(), Tick: -1}}
 		tiers, err := pipelinelab.Tiers(pool)
 		if err != nil {
 			t.Fatal(err)
 		}
-		h, f, err := l.pipelines(s, vr, "test", tiers)
+		run := pipelinelab.Run{Config: Config{Engines: pool, Retriever: labtest.NewFakeStore()}, Tiers: tiers}
+		h, f, err := pipelines(s, vr, "test", run)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -104,15 +105,7 @@ func TestTimeoutSettings(t *testing.T) {
 				}
 			}},
 		{"1 s timeout leaves short healthy answers whole", short, variant{overall: time.Second},
-			func(t *testing.T, r record, res *pipeline.Result) {
-				want := pipeline.StatusComplete
-				if r.slowed {
-					want = pipeline.StatusTimeout
-				}
-				if res.Status != want {
-					t.Errorf("slowed=%v: status %s, want %s", r.slowed, res.Status, want)
-				}
-			}},
+			slowedEndIn(pipeline.StatusTimeout)},
 		{"stall mid-stream is cut by the overall timeout with the text kept", stall, variant{ftt: 5 * time.Second, overall: 4 * time.Second},
 			func(t *testing.T, r record, res *pipeline.Result) {
 				if !r.slowed {
@@ -126,15 +119,7 @@ func TestTimeoutSettings(t *testing.T) {
 				}
 			}},
 		{"refusal without a backup is an error", refuse, variant{ftt: 5 * time.Second},
-			func(t *testing.T, r record, res *pipeline.Result) {
-				want := pipeline.StatusComplete
-				if r.slowed {
-					want = pipeline.StatusError
-				}
-				if res.Status != want {
-					t.Errorf("slowed=%v: status %s, want %s", r.slowed, res.Status, want)
-				}
-			}},
+			slowedEndIn(pipeline.StatusError)},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -150,6 +135,20 @@ func TestTimeoutSettings(t *testing.T) {
 				t.Errorf("%d requests slowed, want %d", slowed, want)
 			}
 		})
+	}
+}
+
+// slowedEndIn checks that a slowed call ends with status slowed and every
+// other call completes.
+func slowedEndIn(slowed string) func(*testing.T, record, *pipeline.Result) {
+	return func(t *testing.T, r record, res *pipeline.Result) {
+		want := pipeline.StatusComplete
+		if r.slowed {
+			want = slowed
+		}
+		if res.Status != want {
+			t.Errorf("slowed=%v: status %s, want %s", r.slowed, res.Status, want)
+		}
 	}
 }
 
@@ -213,7 +212,7 @@ func TestRunCancelled(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		pool := labs.NewEngines(labs.EnginesConfig{})
 		defer pool.Close()
-		l := mustNew(t, Config{Engines: pool, Tick: 500 * time.Millisecond})
+		l := labtest.Must[*Lab](t)(newLab(Config{Engines: pool}, 500*time.Millisecond))
 		ctx, cancel := context.WithCancel(t.Context())
 		go func() {
 			time.Sleep(3 * time.Second)

@@ -15,7 +15,6 @@ package timeouts
 import (
 	"time"
 
-	"github.com/latencylab/latencylab/engine/pipeline"
 	"github.com/latencylab/latencylab/labs"
 	"github.com/latencylab/latencylab/labs/pipelinelab"
 )
@@ -33,31 +32,25 @@ const (
 	statCut          = "healthy_cut"
 )
 
-// Config wires a Lab.
-type Config struct {
-	// Engines is the shared live-engine pool the tiers run on; required.
-	Engines *labs.Engines
-	// Retriever is the knowledge base (web/store in the app); nil switches
-	// retrieval off and the model answers from its instructions alone.
-	Retriever pipeline.Retriever
-	// Tick is how often the timeline refreshes while the batch runs. 0
-	// means 100 ms; negative turns the refresh off (tests).
-	Tick time.Duration
-}
+// Config wires a Lab: the engine pool the tiers run on and the knowledge
+// base (nil switches retrieval off and the model answers from its
+// instructions alone; Orders is not used).
+type Config = pipelinelab.Config
 
 // Lab is the timeouts lab; safe for concurrent runs.
 type Lab = labs.Kit[params]
 
 // New returns the lab, or an error when cfg has no engine pool.
-func New(cfg Config) (*Lab, error) {
-	if cfg.Tick == 0 {
-		cfg.Tick = 100 * time.Millisecond
-	}
-	return pipelinelab.New(cfg.Engines, define, params.settings, runner{cfg}.run)
+func New(cfg Config) (*Lab, error) { return newLab(cfg, 100*time.Millisecond) }
+
+// newLab is New with the timeline's refresh interval as a parameter; 0 or
+// less turns the refresh off (tests).
+func newLab(cfg Config, tick time.Duration) (*Lab, error) {
+	return pipelinelab.New(cfg, define, params.settings, runner{tick}.run)
 }
 
-// runner runs the lab with its config.
-type runner struct{ cfg Config }
+// runner runs the batch, refreshing the timeline every tick while it runs.
+type runner struct{ tick time.Duration }
 
 // info describes the lab.
 func info() labs.Info {

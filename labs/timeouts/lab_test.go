@@ -9,15 +9,11 @@ import (
 	"github.com/latencylab/latencylab/labs/pipelinelab"
 )
 
-// runLab runs the lab inside a synctest bubble: the pipeline's waits, the
-// injected faults and the live engines' pacing are all on virtual time, so
-// every figure is exact and a 25-second batch takes no real time.
-func runLab(t *testing.T, vals labs.Values) []labs.Frame {
-	t.Helper()
-	return labtest.RunInBubble(t, func(pool *labs.Engines) labs.Lab {
-		return mustNew(t, Config{Engines: pool, Retriever: labtest.NewFakeStore(), Tick: -1})
-	}, vals, nil)
-}
+// runLab runs the lab once on the fake desk with the timeline's refresh
+// off: the pipeline's waits, the injected faults and the live engines'
+// pacing are all on virtual time, so every figure is exact and a 25-second
+// batch takes no real time.
+var runLab = labtest.RunsOnFakeDesk(func(cfg Config) (*Lab, error) { return newLab(cfg, 0) })
 
 // presetFinal runs preset i (see runLab) and returns its final frame.
 func presetFinal(t *testing.T, i int) labs.Frame {

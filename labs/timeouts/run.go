@@ -13,13 +13,13 @@ import (
 // run sends the batch under every variant at once and reports the
 // learner's variant live, then everything at the end.
 func (l runner) run(ctx context.Context, run pipelinelab.Run, s settings, emit func(labs.Frame)) error {
-	base, tiers := run.ID, run.Tiers
+	base := run.ID
 	vs := variants(s)
 	batches := make([]*batch, len(vs))
 	type pair struct{ healthy, faulty *pipeline.Pipeline }
 	pipes := make([]pair, len(vs))
 	for i, vr := range vs {
-		h, f, err := l.pipelines(s, vr, fmt.Sprintf("%s-v%d", base, i), tiers)
+		h, f, err := pipelines(s, vr, fmt.Sprintf("%s-v%d", base, i), run)
 		if err != nil {
 			return fmt.Errorf("timeouts: pipeline for %s: %w", vr.name, err)
 		}
@@ -36,8 +36,8 @@ func (l runner) run(ctx context.Context, run pipelinelab.Run, s settings, emit f
 		go func() { done <- b.run(runCtx, pipes[i].healthy, pipes[i].faulty, fmt.Sprintf("%s-v%d", base, i)) }()
 	}
 	var tick <-chan time.Time
-	if l.cfg.Tick > 0 {
-		tk := time.NewTicker(l.cfg.Tick)
+	if l.tick > 0 {
+		tk := time.NewTicker(l.tick)
 		defer tk.Stop()
 		tick = tk.C
 	}
