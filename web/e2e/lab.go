@@ -67,10 +67,15 @@ func (l Lab) ForgetDone(t testing.TB) {
 // run would.
 func (l Lab) ClickRun(t testing.TB) {
 	t.Helper()
-	if Eval[bool](t, l.Tab, fmt.Sprintf(`(() => { const s = document.querySelector("#%s"); return !!s && getComputedStyle(s).display !== "none" })()`, l.ID("skip"))) {
-		Do(t, l.Tab, "skip the guess", 5*time.Second, chromedp.Click(chromedp.ID(l.ID("skip"))))
-	}
-	Do(t, l.Tab, "run", 5*time.Second, chromedp.Click(chromedp.ID(l.ID("run"))))
+	Do(t, l.Tab, "run", 5*time.Second, SkipGuessIfAsked(l.Prefix), chromedp.Click(chromedp.ID(l.ID("run"))))
+}
+
+// SkipGuessIfAsked presses the lab's "skip the guess" button when it shows
+// (no guess typed yet), so a test that does not predict can press Run.
+// prefix is the lab's DOM id prefix, e.g. "lab-streaming".
+func SkipGuessIfAsked(prefix string) chromedp.Action[chromedp.Void] {
+	return chromedp.Evaluate[chromedp.Void](fmt.Sprintf(`(() => { const s = document.querySelector("#%s-skip");
+		if (s && getComputedStyle(s).display !== "none") s.click() })()`, prefix))
 }
 
 // Run forgets the previous run's end, presses Run, waits up to timeout for
