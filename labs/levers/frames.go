@@ -47,25 +47,32 @@ func (v *view) status(final bool) string {
 	return fmt.Sprintf("All %d rows measured on the %s. Each row is one request through the pipeline and the engine.", len(v.rows), clock)
 }
 
-// delta formats a change against the baseline: "−1.23 s (−45%)".
-func delta(val, base float64, format func(float64) string) string {
+// withDelta formats a row's figure with its change against the baseline:
+// "1.51 s (−46%)", "2.71 s (−6%)", "$0.000224 (same)". One cell per figure
+// keeps the table to five columns, so it fits beside the knobs at 1280 px.
+func withDelta(val, base float64, format func(float64) string) string {
 	if base == 0 {
-		return "–"
+		return format(val)
 	}
 	d := val - base
-	if math.Abs(d) < 0.005*math.Abs(base) {
-		return "unchanged"
+	if format(val) == format(base) {
+		return format(val) + " (same)"
 	}
 	sign := "+"
 	if d < 0 {
 		sign = "−"
 	}
-	return fmt.Sprintf("%s%s (%s%.0f%%)", sign, format(math.Abs(d)), sign, math.Abs(100*d/base))
+	pct := math.Abs(100 * d / base)
+	if pct < 1 {
+		// A small saving still shows: "2.81 s (−0.4%)", not "same".
+		return fmt.Sprintf("%s (%s%.1f%%)", format(val), sign, pct)
+	}
+	return fmt.Sprintf("%s (%s%.0f%%)", format(val), sign, pct)
 }
 
 func (v *view) table() labs.Table {
-	t := labs.Table{Title: tableTitle, Columns: []string{"lever", "first word", "total", "cost",
-		"first word vs baseline", "total vs baseline", "cost vs baseline", "what changed"}}
+	t := labs.Table{Title: tableTitle, Columns: []string{"lever", "first word (vs baseline)", "total (vs baseline)",
+		"cost (vs baseline)", "what changed"}}
 	if len(v.rows) == 0 {
 		return t
 	}
@@ -77,11 +84,9 @@ func (v *view) table() labs.Table {
 	unit := labs.TimeFormatFor(times...) // one unit for the whole table
 	for i, r := range v.rows {
 		row := []string{r.lever.name, unit.Format(r.firstWord), unit.Format(r.total), pipelinelab.FmtUSD(r.cost)}
-		if i == 0 {
-			row = append(row, "", "", "")
-		} else {
-			row = append(row, delta(r.firstWord, b.firstWord, unit.Format), delta(r.total, b.total, unit.Format),
-				delta(r.cost, b.cost, pipelinelab.FmtUSD))
+		if i > 0 {
+			row = []string{r.lever.name, withDelta(r.firstWord, b.firstWord, unit.Format), withDelta(r.total, b.total, unit.Format),
+				withDelta(r.cost, b.cost, pipelinelab.FmtUSD)}
 		}
 		t.Rows = append(t.Rows, append(row, r.lever.how))
 	}

@@ -2,6 +2,7 @@ package levers
 
 import (
 	"math"
+	"strings"
 	"testing"
 	"time"
 
@@ -90,8 +91,8 @@ func TestEachLeverImprovesItsMetric(t *testing.T) {
 				t.Errorf("shorter saves %v, rows say %v", got, want)
 			}
 			// Costs: the cache and the small tier are cheaper than the baseline.
-			if row := last.Tables[0].Rows; row[4][6] == "" || row[4][6][:3] != "−" {
-				t.Errorf("cache cost change %q", row[4][6])
+			if row := last.Tables[0].Rows; !strings.Contains(row[4][3], "(−") {
+				t.Errorf("cache cost %q, want it below the baseline's", row[4][3])
 			}
 		})
 	}
@@ -137,4 +138,25 @@ func TestValidation(t *testing.T) {
 func TestCancel(t *testing.T) {
 	labtest.CancelMidRun(t, onFakeDesk(t, time.Hour), labs.Values{knobQuestion: "order", knobTier: "medium", knobAnswer: 300.0, knobShort: 100.0, knobHelpers: 1.0},
 		func(f labs.Frame) bool { return len(f.Tables[0].Rows) == 2 })
+}
+
+// A row's cell gives its figure and its change against the baseline; a
+// figure that prints like the baseline's is "same", and a small change
+// still shows.
+func TestWithDelta(t *testing.T) {
+	secs := labs.TimeFormatFor(2000).Format
+	for _, tc := range []struct {
+		val, base float64
+		want      string
+	}{
+		{1510, 2820, "1.51 s (−46%)"},
+		{2810, 2820, "2.81 s (−0.4%)"},
+		{2821, 2820, "2.82 s (same)"},
+		{3000, 2820, "3.00 s (+6%)"},
+		{500, 0, "0.50 s"},
+	} {
+		if got := withDelta(tc.val, tc.base, secs); got != tc.want {
+			t.Errorf("withDelta(%v, %v) = %q, want %q", tc.val, tc.base, got, tc.want)
+		}
+	}
 }
