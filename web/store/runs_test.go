@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/latencylab/latencylab/labs"
 )
@@ -191,4 +192,27 @@ func BenchmarkSaveLargePanels(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
+}
+
+// FuzzCleanReflection checks that whatever a form sends, a kept reflection
+// is one trimmed line within the limit, and cleaning it again changes nothing.
+func FuzzCleanReflection(f *testing.F) {
+	for _, s := range []string{"", "  a  b \n c ", strings.Repeat("é", 281), "tab\there", "nul\x00", "\xff\xfe", "\u2028line sep"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, in string) {
+		out, err := cleanReflection(in)
+		if err != nil {
+			if !errors.Is(err, ErrInvalid) {
+				t.Fatalf("error %v is not ErrInvalid", err)
+			}
+			return
+		}
+		if utf8.RuneCountInString(out) > MaxReflectionRunes || strings.ContainsAny(out, "\n\r\t") || out != strings.TrimSpace(out) {
+			t.Fatalf("kept %q", out)
+		}
+		if again, err := cleanReflection(out); err != nil || again != out {
+			t.Fatalf("not idempotent: %q → %q, %v", out, again, err)
+		}
+	})
 }
