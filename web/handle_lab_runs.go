@@ -68,5 +68,5 @@ func reflectionForm(slug string, r store.Run, view string) views.ReflectionForm 
 		id = idsFor(slug).Prefix + "-reflect"
 	}
 	return views.ReflectionForm{ID: id, Action: runURL(slug, r.ID) + "/reflection", View: view,
-		Value: r.Reflection, Max: store.MaxReflectionRunes}
+		Run: runName(r), Value: r.Reflection, Max: store.MaxReflectionRunes}
 }

@@ -11,6 +11,7 @@ type ReflectionForm struct {
 	ID     string // element id, patched whole after a save
 	Action string // POST URL
 	View   string // "runs" (in a run list) or "run" (a reopened run): what the answer patches
+	Run    string // the run's name, "run #5"
 	Value  string
 	Max    int    // the character limit
 	Saved  bool   // just saved: says so
