@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -60,7 +61,13 @@ func (s *Server) handleRunReflection(c echo.Context) error {
 		if pe.Status >= 500 {
 			return err // nothing the learner can fix: the central handler logs it
 		}
-		status, form.Value, form.Error, form.Action = pe.Status, text, pe.Message, c.Request().URL.Path
+		// The box posts to the run it was for. Built from the parsed id,
+		// never the raw path: the action goes into a Datastar expression.
+		id, _ := strconv.ParseInt(c.Param("id"), 10, 64)
+		status, form.Value, form.Error, form.Action = pe.Status, text, pe.Message, runURL(slug, max(id, 0))+"/reflection"
+		if r.ID == 0 {
+			form.Run = "" // no run of the learner's: no name to show
+		}
 		s.cfg.Logger.Info("reflection refused", "id", requestID(c), "status", pe.Status, "err", err)
 	} else {
 		// Show what was kept (trimmed, spaces folded), not what was typed.

@@ -217,6 +217,20 @@ func TestReflection(t *testing.T) {
 			}
 		})
 	}
+	// A crafted id never reaches the box's Datastar expression.
+	req, _ := http.NewRequest("POST", ts.URL+"/labs/ticker/runs/1');alert(1);('/reflection", strings.NewReader("reflection=x&view=run"))
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	req.Header.Set("Datastar-Request", "true")
+	resp, err := c.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != 404 || !strings.Contains(string(b), `@post(&#39;/labs/ticker/runs/0/reflection&#39;`) || strings.Contains(string(b), "alert(1);(&#39;/reflection") {
+		t.Errorf("crafted id: status %d, body %.400s", resp.StatusCode, b)
+	}
+
 	// Shown on the reopened run and in the run list.
 	if err := s.store.SetReflection(context.Background(), alice, id, "prefill <dominated>"); err != nil {
 		t.Fatal(err)
@@ -227,7 +241,7 @@ func TestReflection(t *testing.T) {
 		}
 	}
 	// Without the learner cookie, a post is refused before it reaches the run.
-	resp := postForm(t, client(t), path(id), url.Values{"reflection": {"x"}})
+	resp = postForm(t, client(t), path(id), url.Values{"reflection": {"x"}})
 	if resp.StatusCode != 400 {
 		t.Errorf("post without cookie: status %d, want 400", resp.StatusCode)
 	}

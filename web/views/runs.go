@@ -106,3 +106,11 @@ func orDash(s string) string {
 }
 
 func int64s(n int64) string { return strconv.FormatInt(n, 10) }
+
+// hint is the note beside the box's label: which run, and that it is optional.
+func (f ReflectionForm) hint() string {
+	if f.Run == "" {
+		return "(optional, one line)"
+	}
+	return "(" + f.Run + ", optional, one line)"
+}
