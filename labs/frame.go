@@ -82,6 +82,9 @@ type Series struct {
 	Name   string
 	Points []Point
 	Dashed bool // reference lines such as reading speed
+	// Colour fixes the series' colour (#rrggbb), e.g. to keep two runs'
+	// series apart when they are overlaid; empty picks one by name.
+	Colour string
 }
 
 // BarGroup is one category of a stacked bar chart.

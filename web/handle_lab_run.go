@@ -71,7 +71,8 @@ func (s *Server) handleLabRun(c echo.Context) error {
 	if err := p.start(knobs); err != nil {
 		return nil // the client left before the run began
 	}
-	res := forwardRun(ctx, info.Slug, labRun.Start, s.cfg.Clock, s.cfg.PatchInterval, p.frame)
+	shown := &shownPanels{}
+	res := forwardRun(ctx, info.Slug, labRun.Start, s.cfg.Clock, s.cfg.PatchInterval, shown.wrap(p.frame))
 	log := s.cfg.Logger.With("id", requestID(c), "lab", info.Slug)
 	final := finalFrame(res)
 	log.Info("run ended", "frames", res.Published, "sent", res.Sent, "final", final != nil, "canceled", res.Canceled, "err", res.Err)
@@ -105,7 +106,7 @@ func (s *Server) handleLabRun(c echo.Context) error {
 		return nil
 	}
 	run := store.Run{Learner: learner, Lab: info.Slug, Params: labRun.Values, CreatedAt: s.cfg.Clock.Now(),
-		Summary: store.Summary{Stats: final.Stats, Status: final.Status, Error: final.Error}}
+		Summary: store.Summary{Stats: final.Stats, Status: final.Status, Error: final.Error}, Panels: shown.panels()}
 	if guess != nil {
 		run.Summary.Prediction = &store.Prediction{Value: guess.Value, Unit: guess.Unit, Stat: guess.Stat}
 	}

@@ -17,11 +17,11 @@ func (s *Server) runList(ctx context.Context, learner string, lab labs.Lab) (vie
 	if err != nil {
 		return views.Runs{}, err
 	}
-	return buildRuns(idsFor(info.Slug).Prefix, lab.Knobs(), runs), nil
+	return buildRuns(info.Slug, lab.Knobs(), runs), nil
 }
 
-func buildRuns(prefix string, knobs []labs.Knob, runs []store.Run) views.Runs {
-	out := views.Runs{Prefix: prefix}
+func buildRuns(slug string, knobs []labs.Knob, runs []store.Run) views.Runs {
+	out := views.Runs{Prefix: idsFor(slug).Prefix}
 	if len(runs) == 0 {
 		return out
 	}
@@ -30,8 +30,14 @@ func buildRuns(prefix string, knobs []labs.Knob, runs []store.Run) views.Runs {
 		if i == 0 {
 			label = "Latest"
 		}
-		out.Cols = append(out.Cols, views.RunCol{Label: label, When: r.CreatedAt.Local().Format("15:04:05"), Error: r.Summary.Error})
+		out.Cols = append(out.Cols, views.RunCol{Label: label, When: r.CreatedAt.Local().Format("15:04:05"), Error: r.Summary.Error,
+			ID: r.ID, Name: runName(r), URL: runURL(slug, r.ID), Reflection: r.Reflection})
 	}
+	if len(runs) >= 2 {
+		out.CompareURL = "/labs/" + slug + "/compare"
+	}
+	latest := reflectionForm(slug, runs[0], "runs")
+	out.Latest = &latest
 	for _, k := range knobs {
 		cells := make([]string, len(runs))
 		differ := false

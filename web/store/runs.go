@@ -17,6 +17,14 @@ type Run struct {
 	Params    labs.Values // validated knob values
 	Summary   Summary
 	CreatedAt time.Time
+	// Panels are what the page showed at the end; nil for runs saved
+	// before panels were kept, and not loaded by ListRuns.
+	Panels *Panels
+	// Reflection is the learner's one line on what surprised them.
+	Reflection string
+	// Seq numbers the learner's runs of one lab from 1, oldest first: the
+	// "run #3" a learner sees. Set when reading, ignored when saving.
+	Seq int
 }
 
 // Summary is what a run list shows: the final frame's headline figures, how
@@ -57,11 +65,20 @@ func (s *Store) SaveRun(ctx context.Context, r Run) (int64, error) {
 	if err != nil {
 		return 0, fmt.Errorf("save run: %w: summary: %v", ErrInvalid, err)
 	}
+	panels, err := encodePanels(r.Panels)
+	if err != nil {
+		return 0, fmt.Errorf("save run: %w: %v", ErrInvalid, err)
+	}
+	reflection, err := cleanReflection(r.Reflection)
+	if err != nil {
+		return 0, fmt.Errorf("save run: %w", err)
+	}
 	if err := s.EnsureLearner(ctx, r.Learner, r.CreatedAt); err != nil {
 		return 0, err
 	}
-	res, err := s.db.ExecContext(ctx, `INSERT INTO lab_runs (learner, lab, params, summary, created_at) VALUES (?, ?, ?, ?, ?)`,
-		r.Learner, r.Lab, string(params), string(summary), formatTime(r.CreatedAt))
+	res, err := s.db.ExecContext(ctx, `INSERT INTO lab_runs (learner, lab, params, summary, created_at, panels, reflection)
+		VALUES (?, ?, ?, ?, ?, ?, ?)`,
+		r.Learner, r.Lab, string(params), string(summary), formatTime(r.CreatedAt), panels, reflection)
 	if err != nil {
 		return 0, fmt.Errorf("save run: %w", err)
 	}
@@ -80,8 +97,13 @@ func (s *Store) ListRuns(ctx context.Context, learner, lab string, limit int) ([
 	if learner == "" {
 		return nil, nil
 	}
-	rows, err := s.db.QueryContext(ctx, `SELECT id, params, summary, created_at FROM lab_runs
-		WHERE learner = ? AND lab = ? ORDER BY created_at DESC, id DESC LIMIT ?`, learner, lab, limit)
+	// Seq counts over all the learner's runs of the lab, so it is
+	// numbered before the LIMIT cuts the list.
+	rows, err := s.db.QueryContext(ctx, `SELECT id, params, summary, created_at, reflection, seq FROM (
+		SELECT id, params, summary, created_at, reflection, created_at AS at,
+			ROW_NUMBER() OVER (ORDER BY created_at, id) AS seq
+		FROM lab_runs WHERE learner = ? AND lab = ?)
+		ORDER BY at DESC, id DESC LIMIT ?`, learner, lab, limit)
 	if err != nil {
 		return nil, fmt.Errorf("list runs: %w", err)
 	}
@@ -90,7 +112,7 @@ func (s *Store) ListRuns(ctx context.Context, learner, lab string, limit int) ([
 	for rows.Next() {
 		r := Run{Learner: learner, Lab: lab}
 		var params, summary, at string
-		if err := rows.Scan(&r.ID, &params, &summary, &at); err != nil {
+		if err := rows.Scan(&r.ID, &params, &summary, &at, &r.Reflection, &r.Seq); err != nil {
 			return nil, fmt.Errorf("list runs: %w", err)
 		}
 		if err := json.Unmarshal([]byte(params), &r.Params); err != nil {

@@ -124,13 +124,21 @@ type Runs struct {
 	Rows []RunRow
 	// Same lists knob settings shared by every listed run.
 	Same []string
+	// CompareURL is where the pick-two form goes; empty with under two runs.
+	CompareURL string
+	// Latest is the reflection box of the newest run.
+	Latest *ReflectionForm
 }
 
 // RunCol heads one run's column.
 type RunCol struct {
-	Label string // "Run 12"
-	When  string // "14:03:11"
-	Error string
+	Label      string // "Latest", "#2"
+	When       string // "14:03:11"
+	Error      string
+	ID         int64  // the run's id, the value the compare form sends
+	Name       string // stable name, "run #5"
+	URL        string // the reopened run
+	Reflection string
 }
 
 // RunRow is one line of the comparison.

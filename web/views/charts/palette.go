@@ -2,6 +2,7 @@ package charts
 
 import (
 	"hash/fnv"
+	"regexp"
 	"strings"
 )
 
@@ -30,6 +31,9 @@ func palette() [paletteSize]string {
 		"#8686d2", // lavender
 	}
 }
+
+// hexColour is the only form of colour a chart takes from its data.
+var hexColour = regexp.MustCompile(`^#[0-9a-fA-F]{6}$`)
 
 // greyColour marks waiting time and reference lines.
 const greyColour = "#898f95"
@@ -72,8 +76,23 @@ type colours struct {
 // newColours prepares an assigner for the given names, in the order they
 // appear; fixed names are reserved first so hashed names avoid them.
 func newColours(names []string) *colours {
+	return newColoursWith(names, nil)
+}
+
+// newColoursWith is newColours with some names' colours chosen by the
+// chart's data (labs.Series.Colour); a choice that is not #rrggbb is ignored.
+func newColoursWith(names []string, chosen map[string]string) *colours {
 	c := &colours{byName: map[string]string{}, taken: map[string]bool{}}
+	for n, col := range chosen {
+		if hexColour.MatchString(col) {
+			c.byName[n] = col
+			c.taken[col] = true
+		}
+	}
 	for _, n := range names {
+		if _, chosen := c.byName[n]; chosen {
+			continue
+		}
 		if col, ok := fixedColour(n); ok {
 			c.byName[n] = col
 			c.taken[col] = true

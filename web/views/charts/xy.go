@@ -47,8 +47,12 @@ func buildXY(c labs.Chart, w float64) xyView {
 
 	var names []string
 	var entries []entry
+	chosen := map[string]string{}
 	for _, s := range c.Series {
 		names = append(names, s.Name)
+		if s.Colour != "" {
+			chosen[s.Name] = s.Colour
+		}
 		if strings.TrimSpace(s.Name) == "" {
 			continue
 		}
@@ -58,7 +62,7 @@ func buildXY(c labs.Chart, w float64) xyView {
 		}
 		entries = append(entries, e)
 	}
-	col := newColours(names)
+	col := newColoursWith(names, chosen)
 
 	xe, ye := newExtent(), newExtent()
 	hasData := false
