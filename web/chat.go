@@ -63,7 +63,7 @@ type chat struct {
 // ChatBackend configured, or a failed seed, the page still opens and says
 // why it cannot answer.
 func (s *Server) registerChat(site []echo.MiddlewareFunc) {
-	h := &chat{srv: s, maxChars: chatMaxChars, running: newRunningWork()}
+	h := &chat{srv: s, maxChars: chatMaxChars, running: newRunningWork(s.cfg.Clock)}
 	switch err := h.setUp(s.cfg.Chat); {
 	case errors.Is(err, errNoChatBackend):
 		h.unavailable = "The support desk has no model on this server, so it cannot answer."

@@ -61,7 +61,7 @@ func (s *Server) handleLabRun(c echo.Context) error {
 
 	ctx, stop, releaseCtx := s.runContext(c.Request().Context(), errors.New("run took too long"))
 	defer releaseCtx()
-	_, unregister := s.labRuns.add(labRunKey(learner, info.Slug), stop)
+	_, unregister := s.labRuns.add(labRunKey(learner, info.Slug, runToken(signals[ids.Token])), stop)
 	defer unregister()
 	ctx, workshopDone := s.workshopRunContext(c, ctx) // a workshop's learners run on the room's engines
 	defer workshopDone()

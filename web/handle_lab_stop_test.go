@@ -67,6 +67,35 @@ func TestStopEndsTheRun(t *testing.T) {
 	}
 }
 
+// A Stop pressed the moment after Run can reach the server first; it
+// waits for the run its token names, which then stops as it starts.
+func TestStopBeforeItsRun(t *testing.T) {
+	s := newTestServer(t, nil)
+	base, _ := serveReal(t, s)
+	c := client(t)
+	get(t, c, base+"/labs/ticker")
+	req, _ := http.NewRequest(http.MethodPost, base+"/labs/ticker/stop", strings.NewReader(`{"labTickerToken":"k3x9q2"}`))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Datastar-Request", "true")
+	if r, err := c.Do(req); err != nil || r.StatusCode != http.StatusOK {
+		t.Fatalf("early stop: %v %v", r, err)
+	}
+	resp := postRun(t, context.Background(), c, base, `{"labTicker":{"steps":400,"gapMs":100},"labTickerToken":"k3x9q2"}`)
+	defer resp.Body.Close()
+	var status string
+	if err := readEvents(resp.Body, func(e sseEvent) bool {
+		if e.selector() == "#lab-ticker-status" {
+			status = e.html()
+		}
+		return true
+	}); err != nil && !errors.Is(err, context.Canceled) {
+		t.Fatalf("reading the run: %v", err)
+	}
+	if !strings.Contains(status, "status-stopped") {
+		t.Errorf("last status %q, want the run stopped by the early Stop", status)
+	}
+}
+
 // Stop answers what it cannot do with a reason and saves nothing.
 func TestStopRefusals(t *testing.T) {
 	s := newTestServer(t, nil)

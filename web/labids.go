@@ -26,6 +26,7 @@ type labIDs struct {
 	Note   string // local signal (never sent) with the last preset's note
 	Skip   string // local signal: run without a guess this time
 	Width  string // the width (px) of the lab's output column, sent with a run
+	Token  string // names one run of the page, so its Stop reaches that run
 }
 
 func idsFor(slug string) labIDs {
@@ -38,7 +39,7 @@ func idsFor(slug string) labIDs {
 		b.WriteString(strings.ToUpper(part[:1]) + part[1:])
 	}
 	ns := b.String()
-	return labIDs{Prefix: "lab-" + slug, NS: ns, Guess: ns + "Guess", Busy: ns + "Busy", Note: "_" + ns + "Note", Skip: "_" + ns + "Skip", Width: ns + "Width"}
+	return labIDs{Prefix: "lab-" + slug, NS: ns, Guess: ns + "Guess", Busy: ns + "Busy", Note: "_" + ns + "Note", Skip: "_" + ns + "Skip", Width: ns + "Width", Token: ns + "Token"}
 }
 
 // checkCatalog rejects labs whose slug or knob names could not be used

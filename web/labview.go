@@ -23,7 +23,7 @@ func (s *Server) labView(c echo.Context, lab labs.Lab, heading int) (views.Lab, 
 	for _, k := range knobs {
 		defaults[k.Name] = k.Default
 	}
-	signals, err := json.Marshal(map[string]any{ids.NS: defaults, ids.Guess: "", ids.Busy: false, ids.Note: "", ids.Skip: false, ids.Width: 0})
+	signals, err := json.Marshal(map[string]any{ids.NS: defaults, ids.Guess: "", ids.Busy: false, ids.Note: "", ids.Skip: false, ids.Width: 0, ids.Token: ""})
 	if err != nil {
 		return views.Lab{}, fmt.Errorf("lab %s: signals: %w", info.Slug, err)
 	}
@@ -37,6 +37,7 @@ func (s *Server) labView(c echo.Context, lab labs.Lab, heading int) (views.Lab, 
 		BusySig:  ids.Busy,
 		SkipSig:  ids.Skip,
 		WidthSig: ids.Width,
+		TokenSig: ids.Token,
 		RunURL:   "/labs/" + info.Slug + "/run",
 		StopURL:  "/labs/" + info.Slug + "/stop",
 		Heading:  heading,

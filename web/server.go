@@ -79,7 +79,7 @@ func New(cfg Config) (*Server, error) {
 		learnerRate: newKeyedLimiter(cfg.RatePerSecond, cfg.RateBurst),
 		addrRate:    newKeyedLimiter(lim.AddrRatePerSecond, lim.AddrRateBurst),
 		runs:        newRunLimiter(cfg.MaxRuns, lim.MaxRunsPerAddr, lim.MaxRunsTotal, cfg.Clock),
-		labRuns:     newRunningWork(),
+		labRuns:     newRunningWork(cfg.Clock),
 		proxies:     prox,
 	}
 	s.origins.Store(origins)

@@ -88,6 +88,7 @@ type Lab struct {
 	BusySig   string // true while a run streams (set by the Run button itself)
 	SkipSig   string // local signal: the learner chose to run without a guess
 	WidthSig  string // the output column's width in px, measured at each run
+	TokenSig  string // a fresh token per run, which Stop names
 	NoteSig   string // local signal holding the chosen preset's note
 	RunURL    string
 	StopURL   string
@@ -201,6 +202,7 @@ func runLocked(l Lab) string {
 // running.
 func runClick(l Lab) string {
 	return "!$" + l.BusySig + " && ($" + l.WidthSig + " = (ctx.el.closest('.lab')?.querySelector('.lab-output')?.clientWidth || 0), $" +
+		l.TokenSig + " = Date.now().toString(36) + Math.random().toString(36).slice(2, 10), $" +
 		l.BusySig + " = true, @post('" + l.RunURL +
 		"', {openWhenHidden: true, retryMaxCount: 0}).finally(() => $" + l.BusySig + " = false))"
 }
