@@ -172,3 +172,15 @@ func startsWithNumber(s string) bool {
 	_, err := strconv.ParseFloat(strings.ReplaceAll(s[:end], ",", ""), 64)
 	return err == nil
 }
+
+// FormatInRow formats v as one of the figures in row (a run list or
+// comparison row, all in unit) by the stat cards' rule, so a row never
+// has "5593 ms" beside "12.8 s".
+func FormatInRow(v float64, unit string, row ...float64) string {
+	stats := make([]labs.Stat, len(row))
+	for i, x := range row {
+		stats[i] = labs.Stat{Value: x, Unit: unit}
+	}
+	num, suffix := splitStat(labs.Stat{Value: v, Unit: unit}, stats)
+	return num + suffix
+}
