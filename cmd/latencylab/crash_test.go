@@ -13,7 +13,6 @@ import (
 	"net/http/cookiejar"
 	"net/http/httptest"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -47,12 +46,7 @@ func TestCrashKeepsTheTurnsInFlight(t *testing.T) {
 	if os.Getenv("LATENCYLAB_E2E") != "1" {
 		t.Skip("crash test: set LATENCYLAB_E2E=1 to build the binary, kill it mid-answer and restart it (go test ./cmd/latencylab -run Crash)")
 	}
-	bin := filepath.Join(t.TempDir(), "latencylab")
-	build := exec.Command("go", "build", "-o", bin, ".")
-	build.Env = append(os.Environ(), "CGO_ENABLED=0")
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	bin := buildBinary(t)
 	up := slowUpstream(t)
 	db := filepath.Join(t.TempDir(), "crash.db")
 
@@ -191,60 +185,11 @@ func upstreamWords(n int) []string {
 	return out
 }
 
-// binary is one run of the real server.
-type binary struct {
-	cmd    *exec.Cmd
-	url    string
-	stderr *bytes.Buffer
-	done   chan error
-}
-
-// startBinary runs `latencylab serve` on port 0 and waits for its
-// "running at" line, with the run caps raised above the 20 answers this
-// test streams from one machine.
+// startBinary runs `latencylab serve` with the slow upstream, with the
+// run caps raised above the 20 answers this test streams from one machine.
 func startBinary(t *testing.T, bin, db, upstreamURL string) *binary {
 	t.Helper()
-	cmd := exec.Command(bin, "serve", "--addr", "127.0.0.1:0", "--db", db,
-		"--upstream-url", upstreamURL, "--upstream-model", "slow")
-	cmd.Env = append(os.Environ(), crashTestLimits...)
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	b := &binary{cmd: cmd, stderr: &bytes.Buffer{}, done: make(chan error, 1)}
-	cmd.Stderr = &lockedWriter{w: b.stderr}
-	if err := cmd.Start(); err != nil {
-		t.Fatalf("start %s: %v", bin, err)
-	}
-	go func() { b.done <- cmd.Wait() }()
-	t.Cleanup(func() {
-		if cmd.ProcessState == nil {
-			cmd.Process.Kill()
-			<-b.done
-		}
-	})
-	lines := make(chan string, 1)
-	go func() {
-		sc := bufio.NewScanner(out)
-		for sc.Scan() {
-			if strings.Contains(sc.Text(), "Latency Lab is running at") {
-				lines <- sc.Text()
-			}
-		}
-	}()
-	select {
-	case line := <-lines:
-		i := strings.Index(line, "http://")
-		if i < 0 {
-			t.Fatalf("startup line %q has no URL", line)
-		}
-		b.url = strings.Fields(line[i:])[0]
-	case err := <-b.done:
-		t.Fatalf("serve exited before it was ready: %v\n%s", err, b.stderr)
-	case <-time.After(60 * time.Second):
-		t.Fatalf("serve did not start in 60 s\n%s", b.stderr)
-	}
-	return b
+	return runBinary(t, bin, []string{"--db", db, "--upstream-url", upstreamURL, "--upstream-model", "slow"}, crashTestLimits)
 }
 
 // crashTestLimits lifts the server's run caps (--max-runs-total and
@@ -252,26 +197,6 @@ func startBinary(t *testing.T, bin, db, upstreamURL string) *binary {
 // against a binary without them): 20 answers at once is the point of it.
 var crashTestLimits = []string{
 	"LATENCYLAB_MAX_RUNS=64", "LATENCYLAB_MAX_RUNS_PER_ADDR=64",
-}
-
-func (b *binary) kill(t *testing.T) {
-	t.Helper()
-	if err := b.cmd.Process.Kill(); err != nil { // SIGKILL: no shutdown code runs
-		t.Fatalf("kill: %v", err)
-	}
-	<-b.done
-}
-
-func (b *binary) stop(t *testing.T) {
-	t.Helper()
-	b.cmd.Process.Signal(os.Interrupt)
-	select {
-	case <-b.done:
-	case <-time.After(15 * time.Second):
-		t.Error("serve did not stop on SIGINT")
-		b.cmd.Process.Kill()
-		<-b.done
-	}
 }
 
 // crashLearner is one browser: its own cookie jar, its own loopback
@@ -396,17 +321,6 @@ func minShown(ls []*crashLearner) int {
 	return m
 }
 
-func waitFor(t *testing.T, limit time.Duration, what string, ok func() bool) {
-	t.Helper()
-	deadline := time.Now().Add(limit)
-	for !ok() {
-		if time.Now().After(deadline) {
-			t.Fatalf("gave up waiting for %s after %v", what, limit)
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
-}
-
 type savedRow struct{ role, content, status string }
 
 func openDB(t *testing.T, path string) *sql.DB {
@@ -454,16 +368,4 @@ func at(xs []int, i int) int {
 		return -1
 	}
 	return xs[i]
-}
-
-// lockedWriter lets the child's stderr be copied while the test reads it.
-type lockedWriter struct {
-	mu sync.Mutex
-	w  io.Writer
-}
-
-func (w *lockedWriter) Write(p []byte) (int, error) {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	return w.w.Write(p)
 }

@@ -114,6 +114,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		return 2
 	}
 	logger := slog.New(slog.NewTextHandler(stderr, nil))
+	watchMemorySignal(ctx, logger)
 	metrics, err := newServingMetrics()
 	if err != nil {
 		fmt.Fprintf(stderr, "latencylab serve: %v\n", err)
