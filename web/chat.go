@@ -39,12 +39,15 @@ const chatMaxChars = 2000
 // chatConvListSize is how many previous conversations the page lists.
 const chatConvListSize = 12
 
-// chatExamples are knowledge-base questions whose article ranks first.
-var chatExamples = []string{
-	"How long do refunds take?",
-	"Where is my order NW-10452?",
-	"Do you ship to Germany? Will I pay customs duties?",
-	"The zipper broke on my jacket, is that covered?",
+// chatExamples are knowledge-base questions whose article ranks first,
+// and one about an order of the learner's own demo customer (only their
+// orders are visible to the desk).
+func chatExamples(customer string) []string {
+	qs := []string{"How long do refunds take?"}
+	if id := store.DemoOrderToAsk(customer); id != "" {
+		qs = append(qs, "Where is my order "+id+"?")
+	}
+	return append(qs, "Do you ship to Germany? Will I pay customs duties?", "The zipper broke on my jacket, is that covered?")
 }
 
 // chat is the support-desk chat: its pipeline, and which answers are
@@ -153,7 +156,7 @@ func (h *chat) handlePage(c echo.Context) error {
 	if cust, ok := demoCustomer(learner); ok {
 		page.Customer, page.CustomerNote = cust.Name, cust.Note
 	}
-	for _, q := range chatExamples {
+	for _, q := range chatExamples(store.DemoCustomerFor(learner)) {
 		page.Examples = append(page.Examples, views.ChatExample{Text: q, OnClick: "$chatInput = " + strconv.Quote(q)})
 	}
 	p := h.srv.pageWithJS(c, "Support desk chat", "chat")

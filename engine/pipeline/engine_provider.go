@@ -38,7 +38,7 @@ func (p *EngineProvider) Stream(ctx context.Context, req ProviderRequest) (Strea
 	prompt := text.PromptTokens(req.Messages)
 	answer := text.Compose(textmodel.ComposeRequest{
 		Messages: req.Messages, MaxTokens: req.MaxTokens, ForcedTokens: req.ExactTokens,
-		Seed: req.Seed, Temperature: req.Temperature,
+		Seed: req.Seed, Temperature: req.Temperature, OffTopic: req.OffTopic,
 	})
 	ctx, cancel := context.WithCancel(ctx)
 	out := make(chan streamItem, 16)

@@ -47,7 +47,7 @@ func (r *run) callModel(ctx context.Context, prompt Prompt) *answer {
 		defer cancel()
 	}
 	preq := ProviderRequest{ID: r.id, Messages: prompt.Messages, MaxTokens: g.MaxTokens,
-		ExactTokens: g.ExactTokens, Temperature: g.Temperature, Seed: r.req.Seed}
+		ExactTokens: g.ExactTokens, Temperature: g.Temperature, Seed: r.req.Seed, OffTopic: r.cfg.Prompt.offTopic()}
 
 	var key [32]byte
 	if g.Cache && r.deps.Cache != nil {

@@ -32,6 +32,10 @@ type ProviderRequest struct {
 	ExactTokens int
 	Temperature float64
 	Seed        int64
+	// OffTopic is what the assistant says to a question its context does
+	// not cover. The bundled engine answers with it; a real model follows
+	// the system prompt instead.
+	OffTopic string
 }
 
 // Stream is one streamed completion.

@@ -35,6 +35,11 @@ type ComposeRequest struct {
 	// ignore_eos with min_tokens = max_tokens: sentences keep coming past
 	// the natural end, stop strings are ignored, and it finishes "length".
 	ForcedTokens int
+	// OffTopic, when set, is the whole answer to a question that nothing
+	// in the context bears on (no sentence shares a word with it, or there
+	// is no context), as a grounded assistant declines instead of padding
+	// with unrelated sentences. It never applies with ForcedTokens.
+	OffTopic string
 }
 
 // Answer is a composed completion, ready to stream token by token:
@@ -76,6 +81,11 @@ func (m *Model) Compose(req ComposeRequest) Answer {
 	}
 
 	pool := rank(context, qwords, temp, rng)
+	if req.OffTopic != "" && req.ForcedTokens <= 0 && len(qwords) > 0 && relevant(pool) == 0 {
+		c := composer{st: st}
+		c.add(req.OffTopic, false)
+		return c.finish(c.ids, req)
+	}
 	openers := contextOpeners
 	if len(pool) == 0 {
 		pool = rank(st.corpus.sentences, qwords, temp, rng)
@@ -109,10 +119,15 @@ func (m *Model) Compose(req ComposeRequest) Answer {
 		return c.answer(c.ids[:n], FinishLength)
 	}
 
+	return c.finish(c.ids, req)
+}
+
+// finish applies the request's stop strings and token cap to a natural
+// answer.
+func (c *composer) finish(ids []int, req ComposeRequest) Answer {
 	finish := FinishStop
-	ids := c.ids
-	if cut, ok := stopAt(st.raw(ids), req.Stop); ok {
-		ids = slices.Clone(st.encode(cut))
+	if cut, ok := stopAt(c.st.raw(ids), req.Stop); ok {
+		ids = slices.Clone(c.st.encode(cut))
 	}
 	if req.MaxTokens > 0 && len(ids) > req.MaxTokens {
 		ids, finish = ids[:req.MaxTokens], FinishLength

@@ -43,6 +43,27 @@ func DemoCustomerFor(learnerID string) string {
 	return cs[h.Sum32()%uint32(len(cs))].ID
 }
 
+// DemoOrderToAsk is the order worth asking about for a demo customer: the
+// most recent one still on its way (not delivered, refunded or
+// cancelled), else the most recent; "" for an unknown customer.
+func DemoOrderToAsk(customer string) string {
+	var newest string
+	for _, o := range demoOrders() { // newest first within each customer
+		if o.Customer != customer {
+			continue
+		}
+		if newest == "" {
+			newest = o.ID
+		}
+		switch o.Status {
+		case "delivered", "refunded", "cancelled", "return received":
+			continue
+		}
+		return o.ID
+	}
+	return newest
+}
+
 // DemoEpoch is "now" in the demo shop's world: every demo order is placed a
 // fixed time before it, so the seeded data never depends on the wall clock.
 func DemoEpoch() time.Time { return time.Date(2026, 11, 20, 17, 0, 0, 0, time.UTC) }
@@ -143,8 +164,12 @@ func optTime(t time.Time) string {
 // "NW10452" or "#10452"; the first one mentioned wins.
 var orderNumber = regexp.MustCompile(`(?i)(?:\bNW[-\s#]?|#)(\d{5})\b`)
 
+// asksAboutAnOrder matches questions about a purchase without its number.
+var asksAboutAnOrder = regexp.MustCompile(`(?i)\b(orders?|ordered|parcels?|packages?|deliver(y|ed|ing)?|ship(ped|ment|ping)?|track(ing)?|arriv(e|ed|ing|es)|late|delayed|purchase[sd]?|bought|cancel(led)?|returns?|refunds?|where is my|where are my|nw)\b|\bnw[-\s#]?\d`)
+
 // LookupOrder finds the order a customer's question is about: the order whose
-// number the question mentions, else the customer's most recent order. Only
+// number the question mentions, else, when the question is about an order
+// at all, the customer's most recent order. Only
 // the customer's own orders are visible, so a mentioned number that belongs
 // to someone else (or to nobody) finds nothing rather than falling back to
 // another order. nil, nil means no order was found.
@@ -159,6 +184,10 @@ func (s *Store) LookupOrder(ctx context.Context, customer, question string) (*pi
 	var row *sql.Row
 	if id := OrderNumberIn(question); id != "" {
 		row = s.db.QueryRowContext(ctx, cols+` WHERE id = ? AND customer = ?`, id, customer)
+	} else if !asksAboutAnOrder.MatchString(question) {
+		// "What is the TTFT of an 8B model?" is about no order: answering
+		// with the latest one's status would be beside the point.
+		return nil, nil
 	} else {
 		row = s.db.QueryRowContext(ctx, cols+` WHERE customer = ? ORDER BY placed_at DESC, id DESC LIMIT 1`, customer)
 	}

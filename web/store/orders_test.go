@@ -114,3 +114,58 @@ func TestDemoCustomerForIsStableAndSpread(t *testing.T) {
 		t.Error("mapping not stable")
 	}
 }
+
+// The chat suggests asking about an order the learner's demo customer
+// can see, and one still on its way when the customer has one.
+func TestDemoOrderToAsk(t *testing.T) {
+	ctx := context.Background()
+	s, _ := openSeeded(t)
+	for _, c := range DemoCustomers() {
+		t.Run(c.ID, func(t *testing.T) {
+			id := DemoOrderToAsk(c.ID)
+			if id == "" {
+				t.Fatal("no order to ask about")
+			}
+			o, err := s.LookupOrder(ctx, c.ID, "Where is my order "+id+"?")
+			if err != nil || o == nil || o.ID != id {
+				t.Fatalf("the suggested order %s is not the customer's own: %+v, %v", id, o, err)
+			}
+			switch o.Status {
+			case "delivered", "refunded", "cancelled", "return received":
+				t.Errorf("suggests %s, which is %s", id, o.Status)
+			}
+		})
+	}
+	if id := DemoOrderToAsk("cust-nobody"); id != "" {
+		t.Errorf("an unknown customer gets order %s", id)
+	}
+}
+
+// Without an order number, only a question about a purchase brings in the
+// customer's latest order.
+func TestLookupOrderOnlyForOrderQuestions(t *testing.T) {
+	ctx := context.Background()
+	s, _ := openSeeded(t)
+	for _, tc := range []struct {
+		question string
+		want     string
+	}{
+		{"Where is my order NW-10452?", "NW-10452"},
+		{"Where is my parcel?", "NW-10461"},
+		{"When will my jacket arrive?", "NW-10461"},
+		{"What is the TTFT of llama 8B on an H100?", ""},
+		{"Tell me a joke", ""},
+	} {
+		o, err := s.LookupOrder(ctx, "cust-ada", tc.question)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := ""
+		if o != nil {
+			got = o.ID
+		}
+		if got != tc.want {
+			t.Errorf("%q finds order %q, want %q", tc.question, got, tc.want)
+		}
+	}
+}
