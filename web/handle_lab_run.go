@@ -67,9 +67,17 @@ func (s *Server) handleLabRun(c echo.Context) error {
 	defer workshopDone()
 
 	st := openStream(c, http.StatusOK)
+	closed := guess != nil && closedGuess(c)
+	if closed {
+		guess = nil // typed after the instructor closed predictions
+	}
 	p := &framePatcher{st: st, ctx: chartContext(c.Request().Context(), signals[ids.Width]), ids: ids, guess: guess}
 	if err := p.start(knobs); err != nil {
 		return nil // the client left before the run began
+	}
+	if closed {
+		_ = st.patch(p.ctx, ids.Prefix+"-err-guess", views.FieldError(ids.Prefix+"-err-guess",
+			"Predictions are closed for this round, so this guess was not recorded. The run goes ahead."))
 	}
 	shown := &shownPanels{}
 	res := forwardRun(ctx, info.Slug, labRun.Start, s.cfg.Clock, s.cfg.PatchInterval, shown.wrap(p.frame))

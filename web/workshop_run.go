@@ -21,6 +21,9 @@ type workshopRun struct {
 	tracker *labs.BatchTracker
 	once    sync.Once
 	shared  int
+	// locked: the instructor had closed predictions when the run began,
+	// so a guess sent with it is not recorded.
+	locked bool
 }
 
 // sharedWith stops tracking the batch (once) and returns its peak.
@@ -57,12 +60,20 @@ func (s *Server) workshopRunContext(c echo.Context, ctx context.Context) (_ cont
 		s.cfg.Logger.Error("workshop engines", "id", requestID(c), "code", code, "err", err)
 		return ctx, func() {}
 	}
-	wr := &workshopRun{room: r, round: ws.PushSeq, tracker: eng.Track()}
+	wr := &workshopRun{room: r, round: ws.PushSeq, tracker: eng.Track(), locked: ws.Locked()}
 	if c.Param("slug") == ws.PushedLab {
 		wr.preset = ws.PushedPreset
 	}
 	c.Set(ctxWorkshopRun, wr)
 	return labs.WithEngines(ctx, eng.Pool), func() { wr.sharedWith() }
+}
+
+// closedGuess reports whether a run's guess comes after its workshop's
+// instructor closed predictions: the run goes ahead, the guess does not
+// count.
+func closedGuess(c echo.Context) bool {
+	wr, ok := c.Get(ctxWorkshopRun).(*workshopRun)
+	return ok && wr.locked
 }
 
 // workshopRunSaved is the lab runner's hook after a run is saved: a

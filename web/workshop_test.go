@@ -314,6 +314,34 @@ func TestWorkshopLearnerFollowsAPushAndRunsAreRecorded(t *testing.T) {
 	if _, page := get(t, learner, ts.URL+"/workshops/"+code); !strings.Contains(page, "Closest: Ana") || !strings.Contains(page, "Predictions are closed") {
 		t.Error("after the reveal and the lock the learner page lacks the results or the lock notice")
 	}
+	// With predictions closed, a run still runs but its guess is not kept.
+	lreq, _ := http.NewRequestWithContext(ctx, "POST", ts.URL+"/labs/ticker/run?w="+code,
+		strings.NewReader(`{"labTicker":{"steps":3,"gapMs":1,"mode":"words","loud":false},"labTickerGuess":"7"}`))
+	lreq.Header.Set("Content-Type", "application/json")
+	lreq.Header.Set("Datastar-Request", "true")
+	lresp, err := learner.Do(lreq)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var late strings.Builder
+	_, _ = io_Copy(&late, lresp)
+	if !strings.Contains(late.String(), "Predictions are closed for this round") {
+		t.Error("a guess sent after the lock was not refused on the page")
+	}
+	eresp2, err := inst.Get(ts.URL + "/workshops/" + code + "/export.csv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer eresp2.Body.Close()
+	rows2, err := csv.NewReader(eresp2.Body).ReadAll()
+	if err != nil || len(rows2) != 3 {
+		t.Fatalf("export after the locked run: %d rows, %v; want a header and two runs", len(rows2), err)
+	}
+	for i, h := range rows2[0] {
+		if h == "prediction" && rows2[2][i] != "" && rows2[1][i] != "" {
+			t.Errorf("both runs have a prediction (%q, %q): the guess sent after the lock was recorded", rows2[1][i], rows2[2][i])
+		}
+	}
 	if resp, body := get(t, client(t), ts.URL+"/workshops/"+code+"/events"); resp.StatusCode != http.StatusForbidden || !strings.Contains(body, "Join the workshop first") {
 		t.Errorf("a stranger's stream: %d, want 403 saying to join", resp.StatusCode)
 	}
