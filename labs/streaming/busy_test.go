@@ -77,7 +77,7 @@ func TestSharingNote(t *testing.T) {
 				}
 				return
 			}
-			if !labtest.HasNote(final, tc.want) || !labtest.HasNote(final, "it added ~") {
+			if !labtest.HasNote(final, tc.want) || !labtest.HasNote(final, "which added ~") {
 				t.Errorf("status %q, want %q and what it added", final.Status, tc.want)
 			}
 		})
