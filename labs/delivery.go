@@ -35,6 +35,12 @@ func (d *Delivery) Observe(gpu, handler time.Duration) {
 	d.gpuEnd = max(d.gpuEnd, gpu)
 }
 
+// Merge adds what o saw, for a run of several requests in a row.
+func (d *Delivery) Merge(o Delivery) {
+	d.maxLag = max(d.maxLag, o.maxLag)
+	d.gpuEnd = max(d.gpuEnd, o.gpuEnd)
+}
+
 // MaxLag is the most any event reached the handler after the GPU made it.
 func (d *Delivery) MaxLag() time.Duration { return d.maxLag }
 
