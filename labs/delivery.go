@@ -44,14 +44,20 @@ func (d *Delivery) Merge(o Delivery) {
 // MaxLag is the most any event reached the handler after the GPU made it.
 func (d *Delivery) MaxLag() time.Duration { return d.maxLag }
 
-// BusyNote is a sentence for the learner when the host delayed some token
-// by more than BusyShare of the run's GPU time; "" otherwise.
-func (d *Delivery) BusyNote() string {
+// BusyNote is a note for the learner when the host delayed some token by
+// more than BusyShare of the run's GPU time; "" otherwise. gpuFigures says
+// whether the run's figures are the GPU's times (so the delay is not in
+// them) or the handler's (a lab whose own waits run on the host's clock).
+func (d *Delivery) BusyNote(gpuFigures bool) string {
 	if d.maxLag < busyFloor || d.gpuEnd <= 0 || float64(d.maxLag) <= BusyShare*float64(d.gpuEnd) {
 		return ""
 	}
-	return fmt.Sprintf("This server was busy: tokens reached you up to %s after the GPU made them (%.0f%% of the run). "+
-		"The figures are the GPU's own times.", FormatMS(Millis(d.maxLag)), 100*float64(d.maxLag)/float64(d.gpuEnd))
+	tail := "The figures are the GPU's own times, so the delay is not in them."
+	if !gpuFigures {
+		tail = "The times above include that delay; run again when the server is quieter."
+	}
+	return fmt.Sprintf("This server was busy: tokens reached you up to %s after the GPU made them (%.0f%% of the GPU's time). %s",
+		FormatMS(Millis(d.maxLag)), 100*float64(d.maxLag)/float64(d.gpuEnd), tail)
 }
 
 // Alone is the first-token and end-to-end time of req on an idle engine of
@@ -81,6 +87,15 @@ func SharingNote(sh live.Sharing, addedTTFT, addedE2E time.Duration) string {
 	}
 	return fmt.Sprintf("%s, which added ~%s to your first token and ~%s to the whole answer.",
 		who, FormatMS(Millis(max(addedTTFT, 0))), FormatMS(Millis(max(addedE2E, 0))))
+}
+
+// OthersNote names how many other requests shared the GPU with a run
+// whose cost cannot be set against a run alone; "" for none.
+func OthersNote(others int) string {
+	if others <= 0 {
+		return ""
+	}
+	return fmt.Sprintf("%s shared the GPU with this run.", Count(others, "other request"))
 }
 
 // JoinNotes appends the non-empty notes to a status line, one sentence
