@@ -126,3 +126,63 @@ func TestSharingLateComer(t *testing.T) {
 		}
 	})
 }
+
+// wakeLateClock is a clock on which time passes only in waits (which
+// return at once), and which, once armed, jumps forward by late on the
+// second reading: the first is Submit's, the second the runner's first
+// after it, as when a busy host wakes the runner late.
+type wakeLateClock struct {
+	lateClock
+	late   time.Duration
+	armed  bool
+	reads  int
+	jumped bool
+}
+
+func (c *wakeLateClock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.armed && !c.jumped {
+		if c.reads++; c.reads == 2 {
+			c.now, c.jumped = c.now.Add(c.late), true
+		}
+	}
+	return c.now
+}
+
+func (c *wakeLateClock) arm() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.armed = true
+}
+
+// TestLateWakeIsNotQueueing: a runner that wakes late to an idle engine's
+// submit catches up instead of counting its lateness as the GPU's: the
+// GPU times are the simulation's, while the handler-facing At is late.
+func TestLateWakeIsNotQueueing(t *testing.T) {
+	req := request("w", 500, 30)
+	sim, err := engine.Simulate(engine.DefaultConfig(), []engine.Request{req}, engine.SimOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := sim.Requests[0].TokenTimes
+	for _, late := range []time.Duration{40 * time.Millisecond, 200 * time.Millisecond, time.Second} {
+		t.Run(late.String(), func(t *testing.T) {
+			clk := &wakeLateClock{lateClock: lateClock{now: t0}, late: late}
+			e := newTestEngine(t, clk)
+			clk.arm()
+			ch, err := e.Submit(context.Background(), req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for ev := range ch {
+				if !ev.Done && ev.GPU != want[ev.Index] {
+					t.Fatalf("token %d: GPU time %v, simulation %v (the runner's late wake-up counted as GPU time)", ev.Index, ev.GPU, want[ev.Index])
+				}
+			}
+			if !clk.jumped {
+				t.Fatal("the clock never jumped: the test did not wake the runner late")
+			}
+		})
+	}
+}

@@ -70,8 +70,13 @@ func (e *Engine) apply() bool {
 	if len(cmds) == 0 {
 		return true
 	}
-	if !e.eng.HasWork() { // idle: bring the engine clock up to the wall
-		e.eng.AdvanceTo(e.clock.Now().Sub(e.start))
+	if !e.eng.HasWork() {
+		// Idle: bring the engine clock up to the latest submit, not to
+		// now. A runner that woke late (a busy host) then catches up on
+		// the steps it owes instead of counting its own lateness as the
+		// GPU's queueing; a wake-up later than MaxLag is resynced after
+		// the first step, as any stall is.
+		e.eng.AdvanceTo(max(e.eng.Now(), latestSubmit(cmds).Sub(e.start)))
 	}
 	for _, c := range cmds {
 		if c.submit == nil {
@@ -92,6 +97,18 @@ func (e *Engine) apply() bool {
 	}
 	e.updateStats()
 	return true
+}
+
+// latestSubmit is when the last submit among cmds was called; the zero
+// time when there is none (only aborts).
+func latestSubmit(cmds []command) time.Time {
+	var t time.Time
+	for _, c := range cmds {
+		if c.submit != nil && c.at.After(t) {
+			t = c.at
+		}
+	}
+	return t
 }
 
 // deliver routes a step's tokens and finishes to their streams.
