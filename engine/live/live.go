@@ -71,6 +71,8 @@ type Engine struct {
 	// stalled is the engine time skipped by resyncs after stalls: no GPU
 	// worked in it (runner only).
 	stalled time.Duration
+	// batchStreams is tallySharing's scratch list (runner only).
+	batchStreams []*stream
 
 	mu       sync.Mutex
 	pending  []command

@@ -41,16 +41,16 @@ type shareTally struct {
 func (e *Engine) tallySharing(batch []engine.BatchEntry, dur time.Duration) {
 	n := len(batch)
 	newcomers := 0
+	e.batchStreams = e.batchStreams[:0]
 	for _, b := range batch {
-		if st, ok := e.streams[b.ID]; ok && !st.share.scheduled {
-			newcomers++
+		if st, ok := e.streams[b.ID]; ok {
+			e.batchStreams = append(e.batchStreams, st)
+			if !st.share.scheduled {
+				newcomers++
+			}
 		}
 	}
-	for _, b := range batch {
-		st, ok := e.streams[b.ID]
-		if !ok {
-			continue
-		}
+	for _, st := range e.batchStreams {
 		t := &st.share
 		if t.scheduled {
 			t.Others += newcomers
