@@ -54,7 +54,7 @@ func (d *Delivery) BusyNote(gpuFigures bool) string {
 	}
 	tail := "The figures are the GPU's own times, so the delay is not in them."
 	if !gpuFigures {
-		tail = "The times above include that delay; run again when the server is quieter."
+		tail = "The times above may include that delay; run again when the server is quieter."
 	}
 	return fmt.Sprintf("This server was busy: tokens reached you up to %s after the GPU made them (%.0f%% of the GPU's time). %s",
 		FormatMS(Millis(d.maxLag)), 100*float64(d.maxLag)/float64(d.gpuEnd), tail)
