@@ -42,13 +42,23 @@ type Event struct {
 	// Time is the engine timestamp; At is the wall time it maps to.
 	Time time.Duration
 	At   time.Time
+	// GPU is the modelled time from the request's arrival to this event:
+	// what the simulated GPU took, on its own schedule. It does not move
+	// when a busy host delivers the event late, nor when the runner
+	// resynchronises its clock after a stall (see Config.MaxLag), so a
+	// lab's figures come from it and the handler's clock shows only how
+	// late the event reached it.
+	GPU time.Duration
 	// Done marks the final event, which carries the finish reason, usage
 	// and timings (or Err when the engine closed under the request).
 	Done         bool
 	FinishReason string
 	Usage        engine.Usage
 	Timing       engine.Timing
-	Err          error
+	// Sharing says how many other requests shared the request's steps
+	// and what those steps cost (final event only).
+	Sharing Sharing
+	Err     error
 }
 
 // Engine is a running live engine. Its methods are safe for concurrent use.
@@ -58,6 +68,11 @@ type Engine struct {
 	clock  clock.Clock
 	start  time.Time
 	maxLag time.Duration
+	// stalled is the engine time skipped by resyncs after stalls: no GPU
+	// worked in it (runner only).
+	stalled time.Duration
+	// batchStreams is tallySharing's scratch list (runner only).
+	batchStreams []*stream
 
 	mu       sync.Mutex
 	pending  []command

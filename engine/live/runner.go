@@ -32,6 +32,7 @@ func (e *Engine) run() {
 		// Correct drift: fell too far behind the model (a stall)? Resync.
 		if lag := e.clock.Now().Sub(e.start) - e.eng.Now(); lag > e.maxLag {
 			e.eng.AdvanceTo(e.eng.Now() + lag)
+			e.stalled += lag
 		}
 	}
 }
@@ -69,8 +70,13 @@ func (e *Engine) apply() bool {
 	if len(cmds) == 0 {
 		return true
 	}
-	if !e.eng.HasWork() { // idle: bring the engine clock up to the wall
-		e.eng.AdvanceTo(e.clock.Now().Sub(e.start))
+	if !e.eng.HasWork() {
+		// Idle: bring the engine clock up to the latest submit, not to
+		// now. A runner that woke late (a busy host) then catches up on
+		// the steps it owes instead of counting its own lateness as the
+		// GPU's queueing; a wake-up later than MaxLag is resynced after
+		// the first step, as any stall is.
+		e.eng.AdvanceTo(max(e.eng.Now(), latestSubmit(cmds).Sub(e.start)))
 	}
 	for _, c := range cmds {
 		if c.submit == nil {
@@ -81,6 +87,7 @@ func (e *Engine) apply() bool {
 		// A request submitted mid-step arrived before the engine clock's
 		// current value (the step's end); an idle engine was just advanced.
 		req.Arrival = min(max(c.at.Sub(e.start), 0), e.eng.Now())
+		c.submit.arrivalGPU = req.Arrival - e.stalled
 		if err := e.eng.Add(req); err != nil {
 			e.mu.Lock()
 			delete(e.streams, c.id)
@@ -92,14 +99,27 @@ func (e *Engine) apply() bool {
 	return true
 }
 
+// latestSubmit is when the last submit among cmds was called; the zero
+// time when there is none (only aborts).
+func latestSubmit(cmds []command) time.Time {
+	var t time.Time
+	for _, c := range cmds {
+		if c.submit != nil && c.at.After(t) {
+			t = c.at
+		}
+	}
+	return t
+}
+
 // deliver routes a step's tokens and finishes to their streams.
 func (e *Engine) deliver(res *engine.StepResult) {
 	observed := e.cfg.Observer != nil
 	var done []RequestStats
 	e.mu.Lock()
+	e.tallySharing(res.Trace.Batch, res.Trace.Duration)
 	for _, t := range res.Tokens {
 		if st, ok := e.streams[t.ID]; ok {
-			st.push(Event{Token: t.Token, Index: t.Index, Time: t.Time, At: e.start.Add(t.Time)})
+			st.push(Event{Token: t.Token, Index: t.Index, Time: t.Time, At: e.start.Add(t.Time), GPU: e.gpuTime(st, t.Time)})
 			if observed {
 				st.recordToken(t.Index, t.Time)
 			}
@@ -113,7 +133,8 @@ func (e *Engine) deliver(res *engine.StepResult) {
 	for _, f := range res.Finished {
 		if st, ok := e.streams[f.ID]; ok {
 			ends = append(ends, ending{st, Event{Done: true, Index: f.Usage.CompletionTokens, Time: f.Timing.End,
-				At: e.start.Add(f.Timing.End), FinishReason: f.FinishReason, Usage: f.Usage, Timing: f.Timing}})
+				At: e.start.Add(f.Timing.End), GPU: e.gpuTime(st, f.Timing.End), FinishReason: f.FinishReason,
+				Usage: f.Usage, Timing: f.Timing, Sharing: st.share.sharing()}})
 			delete(e.streams, f.ID)
 			if observed && f.FinishReason != engine.FinishAbort {
 				done = append(done, RequestStats{Source: st.source, FinishReason: f.FinishReason,
@@ -132,6 +153,12 @@ func (e *Engine) deliver(res *engine.StepResult) {
 		e.publishTrace(&res.Trace)
 	}
 	e.updateStats()
+}
+
+// gpuTime is engine time t as modelled GPU time since st arrived: the
+// stalls skipped so far are not GPU time.
+func (e *Engine) gpuTime(st *stream, t time.Duration) time.Duration {
+	return max(t-e.stalled-st.arrivalGPU, 0)
 }
 
 func (e *Engine) updateStats() {

@@ -22,6 +22,10 @@ type stream struct {
 	source    string
 	lastToken time.Duration
 	gaps      []time.Duration
+	// Runner-only state behind Event.GPU and Sharing: the arrival in
+	// stall-free engine time, and the sharing tally.
+	arrivalGPU time.Duration
+	share      shareTally
 }
 
 func newStream(req engine.Request) *stream {

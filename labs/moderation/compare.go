@@ -96,7 +96,8 @@ func (v *view) compareFrame(jobs []*job, now time.Duration, final bool) labs.Fra
 		f.Status = fmt.Sprintf("Running %d policies side by side on one engine: %d finished.", len(jobs), done)
 		return f
 	}
-	f.Status = fmt.Sprintf("Compared %d policies on the same answer, run at the same time on %s.", len(jobs), v.s.profile)
+	f.Status = labs.JoinNotes(fmt.Sprintf("Compared %d policies on the same answer, run at the same time on %s.",
+		len(jobs), v.s.profile), compareNotes(jobs)...)
 	f.Tables = []labs.Table{comparison(jobs, v.s)}
 	checks, total := 0, 0.0
 	for _, j := range jobs {

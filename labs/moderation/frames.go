@@ -42,13 +42,15 @@ type view struct {
 	s      settings
 	answer int     // tokens in the composed answer: the Y axis end
 	xmax   float64 // ms; grows only when a run outlasts it
+	// notes end the final status: a busy host, a shared GPU.
+	notes []string
 }
 
 func (v *view) frame(m *meter, now time.Duration) labs.Frame {
 	v.xmax = labs.AxisEnd(v.xmax, labs.Millis(now), 1.25)
 	f := labs.Frame{
 		Final:  m.done,
-		Status: v.status(m, now),
+		Status: labs.JoinNotes(v.status(m, now), v.notes...),
 		Stats:  stats(m),
 		Text:   text(m),
 		Charts: []labs.Chart{v.chart(m, now)},

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/latencylab/latencylab/engine"
+	"github.com/latencylab/latencylab/engine/clock"
 	"github.com/latencylab/latencylab/engine/live"
 	mod "github.com/latencylab/latencylab/engine/moderation"
 	"github.com/latencylab/latencylab/labs"
@@ -23,6 +24,15 @@ type job struct {
 	// closed); written by the generator goroutine before it closes the
 	// token channel, read after the stage returns.
 	engineErr error
+	// delivery is how late the engine's tokens reached the handler and
+	// who shared the GPU, for the final status's notes.
+	delivery delivery
+}
+
+// engineRequest is the request the job sends to the engine.
+func (j *job) engineRequest() engine.Request {
+	ans := j.req.answer
+	return engine.Request{ID: j.id, PromptTokens: j.req.prompt, OutputTokens: ans.Tokens, MaxTokens: len(ans.Tokens)}
 }
 
 // newJob builds the request for one policy. Each job gets its own session
@@ -34,11 +44,13 @@ func (l *Lab) newJob(s settings, p mod.Policy) *job {
 
 // generate returns the stage's generator: it submits the request to the
 // engine with the stage's ctx (cancelling it aborts the request and frees
-// its KV blocks) and forwards each token's text.
-func (j *job) generate(le *live.Engine) mod.Generate {
+// its KV blocks) and forwards each token's text, noting on clk how late
+// each reached it.
+func (j *job) generate(le *live.Engine, clk clock.Clock) mod.Generate {
 	return func(ctx context.Context) (<-chan string, error) {
 		ans := j.req.answer
-		events, err := le.Submit(ctx, engine.Request{ID: j.id, PromptTokens: j.req.prompt, OutputTokens: ans.Tokens, MaxTokens: len(ans.Tokens)})
+		sent := clk.Now()
+		events, err := le.Submit(ctx, j.engineRequest())
 		if err != nil {
 			return nil, err
 		}
@@ -46,6 +58,7 @@ func (j *job) generate(le *live.Engine) mod.Generate {
 		go func() {
 			defer close(out)
 			for ev := range events {
+				j.delivery.observe(clk, sent, ev)
 				if ev.Done {
 					j.engineErr = ev.Err
 					return
@@ -69,7 +82,7 @@ func (j *job) generate(le *live.Engine) mod.Generate {
 // lock) for every event with its time since t0.
 func (l *Lab) stage(ctx context.Context, s settings, j *job, le *live.Engine, checker *mod.Checker, t0 time.Time, mu *sync.Mutex, after func()) error {
 	st := mod.Stage{Checker: checker, Filter: s.filter(j.policy), CheckPrompt: s.promptCheck}
-	_, err := st.Run(ctx, scenarios[s.scenario].question, j.generate(le), func(ev mod.Event) {
+	_, err := st.Run(ctx, scenarios[s.scenario].question, j.generate(le, l.Clock), func(ev mod.Event) {
 		mu.Lock()
 		j.meter.event(ev, ev.At.Sub(t0))
 		after()
@@ -106,6 +119,7 @@ func (l *Lab) single(ctx context.Context, s settings, le *live.Engine, checker *
 	if err != nil {
 		return labs.RunFailed(ctx, err, emit)
 	}
+	v.notes = singleNotes(j, le.Config())
 	emit(v.frame(j.meter, j.meter.genEnd))
 	return nil
 }

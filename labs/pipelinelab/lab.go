@@ -22,7 +22,8 @@ type Run struct {
 // checked params, numbers the run (so its request ids and session lines
 // never collide on the shared pool, nor reuse another run's cached
 // prefixes) and connects the model tiers on cfg.Engines before handing over
-// to run with cfg. It fails when cfg is invalid or the kit is refused.
+// to run with cfg. The run's final status says when a busy host read the
+// engine's tokens late, since the pipeline's figures are the host's times. It fails when cfg is invalid or the kit is refused.
 func New[P labs.Params, S any](cfg Config,
 	define func(func(context.Context, P, func(labs.Frame)) error) (*labs.Kit[P], error),
 	derive func(P) (S, error), run func(context.Context, Run, S, func(labs.Frame)) error) (*labs.Kit[P], error) {
@@ -36,7 +37,8 @@ func New[P labs.Params, S any](cfg Config,
 			return fmt.Errorf("%s: %w", slug, err)
 		}
 		seq, id := ids.Next()
-		return run(ctx, Run{Config: rc, Seq: seq, ID: id, Tiers: tiers}, s, emit)
+		late := &lateness{clk: rc.Engines.Clock()}
+		return run(ctx, Run{Config: rc, Seq: seq, ID: id, Tiers: late.watch(tiers)}, s, late.final(emit))
 	}))
 	if err != nil {
 		return nil, err

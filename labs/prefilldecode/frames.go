@@ -52,6 +52,8 @@ type view struct {
 	sweep        *sweep
 	first        *measurement
 	second       *measurement
+	// notes end the final status: a busy host, a shared GPU.
+	notes []string
 }
 
 // frame is the state of every panel now.
@@ -97,7 +99,7 @@ func (v *view) finalStatus() string {
 		s += fmt.Sprintf(" The second customer reused %s cached tokens: first token after %s.",
 			thousands(m2.usage.CachedTokens), labs.FormatMS(labs.Millis(m2.ttft)))
 	}
-	return s
+	return labs.JoinNotes(s, v.notes...)
 }
 
 // stats lists the figures measured so far; the final frame has them all.
@@ -107,7 +109,7 @@ func (v *view) stats() []labs.Stat {
 		out = append(out, labs.Stat{Key: key, Label: label, Value: val, Unit: unit, Note: note})
 	}
 	if m := v.first; m != nil && m.tokens > 0 {
-		add(statTTFT, "Time to first token", labs.Millis(m.ttft), "ms", "your request, measured at the handler")
+		add(statTTFT, "Time to first token", labs.Millis(m.ttft), "ms", "your request, on the GPU's clock")
 	}
 	if m := v.first; m != nil && m.done {
 		add(statDecode, "Decode time", labs.Millis(m.decode()), "ms", "first token to last")

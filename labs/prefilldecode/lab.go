@@ -4,7 +4,9 @@
 // token against prompt length and decode time against answer length, with
 // least-squares lines; the learner's own request then runs on the wall clock
 // on the shared engine for the chosen model and GPU, so the wait for the
-// first token is felt and measured at the handler. A roofline places that
+// first token is felt; its figures are the modelled GPU's times, so a busy
+// host cannot bend them (the final status says when the host delivered
+// late, or other requests shared the GPU). A roofline places that
 // request's prefill and decode steps by arithmetic intensity, computed from
 // the inputs the engine gave its cost model for those steps, and a second
 // customer sharing the system prompt shows what a cached prefix saves.

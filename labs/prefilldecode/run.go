@@ -71,17 +71,20 @@ func (l *Lab) run(ctx context.Context, ps params, emit func(labs.Frame)) error {
 	if err != nil {
 		return fmt.Errorf("prefilldecode: engine for %s: %w", s.profile, err)
 	}
-	t0 := l.Clock.Now()
 	v.first = &measurement{}
-	if msg, err := l.measure(ctx, le, first.req, t0, v.first, func() { emit(v.frame(v.firstStatus())) }); err != nil || msg != "" {
+	if msg, err := l.measure(ctx, le, first.req, v.first, func() { emit(v.frame(v.firstStatus())) }); err != nil || msg != "" {
 		return l.refused(emit, msg, err)
 	}
-	// The second customer arrives as the first answer completes; its send
-	// time is the first answer's completion as the handler saw it.
+	// The second customer arrives as the first answer completes.
 	v.second = &measurement{}
-	t1 := t0.Add(v.first.complete)
-	if msg, err := l.measure(ctx, le, second.req, t1, v.second, func() { emit(v.frame(v.secondStatus())) }); err != nil || msg != "" {
+	if msg, err := l.measure(ctx, le, second.req, v.second, func() { emit(v.frame(v.secondStatus())) }); err != nil || msg != "" {
 		return l.refused(emit, msg, err)
+	}
+	busy := v.first.delivery
+	busy.Merge(v.second.delivery)
+	v.notes = []string{busy.BusyNote(true)}
+	if ttft, e2e, ok := labs.Alone(le.Config(), first.req); ok {
+		v.notes = append(v.notes, labs.SharingNote(v.first.sharing, v.first.ttft-ttft, v.first.complete-e2e))
 	}
 	f := v.frame(v.finalStatus())
 	f.Final = true
@@ -125,16 +128,21 @@ func newJob(s settings, id, session string, who customer, n int) (job, error) {
 	return job{prompt: p, req: engine.Request{ID: id, PromptTokens: p.ids, OutputTokens: ans.Tokens, MaxTokens: len(ans.Tokens)}}, nil
 }
 
-// measurement is what the handler saw of one request, on its own clock,
-// relative to the moment it was sent.
+// measurement is what one request did, timed on the modelled GPU's clock
+// from its arrival (live.Event.GPU), so a busy host cannot bend it; only
+// elapsed, the live wait shown while nothing arrives, is the handler's.
 type measurement struct {
 	tokens   int
 	ttft     time.Duration // valid when tokens > 0
-	last     time.Duration // last token received
+	last     time.Duration // last token made
 	complete time.Duration // valid when done
 	elapsed  time.Duration // at the latest refresh
 	usage    engine.Usage
 	done     bool
+	// delivery is how late the handler got the tokens; sharing who else
+	// the GPU served meanwhile (valid when done).
+	delivery labs.Delivery
+	sharing  live.Sharing
 }
 
 // decode is the time from the first token to the last.
@@ -148,13 +156,12 @@ func (m *measurement) tpot() time.Duration {
 	return m.decode() / time.Duration(m.tokens-1)
 }
 
-// measure sends req to le at handler time t0 and records its events into
-// m, calling update after the first token, on every tick and at the end.
-// The handler reads its clock once per token and never for the final
-// event, which arrives with the last token (tests rely on this to keep the
-// engine in step with the handler). It returns a message for a request
-// the engine refused, or an error for a failure or cancellation.
-func (l *Lab) measure(ctx context.Context, le *live.Engine, req engine.Request, t0 time.Time, m *measurement, update func()) (string, error) {
+// measure sends req to le and records its events into m, calling update
+// after the first token, on every tick and at the end. It returns a
+// message for a request the engine refused, or an error for a failure or
+// cancellation.
+func (l *Lab) measure(ctx context.Context, le *live.Engine, req engine.Request, m *measurement, update func()) (string, error) {
+	t0 := l.Clock.Now()
 	events, err := le.Submit(ctx, req)
 	if err != nil {
 		if errors.Is(err, live.ErrClosed) {
@@ -182,17 +189,18 @@ func (l *Lab) measure(ctx context.Context, le *live.Engine, req engine.Request, 
 				if ev.Err != nil {
 					return "", fmt.Errorf("prefilldecode: request %s: %w", req.ID, ev.Err)
 				}
-				m.complete, m.usage, m.done = m.last, ev.Usage, true
+				m.complete, m.usage, m.sharing, m.done = ev.GPU, ev.Usage, ev.Sharing, true
 				m.elapsed = max(m.elapsed, m.complete)
 				update()
 				return "", nil
 			}
 			at := l.Clock.Now().Sub(t0)
+			m.delivery.Observe(ev.GPU, at)
 			m.tokens++
-			m.last = at
+			m.last = ev.GPU
 			m.elapsed = max(m.elapsed, at)
 			if m.tokens == 1 {
-				m.ttft = at
+				m.ttft = ev.GPU
 				update()
 			}
 		}

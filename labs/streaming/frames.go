@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/latencylab/latencylab/engine/live"
 	"github.com/latencylab/latencylab/labs"
 )
 
@@ -35,6 +36,11 @@ type view struct {
 	s           settings
 	answerWords int     // words in the composed answer: the Y axis end
 	xmax        float64 // ms; grows only when a run outlasts it
+	// sharing and notes are set when the answer is complete: who else
+	// the GPU served, and the sentences (busy host, shared GPU) the final
+	// status carries.
+	sharing live.Sharing
+	notes   []string
 }
 
 // frame is the state of every panel at time now (since the request was sent).
@@ -52,11 +58,11 @@ func (v *view) frame(m *meter, now time.Duration) labs.Frame {
 func (v *view) status(m *meter, now time.Duration) string {
 	switch {
 	case m.done && v.s.streaming:
-		return fmt.Sprintf("Complete: %d tokens in %s. The first word appeared after %s.",
-			m.tokens, labs.FormatMS(labs.Millis(m.complete)), labs.FormatMS(labs.Millis(m.firstWord)))
+		return labs.JoinNotes(fmt.Sprintf("Complete: %d tokens in %s. The first word appeared after %s.",
+			m.tokens, labs.FormatMS(labs.Millis(m.complete)), labs.FormatMS(labs.Millis(m.firstWord))), v.notes...)
 	case m.done:
-		return fmt.Sprintf("Complete: %d tokens in %s. Nothing was shown until the whole answer was ready.",
-			m.tokens, labs.FormatMS(labs.Millis(m.complete)))
+		return labs.JoinNotes(fmt.Sprintf("Complete: %d tokens in %s. Nothing was shown until the whole answer was ready.",
+			m.tokens, labs.FormatMS(labs.Millis(m.complete))), v.notes...)
 	case m.tokens == 0 && now > 0:
 		return fmt.Sprintf("Waiting for the first token (%s so far) while the GPU reads the %s-token prompt.",
 			labs.FormatMS(labs.Millis(now)), thousands(v.s.promptTokens))
@@ -79,7 +85,7 @@ func (v *view) stats(m *meter) []labs.Stat {
 		add(statFirstWord, "Time to first word", labs.Millis(m.firstWord), "ms", "what the reader waits for")
 	}
 	if m.tokens > 0 {
-		add(statTTFT, "Time to first token", labs.Millis(m.firstTok), "ms", "first token at the handler")
+		add(statTTFT, "Time to first token", labs.Millis(m.firstTok), "ms", "first token, on the GPU's clock")
 	}
 	if m.done {
 		tpot := m.tpotMS()

@@ -2,8 +2,10 @@
 // request runs through a shared live engine on the wall clock; with
 // streaming the learner sees each token's text the moment the handler gets
 // it, without streaming the handler buffers the answer and shows it whole at
-// the end. Every time is measured at the handler with its own clock, the way
-// a browser-facing server would see it, not copied from the engine.
+// the end. Every figure is timed on the modelled GPU's clock (when the
+// engine made each token), so a busy host that hands tokens to the handler
+// late cannot bend it; the final status says when the host added more than
+// a few percent, and when other learners' requests shared the GPU.
 package streaming
 
 import "github.com/latencylab/latencylab/labs"

@@ -8,9 +8,9 @@ import (
 	"github.com/latencylab/latencylab/labs"
 )
 
-// meter records what the handler saw, on its own clock, relative to the
-// moment the request was sent. It is the single source of every figure the
-// run reports.
+// meter records what the learner would see, timed on the modelled GPU's
+// clock relative to the request's arrival (so a busy host cannot bend it).
+// It is the single source of every figure the run reports.
 type meter struct {
 	streaming bool
 

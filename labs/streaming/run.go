@@ -11,15 +11,17 @@ import (
 )
 
 // run sends one request with settings p to the shared engine for the
-// chosen model and GPU and plays the handler's part: it timestamps every
-// event on its own clock and either forwards each token's text (streaming)
-// or holds the text back until the answer is complete (blocking). It emits
-// a frame when the request is sent, one per token received (the runner
-// coalesces them) and a final frame with every stat. A request the engine
-// refuses ends in a final frame with Error set and a nil error. run returns
-// an error only for failures on the server's side, and ctx.Err() when ctx
-// ends, in which case the engine request is aborted and no final frame is
-// emitted.
+// chosen model and GPU and plays the handler's part: it either forwards
+// each token's text (streaming) or holds the text back until the answer is
+// complete (blocking). Every figure is timed by the modelled GPU (each
+// event's GPU time), so a busy host that delivers tokens late does not
+// bend them; how late they came is kept and, past a few percent, told in
+// the final status, with who else shared the GPU. It emits a frame when
+// the request is sent, one per token received (the runner coalesces them)
+// and a final frame with every stat. A request the engine refuses ends in
+// a final frame with Error set and a nil error. run returns an error only
+// for failures on the server's side, and ctx.Err() when ctx ends, in which
+// case the engine request is aborted and no final frame is emitted.
 func (l *Lab) run(ctx context.Context, p params, emit func(labs.Frame)) error {
 	s, err := p.settings()
 	if err != nil {
@@ -38,7 +40,8 @@ func (l *Lab) run(ctx context.Context, p params, emit func(labs.Frame)) error {
 	if err != nil {
 		return fmt.Errorf("streaming: engine for %s: %w", s.profile, err)
 	}
-	v := &view{s: s, answerWords: countWords(ans.Text), xmax: axisEstimate(le.Config(), req)}
+	aloneTTFT, aloneE2E, aloneOK := labs.Alone(le.Config(), req)
+	v := &view{s: s, answerWords: countWords(ans.Text), xmax: axisEstimate(aloneE2E, aloneOK)}
 	m := newMeter(s.streaming)
 
 	t0 := l.Clock.Now()
@@ -52,22 +55,37 @@ func (l *Lab) run(ctx context.Context, p params, emit func(labs.Frame)) error {
 	tk := l.Ticker()
 	defer tk.Stop()
 	tick := tk.C
-	// With a speed cap, token i may not reach the handler before the
-	// first token's arrival plus i/cap: tokens that come sooner wait in
-	// held, released by the pace timer.
-	var held []string
-	var first time.Duration
+	var delivery labs.Delivery
+	// With a speed cap, token k may not be shown before the first token's
+	// GPU time plus k/cap: each token is due at the later of that and its
+	// own GPU time. Tokens that reach the handler before they are due wait
+	// in held, released on the handler's clock by the pace timer; the
+	// meter records them at their due time.
+	var held []heldToken
+	var firstGPU, gpuDone, lastDue time.Duration
+	received := 0
 	done := false
 	var pace <-chan time.Time
 	release := func(at time.Duration) {
-		for len(held) > 0 && (s.speedCap == 0 || at >= first+time.Duration(m.tokens)*time.Second/time.Duration(s.speedCap)) {
-			m.token(at, held[0])
+		for len(held) > 0 && at >= held[0].due {
+			m.token(held[0].due, held[0].text)
+			lastDue = held[0].due
 			held = held[1:]
 		}
 		pace = nil
 		if len(held) > 0 {
-			pace = l.Clock.After(first + time.Duration(m.tokens)*time.Second/time.Duration(s.speedCap) - at)
+			pace = l.Clock.After(held[0].due - at)
 		}
+	}
+	// finish emits the final frame, drawn to the GPU's end of the answer.
+	finish := func() error {
+		m.finish(max(gpuDone, lastDue))
+		v.notes = []string{delivery.BusyNote(true)}
+		if aloneOK {
+			v.notes = append(v.notes, labs.SharingNote(v.sharing, firstGPU-aloneTTFT, gpuDone-aloneE2E))
+		}
+		emit(v.frame(m, m.complete))
+		return nil
 	}
 	for {
 		select {
@@ -83,37 +101,45 @@ func (l *Lab) run(ctx context.Context, p params, emit func(labs.Frame)) error {
 			at := l.Clock.Now().Sub(t0)
 			release(at)
 			if done && len(held) == 0 {
-				m.finish(at)
+				return finish()
 			}
 			emit(v.frame(m, at))
-			if m.done {
-				return nil
-			}
 		case ev, ok := <-events:
 			if !ok { // the engine closes the stream without a final event on cancel
 				return ctx.Err()
 			}
 			at := l.Clock.Now().Sub(t0)
+			delivery.Observe(ev.GPU, at)
 			if ev.Done {
 				if ev.Err != nil {
 					return fmt.Errorf("streaming: request %s: %w", id, ev.Err)
 				}
-				events, done = nil, true
+				events, done, gpuDone, v.sharing = nil, true, ev.GPU, ev.Sharing
 				if len(held) > 0 {
 					continue // the pace timer finishes the answer
 				}
-				m.finish(at)
-				emit(v.frame(m, at))
-				return nil
+				return finish()
 			}
-			if m.tokens == 0 && len(held) == 0 {
-				first = at
+			if received == 0 {
+				firstGPU = ev.GPU
 			}
-			held = append(held, piece(ans.Pieces, ans.Tokens, ev))
+			due := ev.GPU
+			if s.speedCap > 0 {
+				due = max(due, firstGPU+time.Duration(received)*time.Second/time.Duration(s.speedCap))
+			}
+			received++
+			held = append(held, heldToken{due: due, text: piece(ans.Pieces, ans.Tokens, ev)})
 			release(at)
 			emit(v.frame(m, at))
 		}
 	}
+}
+
+// heldToken is a token's text waiting for the speed cap, and when it is
+// due on the GPU's timeline.
+type heldToken struct {
+	due  time.Duration
+	text string
 }
 
 // piece is the text of one token event. The engine emits the ids it was
@@ -126,15 +152,13 @@ func piece(pieces []string, ids []int, ev live.Event) string {
 	return pieces[ev.Index]
 }
 
-// axisEstimate is the chart's initial time axis, in ms: the same request
-// on an idle engine of the same configuration, run on the virtual clock,
-// with a little headroom. Load can make the real run longer; the chart then
-// widens once. The estimate only sizes the axis; no figure comes from it.
-func axisEstimate(cfg engine.Config, req engine.Request) float64 {
-	res, err := engine.Simulate(cfg, []engine.Request{req}, engine.SimOptions{})
-	if err != nil || len(res.Requests) == 0 {
+// axisEstimate is the chart's initial time axis, in ms: the request's
+// end-to-end time alone on an idle engine of the same configuration (see
+// labs.Alone), with a little headroom. Load can make the real run longer;
+// the chart then widens once. The estimate only sizes the axis.
+func axisEstimate(aloneE2E time.Duration, ok bool) float64 {
+	if !ok {
 		return 1000
 	}
-	r := res.Requests[0]
-	return labs.NiceCeil(labs.Millis(r.E2E()) * 1.15)
+	return labs.NiceCeil(labs.Millis(aloneE2E) * 1.15)
 }

@@ -1,0 +1,110 @@
+package labs
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/latencylab/latencylab/engine"
+	"github.com/latencylab/latencylab/engine/live"
+)
+
+// BusyShare is how much later than the modelled GPU, as a share of the
+// run's GPU time, a token may reach the handler before the learner is told
+// the server was busy. Below it the lag is scheduling noise.
+const BusyShare = 0.03
+
+// busyFloor keeps sub-millisecond lags on very short runs from raising the
+// note.
+const busyFloor = time.Millisecond
+
+// Delivery compares, token by token, when the modelled GPU made a token
+// with when the handler received it. A lab's figures come from the GPU's
+// times (live.Event.GPU), so a busy host (a workshop server, a loaded
+// laptop) cannot bend them; Delivery keeps what the host added so the
+// learner can be told. The zero value is ready to use.
+type Delivery struct {
+	maxLag time.Duration
+	gpuEnd time.Duration
+}
+
+// Observe records one event: gpu is its modelled time since the request
+// arrived, handler the time since the request was sent at which the
+// handler received it.
+func (d *Delivery) Observe(gpu, handler time.Duration) {
+	d.maxLag = max(d.maxLag, handler-gpu)
+	d.gpuEnd = max(d.gpuEnd, gpu)
+}
+
+// Merge adds what o saw, for a run of several requests in a row.
+func (d *Delivery) Merge(o Delivery) {
+	d.maxLag = max(d.maxLag, o.maxLag)
+	d.gpuEnd = max(d.gpuEnd, o.gpuEnd)
+}
+
+// MaxLag is the most any event reached the handler after the GPU made it.
+func (d *Delivery) MaxLag() time.Duration { return d.maxLag }
+
+// BusyNote is a note for the learner when the host delayed some token by
+// more than BusyShare of the run's GPU time; "" otherwise. gpuFigures says
+// whether the run's figures are the GPU's times (so the delay is not in
+// them) or the handler's (a lab whose own waits run on the host's clock).
+func (d *Delivery) BusyNote(gpuFigures bool) string {
+	if d.maxLag < busyFloor || d.gpuEnd <= 0 || float64(d.maxLag) <= BusyShare*float64(d.gpuEnd) {
+		return ""
+	}
+	tail := "The figures are the GPU's own times, so the delay is not in them."
+	if !gpuFigures {
+		tail = "The times above may include that delay; run again when the server is quieter."
+	}
+	return fmt.Sprintf("This server was busy: tokens reached you up to %s after the GPU made them (%.0f%% of the GPU's time). %s",
+		FormatMS(Millis(d.maxLag)), 100*float64(d.maxLag)/float64(d.gpuEnd), tail)
+}
+
+// Alone is the first-token and end-to-end time of req on an idle engine of
+// configuration cfg, on the virtual clock: what the request would have
+// taken with the GPU to itself. ok is false when the engine refuses it.
+func Alone(cfg engine.Config, req engine.Request) (ttft, e2e time.Duration, ok bool) {
+	res, err := engine.Simulate(cfg, []engine.Request{req}, engine.SimOptions{})
+	if err != nil || len(res.Requests) != 1 {
+		return 0, 0, false
+	}
+	r := res.Requests[0]
+	return r.TTFT(), r.E2E(), true
+}
+
+// SharingNote tells the learner whose requests shared the GPU with theirs
+// on a shared engine and what it cost: addedTTFT and addedE2E are the
+// modelled first-token and total times minus the same request's alone (see
+// Alone). It is "" when the request ran alone.
+func SharingNote(sh live.Sharing, addedTTFT, addedE2E time.Duration) string {
+	if sh.Others == 0 {
+		return ""
+	}
+	who := fmt.Sprintf("%s shared the GPU with yours (up to %d in one batch)",
+		Count(sh.Others, "other request"), sh.MaxBatch)
+	if addedTTFT < busyFloor && addedE2E < busyFloor {
+		return fmt.Sprintf("%s, at no measurable cost to it.", who)
+	}
+	return fmt.Sprintf("%s, which added ~%s to your first token and ~%s to the whole answer.",
+		who, FormatMS(Millis(max(addedTTFT, 0))), FormatMS(Millis(max(addedE2E, 0))))
+}
+
+// OthersNote names how many other requests shared the GPU with a run
+// whose cost cannot be set against a run alone; "" for none.
+func OthersNote(others int) string {
+	if others <= 0 {
+		return ""
+	}
+	return fmt.Sprintf("%s shared the GPU with this run.", Count(others, "other request"))
+}
+
+// JoinNotes appends the non-empty notes to a status line, one sentence
+// after another.
+func JoinNotes(status string, notes ...string) string {
+	for _, n := range notes {
+		if n != "" {
+			status += " " + n
+		}
+	}
+	return status
+}

@@ -1,0 +1,117 @@
+package labs
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/latencylab/latencylab/engine"
+	"github.com/latencylab/latencylab/engine/live"
+)
+
+// TestBusyNote: the note appears only past BusyShare of the GPU's time and
+// the floor, names the worst lag, and says which clock the figures use.
+func TestBusyNote(t *testing.T) {
+	ms := time.Millisecond
+	tests := []struct {
+		name       string
+		events     [][2]time.Duration // GPU time, handler time
+		gpuFigures bool
+		want       []string // parts of the note; nil: no note
+	}{
+		{"on time", [][2]time.Duration{{10 * ms, 10 * ms}, {20 * ms, 20 * ms}}, true, nil},
+		{"noise under the share", [][2]time.Duration{{100 * ms, 102 * ms}, {1000 * ms, 1020 * ms}}, true, nil},
+		{"under the floor on a short run", [][2]time.Duration{{10 * ms, 10*ms + 900*time.Microsecond}}, true, nil},
+		{"early is not late", [][2]time.Duration{{100 * ms, 50 * ms}}, true, nil},
+		{"a stall", [][2]time.Duration{{100 * ms, 100 * ms}, {108 * ms, 469 * ms}, {1000 * ms, 1000 * ms}}, true,
+			[]string{"up to 361 ms after the GPU made them", "(36% of the GPU's time)", "not in them"}},
+		{"a stall in handler-timed figures", [][2]time.Duration{{1000 * ms, 1100 * ms}}, false,
+			[]string{"up to 100 ms", "include that delay"}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			var d Delivery
+			for _, ev := range tc.events {
+				d.Observe(ev[0], ev[1])
+			}
+			note := d.BusyNote(tc.gpuFigures)
+			if tc.want == nil {
+				if note != "" {
+					t.Errorf("note %q, want none", note)
+				}
+				return
+			}
+			for _, part := range tc.want {
+				if !strings.Contains(note, part) {
+					t.Errorf("note %q lacks %q", note, part)
+				}
+			}
+		})
+	}
+}
+
+// TestMergeKeepsTheWorst: a run of two requests reports the larger lag.
+func TestMergeKeepsTheWorst(t *testing.T) {
+	var a, b Delivery
+	a.Observe(100*time.Millisecond, 110*time.Millisecond)
+	b.Observe(50*time.Millisecond, 90*time.Millisecond)
+	a.Merge(b)
+	if a.MaxLag() != 40*time.Millisecond {
+		t.Errorf("merged max lag %v, want 40ms", a.MaxLag())
+	}
+}
+
+func TestSharingNote(t *testing.T) {
+	ms := time.Millisecond
+	tests := []struct {
+		name      string
+		sh        live.Sharing
+		ttft, e2e time.Duration
+		want      string // "" means no note
+	}{
+		{"alone", live.Sharing{Steps: 10, MaxBatch: 1}, 0, 0, ""},
+		{"alone, prefix cache made it faster", live.Sharing{Steps: 10, MaxBatch: 1}, -5 * ms, -5 * ms, ""},
+		{"three others", live.Sharing{Others: 3, MaxBatch: 4}, 12 * ms, 40 * ms,
+			"3 other requests shared the GPU with yours (up to 4 in one batch), which added ~12 ms to your first token and ~40 ms to the whole answer."},
+		{"one other, no cost", live.Sharing{Others: 1, MaxBatch: 2}, 0, 0,
+			"1 other request shared the GPU with yours (up to 2 in one batch), at no measurable cost to it."},
+		{"negative first-token cost shows as zero", live.Sharing{Others: 2, MaxBatch: 3}, -3 * ms, 20 * ms,
+			"2 other requests shared the GPU with yours (up to 3 in one batch), which added ~0 ms to your first token and ~20 ms to the whole answer."},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := SharingNote(tc.sh, tc.ttft, tc.e2e); got != tc.want {
+				t.Errorf("got %q\nwant %q", got, tc.want)
+			}
+		})
+	}
+}
+
+func TestOthersNoteAndJoin(t *testing.T) {
+	if got := OthersNote(0); got != "" {
+		t.Errorf("OthersNote(0) = %q", got)
+	}
+	got := JoinNotes("Done.", "", OthersNote(2), "")
+	if want := "Done. 2 other requests shared the GPU with this run."; got != want {
+		t.Errorf("got %q, want %q", got, want)
+	}
+}
+
+// TestAlone: the lone run is the simulation's; a request the engine
+// refuses reports !ok.
+func TestAlone(t *testing.T) {
+	cfg := engine.DefaultConfig()
+	req := engine.Request{ID: "a", PromptTokens: make([]int, 500), OutputTokens: make([]int, 20), MaxTokens: 20}
+	for i := range req.OutputTokens {
+		req.OutputTokens[i] = 1000 + i
+	}
+	ttft, e2e, ok := Alone(cfg, req)
+	if !ok || ttft <= 0 || e2e <= ttft {
+		t.Errorf("Alone = %v, %v, %v; want 0 < ttft < e2e", ttft, e2e, ok)
+	}
+	huge := req
+	huge.PromptTokens = make([]int, cfg.Model.MaxContextLen+1)
+	if _, _, ok := Alone(cfg, huge); ok {
+		t.Error("a prompt beyond the context was run alone")
+	}
+}

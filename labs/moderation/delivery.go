@@ -1,0 +1,79 @@
+package moderation
+
+import (
+	"sync"
+	"time"
+
+	"github.com/latencylab/latencylab/engine"
+	"github.com/latencylab/latencylab/engine/clock"
+	"github.com/latencylab/latencylab/engine/live"
+	"github.com/latencylab/latencylab/labs"
+)
+
+// delivery is what the engine side of one job says about the host and the
+// GPU: how late its tokens reached the handler, and who shared its
+// batches. The generator goroutine writes it, possibly after the stage has
+// returned (an aborted request), so it has its own lock.
+type delivery struct {
+	mu      sync.Mutex
+	lag     labs.Delivery
+	sharing live.Sharing
+	// firstGPU and endGPU are the first token's and the final event's
+	// modelled times since arrival.
+	firstGPU, endGPU time.Duration
+	tokens           int
+	finished         bool // the final event came, so sharing is complete
+}
+
+// observe records a token's modelled GPU time against when the handler got
+// it, both since sent.
+func (d *delivery) observe(clk clock.Clock, sent time.Time, ev live.Event) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	d.lag.Observe(ev.GPU, clk.Now().Sub(sent))
+	switch {
+	case ev.Done:
+		d.sharing, d.endGPU, d.finished = ev.Sharing, ev.GPU, true
+	case d.tokens == 0:
+		d.firstGPU = ev.GPU
+		fallthrough
+	default:
+		d.tokens++
+	}
+}
+
+// singleNotes are the sentences a single-policy run's final status ends
+// with: a busy host, other requests on the GPU (what they cost against
+// the same request alone).
+func singleNotes(j *job, cfg engine.Config) []string {
+	d := &j.delivery
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	notes := []string{d.lag.BusyNote(false)}
+	if !d.finished {
+		return notes // cancelled by the policy: its batches were not all seen
+	}
+	if ttft, e2e, ok := labs.Alone(cfg, j.engineRequest()); ok {
+		notes = append(notes, labs.SharingNote(d.sharing, d.firstGPU-ttft, d.endGPU-e2e))
+	}
+	return notes
+}
+
+// compareNotes are the notes of a comparison: a busy host (the worst of
+// its requests), and other learners' requests on the GPU. The policies'
+// own requests batch with each other by design, so they are not counted;
+// what others cost is not given, as no request of a comparison runs alone.
+func compareNotes(jobs []*job) []string {
+	var lag labs.Delivery
+	others := 0
+	for _, j := range jobs {
+		d := &j.delivery
+		d.mu.Lock()
+		lag.Merge(d.lag)
+		if d.finished {
+			others = max(others, d.sharing.Others-(len(jobs)-1))
+		}
+		d.mu.Unlock()
+	}
+	return []string{lag.BusyNote(false), labs.OthersNote(others)}
+}
