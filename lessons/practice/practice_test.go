@@ -178,4 +178,3 @@ func TestDeploymentsValid(t *testing.T) {
 		}
 	}
 }
-
