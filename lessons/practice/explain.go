@@ -33,9 +33,13 @@ func newSetup(d deployment) (setup, error) {
 
 // weightsStep shows where the weight bytes come from.
 func (s setup) weightsStep() Step {
+	note := ""
+	if s.cfg.Precision != engine.BF16 {
+		note = " (the embeddings and output layer stay 16-bit)"
+	}
 	return stepf("Weights read per step (per GPU)",
-		"%s parameters × %s ÷ %d GPU(s) ≈ %s",
-		sig(float64(s.fp.ParamCount)/1e9)+" B", bytesPerParamText(s.cfg.Precision), s.cfg.TP, fmtBytes(float64(s.fp.PerGPUWeightBytes)))
+		"%s parameters × %s ÷ %d GPU(s) ≈ %s%s",
+		sig(float64(s.fp.ParamCount)/1e9)+" B", bytesPerParamText(s.cfg.Precision), s.cfg.TP, fmtBytes(float64(s.fp.PerGPUWeightBytes)), note)
 }
 
 // decodeSteps explains a decode step: reading the weights at the

@@ -792,7 +792,7 @@ func OpenView(p Page, v OpenPage) templ.Component {
 				}()
 			}
 			ctx = templ.InitializeContext(ctx)
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 64, "<section class=\"drill open-question\"><p class=\"eyebrow\"><a href=\"/practice\">Practice</a> · <a href=\"")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 64, "<section class=\"open-question\"><p class=\"eyebrow\"><a href=\"/practice\">Practice</a> · <a href=\"")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
@@ -898,7 +898,7 @@ func OpenView(p Page, v OpenPage) templ.Component {
 				return templ_7745c5c3_Err
 			}
 			if v.Attempt != nil {
-				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 74, "<section id=\"compare\" class=\"compare\"><div class=\"compare-cols\"><div><h2>Your answer</h2><p class=\"your-answer\" id=\"attempt-text\">")
+				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 74, "<section id=\"compare\" class=\"compare\"><div class=\"compare-cols\" style=\"display:grid;grid-template-columns:repeat(auto-fit,minmax(18rem,1fr));gap:1.5rem\"><div><h2>Your answer</h2><p class=\"your-answer\" id=\"attempt-text\">")
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}
