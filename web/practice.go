@@ -18,6 +18,7 @@ func (s *Server) registerPractice(site []echo.MiddlewareFunc) {
 	e := s.echo
 	e.GET("/practice", s.handlePractice, site...)
 	e.GET("/practice/review", s.handlePracticeReview, site...)
+	e.GET("/practice/export.md", s.handlePracticeExport, site...)
 	e.GET("/practice/estimate/:id", s.handleEstimate, site...)
 	e.POST("/practice/estimate/:id", s.handleEstimateAnswer, site...)
 	e.GET("/practice/open/:id", s.handleOpen, site...)

@@ -167,6 +167,12 @@ func TestOpenQuestionFlow(t *testing.T) {
 			t.Errorf("score %v: %d, want 4xx", bad, resp.StatusCode)
 		}
 	}
+	resp, md := get(t, c, ts.url+"/practice/export.md")
+	if ct := resp.Header.Get("Content-Type"); !strings.HasPrefix(ct, "text/markdown") ||
+		strings.Count(md, "## Open question: What changes") != 2 || !strings.Contains(md, "- [x] Notes that prefill work") ||
+		!strings.Contains(md, "- [ ] Estimates the new first-token") || !strings.Contains(md, "> Prefill work grows") {
+		t.Errorf("export (%s) lacks the attempts, ticks or answers:\n%s", ct, md)
+	}
 	if resp, _ := get(t, c, ts.url+"/practice/open/nope"); resp.StatusCode != 404 {
 		t.Errorf("unknown question: %d", resp.StatusCode)
 	}
