@@ -81,4 +81,20 @@ func TestBrowserPractice(t *testing.T) {
 	if !strings.Contains(body, "last score 100%") || !strings.Contains(body, "last score 50%") {
 		t.Error("the list does not show the last scores of both drills")
 	}
+
+	// A whole mock on a one-minute timer: the countdown ticks in the page,
+	// estimates are answered with their unit's example, then the scorecard.
+	e2e.Do(t, ctx, "start a short mock", 15*time.Second, e2e.SetInput("mock-minutes", "1"),
+		chromedp.Click(chromedp.ID("mock-start")), chromedp.WaitVisible(chromedp.ID("mock-form")))
+	e2e.WaitFor(t, ctx, "countdown ticks", `/^0:5\d$/.test(document.getElementById("countdown").textContent)`, 5*time.Second)
+	e2e.Eval[bool](t, ctx, `(() => { document.querySelectorAll("#mock-form textarea").forEach(el => el.value = "Prefill sets the first token and decode the pace.");
+		document.querySelectorAll("#mock-form input[type=text]").forEach(el => el.value = el.placeholder.replace(/^for example /, "").split(" or ")[0]); return true })()`)
+	e2e.Do(t, ctx, "finish the mock", 15*time.Second, chromedp.Click(chromedp.ID("mock-submit")), chromedp.WaitVisible(chromedp.ID("mock-areas")))
+	if n := e2e.Eval[int](t, ctx, `document.querySelectorAll("#mock-areas tbody tr").length`); n < 2 {
+		t.Errorf("scorecard has %d areas, want several", n)
+	}
+	if o := e2e.Eval[string](t, ctx, `document.getElementById("mock-overall").textContent`); !strings.Contains(o, "%") {
+		t.Errorf("overall = %q", o)
+	}
+	e2e.Screenshot(t, ctx, "practice-mock-scorecard")
 }

@@ -71,6 +71,11 @@ func (s *Server) mockItemView(i int, it store.MockItem) (views.MockItemView, err
 			return iv, err
 		}
 		iv.Kind, iv.Question, iv.Example = "estimate", prob.Question, t.Unit.Example
+		var given []string
+		for _, g := range prob.Given {
+			given = append(given, g.Name+": "+g.Value)
+		}
+		iv.Given = strings.Join(given, " · ")
 		iv.Correct = "the engine's figure: " + t.Format(prob.Answer) + " (worked solution)"
 		iv.Href = fmt.Sprintf("/practice/estimate/%s?seed=%d#result", id, it.Seed)
 	default:

@@ -27,6 +27,7 @@ type MockItemView struct {
 	Kind     string // "open" or "estimate"
 	Area     string
 	Question string
+	Given    string // an estimate's drawn parameters
 	Example  string
 	Draft    string
 	Answer   string // after the end
