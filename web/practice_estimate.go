@@ -55,13 +55,19 @@ func (s *Server) handleEstimate(c echo.Context) error {
 	if err != nil {
 		return err
 	}
+	return s.renderEstimate(c, http.StatusOK, t, seed, "", "")
+}
+
+// renderEstimate draws the problem for a seed with the learner's latest
+// grade and history; draft and problem keep a refused answer in the box.
+func (s *Server) renderEstimate(c echo.Context, status int, t practice.Template, seed uint64, draft, problem string) error {
 	prob, err := t.Draw(seed)
 	if err != nil {
 		return err
 	}
 	v := views.EstimatePage{ID: t.ID, Title: t.Title, LessonSlug: t.Lesson, Seed: seed, Question: prob.Question,
 		UnitName: t.Unit.Name, Example: t.Unit.Example, LabHref: "/labs/" + t.Lab, Preset: t.Preset,
-		NextSeedHref: fmt.Sprintf("/practice/estimate/%s?seed=%d", t.ID, seed+1)}
+		NextSeedHref: fmt.Sprintf("/practice/estimate/%s?seed=%d", t.ID, seed+1), Draft: draft, Error: problem}
 	if les, ok := s.cfg.Lessons.Get(t.Lesson); ok {
 		v.LessonTitle = les.Title
 	}
@@ -80,7 +86,7 @@ func (s *Server) handleEstimate(c echo.Context) error {
 			Correct: t.Format(a.Correct), Score: scoreText(a.Score, a.Scored),
 			Href: fmt.Sprintf("/practice/estimate/%s?seed=%d", t.ID, a.Seed)})
 	}
-	return render(c, http.StatusOK, views.EstimateView(s.page(c, t.Title, "practice"), v))
+	return render(c, status, views.EstimateView(s.page(c, t.Title, "practice"), v))
 }
 
 func estimateResult(t practice.Template, prob practice.Problem, a store.PracticeAttempt) *views.EstimateResult {
@@ -122,7 +128,7 @@ func (s *Server) handleEstimateAnswer(c echo.Context) error {
 	answer := c.FormValue("answer")
 	value, err := t.Unit.Parse(answer)
 	if err != nil {
-		return unprocessable("That estimate could not be read: "+publicParseMessage(err)+".", err)
+		return s.renderEstimate(c, http.StatusUnprocessableEntity, t, seed, answer, "That estimate could not be read: "+publicParseMessage(err)+".")
 	}
 	prob, err := t.Draw(seed)
 	if err != nil {

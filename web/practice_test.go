@@ -72,8 +72,9 @@ func TestEstimateDrillFlow(t *testing.T) {
 			t.Fatal(err)
 		}
 		body := readAll(resp)
-		if resp.StatusCode != http.StatusUnprocessableEntity || !strings.Contains(body, b.says) || !strings.Contains(body, "1200 ms") {
-			t.Errorf("answer %q: %d, want 422 saying %q with an example", b.answer, resp.StatusCode, b.says)
+		if resp.StatusCode != http.StatusUnprocessableEntity || !strings.Contains(body, b.says) || !strings.Contains(body, "1200 ms") ||
+			!strings.Contains(body, `value="`+b.answer+`"`) {
+			t.Errorf("answer %q: %d, want 422 saying %q with an example and the answer kept", b.answer, resp.StatusCode, b.says)
 		}
 	}
 	ms := prob.Answer * 1000

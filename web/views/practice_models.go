@@ -33,6 +33,8 @@ type EstimatePage struct {
 	Question                           string
 	Given                              [][2]string
 	UnitName, Example                  string
+	// Draft and Error keep a refused answer in the box with the reason.
+	Draft, Error string
 	// Result is set once the learner has answered this draw.
 	Result          *EstimateResult
 	History         []AttemptRow
