@@ -1,6 +1,7 @@
 package practice
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"time"
 
@@ -49,8 +50,8 @@ func (s setup) decodeSteps(measured time.Duration) []Step {
 	ideal := float64(s.fp.PerGPUWeightBytes) / bw
 	return []Step{
 		s.weightsStep(),
-		stepf("Memory floor of one decode step", "%s ÷ %s GB/s = %s (the engine reaches about 72%% of that bandwidth and adds about 1 ms of per-step work)",
-			fmtBytes(float64(s.fp.PerGPUWeightBytes)), sig(s.cfg.Hardware.MemBandwidthGBs), fmtSecs(ideal)),
+		stepf("Memory floor of one decode step", "%s ÷ %s GB/s = %s (the engine reaches about 72%% of that bandwidth and adds about 1 ms of per-step work%s)",
+			fmtBytes(float64(s.fp.PerGPUWeightBytes)), sig(s.cfg.Hardware.MemBandwidthGBs), fmtSecs(ideal), s.allReduceNote()),
 		stepf("Time per output token (engine)", "TPOT = %s", fmtDur(measured)),
 	}
 }
@@ -70,4 +71,13 @@ func (s setup) prefillSteps(prompt int, measured time.Duration) []Step {
 			sig(flops/1e12), s.cfg.TP, sig(peak), fmtSecs(flops/(float64(s.cfg.TP)*peak*1e12*0.5))),
 		stepf("Time to first token (engine)", "TTFT = %s", fmtDur(measured)),
 	}
+}
+
+// allReduceNote names the GPUs' exchange that tensor parallelism adds to
+// every step.
+func (s setup) allReduceNote() string {
+	if s.cfg.TP < 2 {
+		return ""
+	}
+	return fmt.Sprintf(", plus two all-reduces per layer across the %d GPUs", s.cfg.TP)
 }

@@ -32,12 +32,12 @@ var batchingTemplates = []Template{
 			}
 			return Problem{
 				Question: fmt.Sprintf("The server runs %s with 90%% of GPU memory allowed. How many tokens of KV cache fit after the weights and activations?", s.d),
-				Given:    given("Deployment", s.d.String(), "GPU memory", sig(s.cfg.Hardware.MemoryGiB)+" GiB", "Memory allowed", "90%"),
+				Given:    given("Deployment", s.d.String(), "GPU memory", fmtBytes(s.cfg.Hardware.MemoryGiB*(1<<30)), "Memory allowed", "90%"),
 				Answer:   float64(s.fp.KVTokens),
 				env:      env{cfg: s.cfg},
 				Steps: []Step{
-					stepf("Free for the cache (per GPU)", "%s GiB × 0.9 − weights %s − activation reserve %s = %s",
-						sig(s.cfg.Hardware.MemoryGiB), fmtBytes(float64(s.fp.PerGPUWeightBytes)), fmtBytes(float64(s.fp.ActivationReserveBytes)), fmtBytes(float64(s.fp.KVCacheBytes))),
+					stepf("Free for the cache (per GPU)", "%s × 0.9 − weights %s − activation reserve %s = %s",
+						fmtBytes(s.cfg.Hardware.MemoryGiB*(1<<30)), fmtBytes(float64(s.fp.PerGPUWeightBytes)), fmtBytes(float64(s.fp.ActivationReserveBytes)), fmtBytes(float64(s.fp.KVCacheBytes))),
 					stepf("Per token (per GPU)", "%s ÷ %d GPU(s) = %s", fmtBytes(float64(s.fp.KVBytesPerToken)), s.cfg.TP, fmtBytes(float64(s.fp.KVBytesPerToken)/float64(s.cfg.TP))),
 					stepf("Tokens", "%s ÷ %s, in blocks of 16 = %s tokens", fmtBytes(float64(s.fp.KVCacheBytes)), fmtBytes(float64(s.fp.KVBytesPerToken)/float64(s.cfg.TP)), fmtInt(s.fp.KVTokens)),
 				},
