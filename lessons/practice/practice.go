@@ -114,4 +114,11 @@ var templates = slices.Concat(
 type env struct {
 	cfg            engine.Config
 	prompt, output int
+	// A single-stream timing: the answer is extra + the first token of
+	// prompt + (tokens − 1) decode steps (only the decode steps when
+	// decodeOnly).
+	timing     bool
+	tokens     int
+	extra      float64
+	decodeOnly bool
 }

@@ -143,6 +143,31 @@ func TestAnswersMatchEngine(t *testing.T) {
 			within(t, "cost vs the tier's prices", p.Answer, price, 1e-9)
 		},
 	}
+	// Single-stream timings: the engine's run against the roofline's one
+	// prefill step plus its decode steps at the middle of the answer.
+	timing := func(t *testing.T, p Problem) {
+		if !p.env.timing {
+			t.Fatal("no timing inputs recorded")
+		}
+		want := p.env.extra
+		if !p.env.decodeOnly {
+			d, err := prefillStep(p.env.cfg, p.env.prompt)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want += d.Seconds()
+		}
+		step, err := decodeStep(p.env.cfg, 1, p.env.prompt+p.env.tokens/2)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want += float64(p.env.tokens-1) * step.Seconds()
+		within(t, "timing vs roofline steps", p.Answer, want, 0.03)
+	}
+	for _, id := range []string{"blocking-wait", "answer-kb", "large-tier-answer", "moderate-then-send", "window-first-text",
+		"proxy-buffer", "budget-sequential", "whole-request", "fallback-first-token"} {
+		checks[id] = timing
+	}
 	for id, check := range checks {
 		tm, ok := LookupTemplate(id)
 		if !ok {

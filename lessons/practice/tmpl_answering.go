@@ -26,6 +26,7 @@ var answeringTemplates = []Template{
 				Question: fmt.Sprintf("Guardrail first, lookups in parallel, the gateway, then the medium tier (%s) writes a %s-token answer to a %s-token prompt. How long until the last token?", s.d, fmtInt(out), fmtInt(prompt)),
 				Given:    append(st.facts(), given("Model", s.d.String(), "Prompt", fmtInt(prompt)+" tokens", "Answer", fmtInt(out)+" tokens")...),
 				Answer:   secs(total),
+				env:      env{cfg: s.cfg, prompt: prompt, timing: true, tokens: out, extra: secs(pre)},
 				Steps: []Step{
 					stepf("Before the model", "%s + %s + %s = %s", fmtDur(st.guard), fmtDur(st.lookupsMax()), fmtDur(st.gateway), fmtDur(pre)),
 					stepf("Model (engine)", "TTFT %s + (%s − 1) × %s = %s", fmtDur(res.TTFT()), fmtInt(out), fmtDur(tpot(res)), fmtDur(res.E2E())),

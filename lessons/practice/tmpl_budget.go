@@ -26,6 +26,7 @@ var budgetTemplates = []Template{
 				Question: fmt.Sprintf("The support assistant runs every step one after another, then calls the medium tier (%s) with a %s-token prompt. When does the first token reach the user?", s.d, fmtInt(prompt)),
 				Given:    append(st.facts(), given("Model", s.d.String(), "Prompt", fmtInt(prompt)+" tokens")...),
 				Answer:   secs(total),
+				env:      env{cfg: s.cfg, prompt: prompt, timing: true, tokens: 1, extra: secs(pre)},
 				Steps: []Step{
 					stepf("Before the model", "%s + %s + %s + %s + %s = %s", fmtDur(st.guard), fmtDur(st.history), fmtDur(st.retrieval), fmtDur(st.order), fmtDur(st.gateway), fmtDur(pre)),
 					stepf("Prefill (engine)", "TTFT = %s", fmtDur(res.TTFT())),

@@ -94,6 +94,7 @@ var leverTemplates = []Template{
 				Question: fmt.Sprintf("The large tier runs %s. How long from sending a %s-token prompt to the last of %s output tokens?", s.d, fmtInt(prompt), fmtInt(out)),
 				Given:    given("Model", s.d.String(), "Prompt", fmtInt(prompt)+" tokens", "Answer", fmtInt(out)+" tokens"),
 				Answer:   secs(res.E2E()),
+				env:      env{cfg: s.cfg, prompt: prompt, timing: true, tokens: out},
 				Steps: append(s.decodeSteps(tpot(res)),
 					stepf("End to end (engine)", "TTFT %s + (%s − 1) × %s = %s", fmtDur(res.TTFT()), fmtInt(out), fmtDur(tpot(res)), fmtDur(res.E2E()))),
 			}, nil

@@ -24,6 +24,7 @@ var moderationTemplates = []Template{
 				Question: fmt.Sprintf("The answer from %s is held back in windows of %d tokens, each checked by a moderation call taking %s before it is shown. The prompt is 1,500 tokens. When does the user see the first text?", s.d, w, fmtDur(check)),
 				Given:    given("Deployment", s.d.String(), "Window", fmt.Sprintf("%d tokens", w), "Check", fmtDur(check), "Prompt", "1,500 tokens"),
 				Answer:   secs(at),
+				env:      env{cfg: s.cfg, prompt: 1500, timing: true, tokens: w, extra: secs(check)},
 				Steps: []Step{
 					stepf("First token (engine)", "TTFT = %s", fmtDur(res.TTFT())),
 					stepf("Fill the window", "(%d − 1) × TPOT %s ≈ %s", w, fmtDur(tpot(res)), fmtDur(res.TokenTimes[w-1]-res.FirstToken)),
@@ -48,6 +49,7 @@ var moderationTemplates = []Template{
 				Question: fmt.Sprintf("Every answer must pass a %s moderation check before the user sees any of it. A %s-token answer comes from %s for a 1,500-token prompt. When does the first word appear?", fmtDur(check), fmtInt(out), s.d),
 				Given:    given("Deployment", s.d.String(), "Answer", fmtInt(out)+" tokens", "Check", fmtDur(check)),
 				Answer:   secs(at),
+				env:      env{cfg: s.cfg, prompt: 1500, timing: true, tokens: out, extra: secs(check)},
 				Steps: []Step{
 					stepf("Whole answer (engine)", "TTFT %s + (%s − 1) × TPOT %s = %s", fmtDur(res.TTFT()), fmtInt(out), fmtDur(tpot(res)), fmtDur(res.E2E())),
 					stepf("Then the check", "%s + %s = %s", fmtDur(res.E2E()), fmtDur(check), fmtDur(at)),

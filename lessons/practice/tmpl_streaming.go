@@ -25,6 +25,7 @@ var streamingTemplates = []Template{
 				Question: fmt.Sprintf("A proxy in front of %s holds the stream until it has %d KB to send (about %d characters per token). The prompt is 1,200 tokens. When does the user see the first text?", s.d, kb, charsPerToken),
 				Given:    given("Deployment", s.d.String(), "Proxy buffer", fmt.Sprintf("%d KB", kb), "Prompt", "1,200 tokens"),
 				Answer:   secs(at),
+				env:      env{cfg: s.cfg, prompt: 1200, timing: true, tokens: k},
 				Steps: []Step{
 					stepf("Tokens to fill the buffer", "%d KB × 1,000 ÷ %d = %s tokens", kb, charsPerToken, fmtInt(k)),
 					stepf("First token (engine)", "TTFT = %s", fmtDur(res.TTFT())),

@@ -26,6 +26,7 @@ var timeoutTemplates = []Template{
 				Question: fmt.Sprintf("The primary model sends nothing; the first-token timeout of %s fires and the gateway (%s per hop) retries on the small tier (%s) with the same %s-token prompt. When does the first token arrive, counted from the timeout's start?", fmtDur(limit), fmtDur(gw), s.d, fmtInt(prompt)),
 				Given:    given("First-token timeout", fmtDur(limit), "Gateway hop", fmtDur(gw), "Fallback", s.d.String(), "Prompt", fmtInt(prompt)+" tokens"),
 				Answer:   secs(at),
+				env:      env{cfg: s.cfg, prompt: prompt, timing: true, tokens: 1, extra: secs(limit + gw)},
 				Steps: []Step{
 					stepf("Fallback prefill (engine)", "TTFT = %s", fmtDur(res.TTFT())),
 					stepf("Timeout + hop + prefill", "%s + %s + %s = %s", fmtDur(limit), fmtDur(gw), fmtDur(res.TTFT()), fmtDur(at)),

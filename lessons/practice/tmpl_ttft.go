@@ -50,6 +50,7 @@ var ttftTemplates = []Template{
 				Question: fmt.Sprintf("A typical answer is %d KB of English text (about %d characters per token). On %s, how long does the model take to write it after the first token?", kb, charsPerToken, s.d),
 				Given:    given("Deployment", s.d.String(), "Answer size", fmt.Sprintf("%d KB", kb), "Prompt", "1,000 tokens"),
 				Answer:   secs(gen),
+				env:      env{cfg: s.cfg, prompt: 1000, timing: true, tokens: out, decodeOnly: true},
 				Steps:    steps,
 			}, nil
 		}},
@@ -69,6 +70,7 @@ var ttftTemplates = []Template{
 				Question: fmt.Sprintf("Streaming is off. A %s-token prompt gets a %s-token answer from %s. How long does the user stare at a spinner before any text appears?", fmtInt(prompt), fmtInt(out), s.d),
 				Given:    given("Deployment", s.d.String(), "Prompt", fmtInt(prompt)+" tokens", "Answer", fmtInt(out)+" tokens"),
 				Answer:   secs(res.E2E()),
+				env:      env{cfg: s.cfg, prompt: prompt, timing: true, tokens: out},
 				Steps: []Step{
 					stepf("Prefill (engine)", "TTFT = %s", fmtDur(res.TTFT())),
 					stepf("Decode (engine)", "(%s − 1) × TPOT %s = %s", fmtInt(out), fmtDur(tpot(res)), fmtDur(res.E2E()-res.TTFT())),
