@@ -143,6 +143,36 @@ func TestAnswersMatchEngine(t *testing.T) {
 			within(t, "cost vs the tier's prices", p.Answer, price, 1e-9)
 		},
 	}
+	checks["kv-concurrency"] = func(t *testing.T, p Problem) {
+		e, err := engine.New(p.env.cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := float64(e.Footprint().NumBlocks * engine.BlockSize / (p.env.prompt + p.env.output))
+		within(t, "requests vs the engine's blocks", p.Answer, want, 0)
+	}
+	checks["rag-extra-ttft"] = func(t *testing.T, p Problem) {
+		a, err := prefillStep(p.env.cfg, p.env.prompt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := prefillStep(p.env.cfg, p.env.output)
+		within(t, "extra ttft vs two prefill steps", p.Answer, (b - a).Seconds(), 0.03)
+	}
+	checks["leak-before-abort"] = func(t *testing.T, p Problem) {
+		step, err := decodeStep(p.env.cfg, 1, p.env.prompt+p.env.tokens/2)
+		if err != nil {
+			t.Fatal(err)
+		}
+		within(t, "tokens during the check vs the decode step", p.Answer, p.env.extra/step.Seconds(), 0.03)
+	}
+	checks["shorter-answer"] = func(t *testing.T, p Problem) {
+		step, err := decodeStep(p.env.cfg, 1, p.env.prompt+(p.env.output+p.env.tokens)/2)
+		if err != nil {
+			t.Fatal(err)
+		}
+		within(t, "time saved vs decode steps", p.Answer, float64(p.env.output-p.env.tokens)*step.Seconds(), 0.03)
+	}
 	// Single-stream timings: the engine's run against the roofline's one
 	// prefill step plus its decode steps at the middle of the answer.
 	timing := func(t *testing.T, p Problem) {

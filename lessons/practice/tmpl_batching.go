@@ -56,6 +56,7 @@ var batchingTemplates = []Template{
 				Question: fmt.Sprintf("Each request on %s holds a %s-token prompt and a %s-token answer in cache. How many can run at once before the cache is full?", s.d, fmtInt(prompt), fmtInt(out)),
 				Given:    given("Deployment", s.d.String(), "Per request", fmt.Sprintf("%s + %s tokens", fmtInt(prompt), fmtInt(out))),
 				Answer:   float64(n),
+				env:      env{cfg: s.cfg, prompt: prompt, output: out},
 				Steps: []Step{
 					stepf("Cache capacity (engine footprint)", "%s tokens", fmtInt(s.fp.KVTokens)),
 					stepf("Requests", "%s ÷ %s = %s requests", fmtInt(s.fp.KVTokens), fmtInt(prompt+out), fmtInt(n)),

@@ -51,6 +51,7 @@ var leverTemplates = []Template{
 				Question: fmt.Sprintf("Answers from %s average %s tokens. A prompt change brings them down to %s tokens. How much sooner does the last token arrive?", s.d, fmtInt(long), fmtInt(short)),
 				Given:    given("Model", s.d.String(), "Before", fmtInt(long)+" tokens", "After", fmtInt(short)+" tokens", "Prompt", "2,000 tokens"),
 				Answer:   secs(saved),
+				env:      env{cfg: s.cfg, prompt: 2000, output: long, tokens: short},
 				Steps: []Step{
 					stepf("Time per token (engine)", "TPOT = %s", fmtDur(tpot(a))),
 					stepf("Fewer tokens", "(%s − %s) × %s ≈ %s", fmtInt(long), fmtInt(short), fmtDur(tpot(a)), fmtDur(saved)),

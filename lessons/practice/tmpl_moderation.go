@@ -74,6 +74,7 @@ var moderationTemplates = []Template{
 				Question: fmt.Sprintf("The stream from %s goes straight to the user while a moderation call on the first sentence runs alongside; the call takes %s. If it says stop, about how many more tokens has the user already seen?", s.d, fmtDur(check)),
 				Given:    given("Deployment", s.d.String(), "Moderation call", fmtDur(check)),
 				Answer:   n,
+				env:      env{cfg: s.cfg, prompt: 800, tokens: 64, extra: secs(check)},
 				Steps: []Step{
 					stepf("Time per token (engine)", "TPOT = %s", fmtDur(t)),
 					stepf("Tokens during the call", "%s ÷ %s ≈ %s tokens", fmtDur(check), fmtDur(t), sig(n)),

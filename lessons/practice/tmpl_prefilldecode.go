@@ -86,6 +86,7 @@ var prefillDecodeTemplates = []Template{
 				Question: fmt.Sprintf("A %s-token prompt on %s gains %d more retrieved passages of %d tokens each. How much later does the first token arrive?", fmtInt(base), s.d, k, per),
 				Given:    given("Deployment", s.d.String(), "Prompt before", fmtInt(base)+" tokens", "Added", fmt.Sprintf("%d × %d tokens", k, per)),
 				Answer:   secs(extra),
+				env:      env{cfg: s.cfg, prompt: base, output: base + k*per},
 				Steps: []Step{
 					stepf("Extra prompt", "%d × %d = %s tokens", k, per, fmtInt(k*per)),
 					stepf("Extra arithmetic", "2 × %s parameters × %s tokens ≈ %s TFLOPs", sig(float64(s.fp.ParamCount)/1e9)+" B", fmtInt(k*per), sig(2*float64(s.fp.ParamCount)*float64(k*per)/1e12)),
