@@ -185,7 +185,7 @@ func TestEveryVisibleTextIsOriginal(t *testing.T) {
 	o := newOriginal(seedTexts(t))
 	root := repoRoot(t)
 	files := []string{"engine/textmodel/corpus.txt", "engine/moderation/data/safe.tsv", "engine/moderation/data/policy.tsv"}
-	for _, dir := range []string{"labs", "engine/pipeline", "engine/textmodel", "engine/moderation", "web"} {
+	for _, dir := range []string{"labs", "engine/pipeline", "engine/textmodel", "engine/moderation", "web", "lessons/practice"} {
 		err := filepath.WalkDir(filepath.Join(root, dir), func(path string, d fs.DirEntry, err error) error {
 			if err != nil {
 				return err

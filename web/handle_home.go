@@ -14,7 +14,7 @@ func (s *Server) handleHome(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	h := views.Home{Progress: pr, Lessons: items, Labs: s.labItems()}
+	h := views.Home{Progress: pr, Lessons: items, Labs: s.labItems(), PracticeDue: s.practiceDueCount(c)}
 	for _, it := range items {
 		if !it.Done {
 			l := it.Lesson

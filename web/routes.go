@@ -38,6 +38,7 @@ func (s *Server) routes() {
 	e.GET("/labs/:slug/compare", s.handleLabCompare, site...)
 	s.registerChat(site)
 	s.registerWorkshops(site)
+	s.registerPractice(site)
 	e.GET("/healthz", s.handleHealthz)
 	e.GET("/static/:name", s.assets.serve, gz)
 

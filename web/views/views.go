@@ -62,6 +62,8 @@ type Home struct {
 	Labs     []LabItem
 	// Next is the first lesson not yet done, if any.
 	Next *lessons.Lesson
+	// PracticeDue is how many practice drills are due for review today.
+	PracticeDue int
 }
 
 // LessonPage is a lesson page's model.

@@ -1,0 +1,136 @@
+package practice
+
+// followUpsA covers the first five lessons. Every sentence is ours; the
+// originality test in package lessons checks them against the seeds.
+var followUpsA = []FollowUp{
+	{ID: "ttft-moderated", Lesson: "time-to-first-token",
+		Question: "Fine, you target the first token. And if every answer must be moderated before the user may read it?",
+		Rubric: []string{
+			"Sees that checking the whole answer first turns a streamed reply back into a blocking one",
+			"Proposes checking in windows of a few dozen tokens and releasing each window once it passes",
+			"Puts a number on the extra wait: one window of decode time plus one check call",
+			"Says what happens on a failed window: stop, withdraw what was shown, and replace it with a safe message",
+		},
+		Answer: []string{
+			"Moderating the full answer before showing it means the user waits for the last token plus the check, which throws away everything streaming bought. So I would not do that for normal traffic.",
+			"Instead I would hold back a small window, say 40 to 60 tokens, send it to the classifier, and release it when it passes while the next window fills. The first text then shows up one window of decode plus one check later: at 10 ms a token and a 100 ms check that is roughly half a second on top of TTFT, well inside a three second goal.",
+			"If a window fails, the stream stops, the part already shown is withdrawn in the interface, and a neutral message replaces it. I would also classify the prompt before generation, which catches many problems for free.",
+		}},
+	{ID: "ttft-long-prompt", Lesson: "time-to-first-token",
+		Question: "What changes in your answer if the prompt is 20,000 tokens instead of 3,000?",
+		Rubric: []string{
+			"Notes that prefill work grows with prompt length, and attention faster than linearly",
+			"Estimates the new first-token time from the prefill rate, not from the decode rate",
+			"Mentions chunked prefill so other users' decodes are not frozen by the long prompt",
+			"Offers ways to shrink or reuse the prompt: fewer passages, summarised history, prefix caching",
+		},
+		Answer: []string{
+			"The first token is set by prefill, and prefill scales with the prompt. Going from 3,000 to 20,000 tokens multiplies the matrix work by almost seven, and the attention part grows with the square of the length, so the first token moves from a couple of hundred milliseconds to well over a second on one H100 for an 8B model.",
+			"On a shared server the long prompt also competes with everyone else. With chunked prefill the engine slices it into pieces and keeps other streams decoding between them; without it every other user sees a stall.",
+			"Then I would ask why the prompt is that long. Trimming retrieved passages, summarising old turns, and caching a shared system prefix all cut the tokens that must be prefilled on every request.",
+		}},
+	{ID: "pd-more-users", Lesson: "prefill-vs-decode",
+		Question: "You said decode is bound by memory bandwidth. What happens to each user's token rate when 32 users decode together?",
+		Rubric: []string{
+			"Explains that one read of the weights serves every sequence in the step",
+			"Says per-user speed drops only a little while total throughput rises many times",
+			"Names what grows with the batch: KV-cache reads and per-sequence overhead",
+			"Mentions the point where the step turns compute-bound or the cache runs out",
+		},
+		Answer: []string{
+			"Each decode step streams the weights once no matter how many sequences ride along, so adding users mostly shares a cost that was being paid anyway. Going from one to 32 streams raises the GPU's total output many times while each user's step gets only somewhat longer.",
+			"What does grow is the KV cache read, since each sequence brings its own context, and the bookkeeping per sequence. With long contexts those can dominate, and at some batch size the step becomes compute-bound and per-user speed falls faster.",
+			"The other limit is memory: every sequence holds its KV cache, so the number of users is capped by free memory divided by tokens per conversation.",
+		}},
+	{ID: "pd-bigger-model", Lesson: "prefill-vs-decode",
+		Question: "The team wants to move from an 8B to a 70B model. What happens to the two numbers?",
+		Rubric: []string{
+			"Scales decode time with the weight bytes: roughly nine times more to read per token",
+			"Scales prefill with the parameter count as well, so the first token also slows",
+			"Notes the 70B model does not fit one 80 GB GPU in 16-bit and needs tensor parallelism or quantisation",
+			"Weighs the quality gain against latency and cost, for example routing only hard questions to the big model",
+		},
+		Answer: []string{
+			"Both numbers get worse by roughly the ratio of parameters. Decode reads about 140 GB of weights per step instead of 16, so on the same bandwidth each token takes close to nine times longer; prefill does nine times the arithmetic, so the first token slows by a similar factor.",
+			"The 70B model does not even fit on one 80 GB card in 16-bit, so in practice it runs on four GPUs with tensor parallelism, which divides the per-GPU bytes and brings the token time back to a usable range at four times the hardware. Eight-bit weights halve the bytes again.",
+			"I would ask whether every request needs it. Routing easy questions to the small model and only the hard ones to the big one keeps most answers fast.",
+		}},
+	{ID: "batching-static", Lesson: "batching",
+		Question: "Why not simply collect 32 requests and run them together as one batch?",
+		Rubric: []string{
+			"Points out that the first request waits for the batch to fill, which adds to its first-token time",
+			"Explains that short answers sit idle until the longest in the batch finishes",
+			"Describes continuous batching: joining and leaving at every step",
+			"Mentions a cap on running sequences or tokens per step to protect latency",
+		},
+		Answer: []string{
+			"A fixed batch has two costs. The early arrivals wait for the batch to fill, so their first token is delayed by the collection time. And once it runs, a request that needed 20 tokens keeps its slot until the one that needed 800 is done, so the GPU does less useful work than it seems.",
+			"Continuous batching avoids both: the scheduler rebuilds the batch at every step, so a new request starts its prefill at the next step and a finished one leaves at once. That is what vLLM does.",
+			"I would still bound it, with a maximum number of running sequences and a token budget per step, so one crowd of long prompts cannot push every user's step time past the target.",
+		}},
+	{ID: "batching-memory", Lesson: "batching",
+		Question: "Utilisation is now high but requests start queueing. Where is the limit?",
+		Rubric: []string{
+			"Names KV-cache memory as the usual ceiling on concurrent sequences",
+			"Computes capacity as free memory divided by KV bytes per token times tokens per request",
+			"Mentions preemption or queueing once the cache is full",
+			"Lists levers: shorter contexts, more GPUs, smaller KV (grouped-query attention, 8-bit cache)",
+		},
+		Answer: []string{
+			"Usually the KV cache. Every running sequence holds keys and values for all its tokens, and the engine can only admit new ones while there are free blocks. An 8B model needs about 128 KB per token, so a 60 GB cache holds around half a million tokens: fewer than a hundred conversations of 6,000 tokens.",
+			"When the cache is full, new requests wait in the queue and, under pressure, running ones can be preempted and recomputed later, which shows up as long first-token times despite a busy GPU.",
+			"The fixes are to shorten what each request keeps (trim history, cap output), add GPUs or a replica, or shrink the cache per token with an 8-bit KV cache.",
+		}},
+	{ID: "moderation-cost", Lesson: "moderation-and-streaming",
+		Question: "Your windowed check calls a moderation model for every window. What does that cost, and how would you keep it cheap?",
+		Rubric: []string{
+			"Counts the calls: answer tokens divided by window size",
+			"Notes the checks overlap with generation, so only the first one delays the user",
+			"Suggests a small fast classifier, or checking only categories that matter",
+			"Mentions sizing the window to balance delay against the number of calls",
+		},
+		Answer: []string{
+			"With 50-token windows a 500-token answer needs ten classifier calls, so moderation traffic grows with output volume. Most of those calls run while the model is still writing the next window, so the user only feels the first one.",
+			"To keep it cheap I would use a small dedicated classifier rather than a general model, keep its input to the window plus a little context, and batch calls across users on the same server.",
+			"The window size is the dial: larger windows mean fewer calls but a longer wait before the first text; smaller ones mean more calls and more chance that a problem spans two windows.",
+		}},
+	{ID: "moderation-leak", Lesson: "moderation-and-streaming",
+		Question: "Legal says no unchecked text may ever reach the screen. Does your design still stream?",
+		Rubric: []string{
+			"Agrees that nothing can be shown before its window passes",
+			"Shows that streaming still works window by window after the first check",
+			"Rules out checking alongside the stream, since text would appear before its verdict",
+			"Quantifies the delay added to the first text",
+		},
+		Answer: []string{
+			"Yes, as long as each window is checked before it is released. The user then never sees unchecked text, yet the answer still arrives in steady chunks instead of one block at the end.",
+			"What I would not do under that rule is stream and check in parallel, cutting the answer when a verdict comes back late: by then some tokens have already been read.",
+			"The price is the first window: if it is 40 tokens at 10 ms each plus a 100 ms check, the first words show about half a second after the first token. I would present that number to legal and product together.",
+		}},
+	{ID: "budget-p99", Lesson: "latency-budget",
+		Question: "Your budget adds averages. What happens at the 99th percentile?",
+		Rubric: []string{
+			"Explains that tails do not add like averages, and that a request meets the slowest tail of any stage",
+			"Notes that parallel fan-out makes the tail worse: the step waits for the slowest of several calls",
+			"Proposes per-stage p99 targets and timeouts with fallbacks",
+			"Mentions measuring percentiles per stage with tracing",
+		},
+		Answer: []string{
+			"Averages hide the requests people complain about. If one lookup stalls for several seconds once in twenty calls, its p99 is the stall, and a request that makes three such calls in parallel hits at least one stall far more often than once in twenty.",
+			"So I would set a p99 target for each stage and give slow stages a timeout with a fallback: answer without order details rather than wait for them.",
+			"And I would measure it: one trace per request with a span per stage, reported as p50, p95 and p99, so the budget is checked against real tails instead of means.",
+		}},
+	{ID: "budget-measure", Lesson: "latency-budget",
+		Question: "How do you know the budget holds in production, not just on paper?",
+		Rubric: []string{
+			"Instruments each stage with spans or timers tied to a request id",
+			"Measures the first token and the whole answer from the client's point of view as well as the server's",
+			"Alerts on percentiles against each stage's allowance",
+			"Re-checks the budget after each change or release",
+		},
+		Answer: []string{
+			"I would trace every request, with a span per stage: guardrail, each lookup, prompt building, gateway, first token and last token. The same request id ties the spans to the user's session.",
+			"Server spans miss the network and the browser, so I would also record time to first visible text in the client.",
+			"Each stage gets an alert on its p95 or p99 against its line in the budget, and every release is compared with the previous week so a slow dependency shows up before users notice.",
+		}},
+}

@@ -1,0 +1,77 @@
+package web
+
+import (
+	"fmt"
+	"net/http"
+	"strings"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/latencylab/latencylab/lessons/practice"
+	"github.com/latencylab/latencylab/web/store"
+	"github.com/latencylab/latencylab/web/views"
+)
+
+// maxExportAttempts bounds one export; a learner with more gets the newest.
+const maxExportAttempts = 5000
+
+// handlePracticeExport serves GET /practice/export.md: every answer the
+// learner gave and its score, newest first, as a Markdown file.
+func (s *Server) handlePracticeExport(c echo.Context) error {
+	attempts, err := s.store.PracticeAttempts(c.Request().Context(), learnerID(c), "", maxExportAttempts)
+	if err != nil {
+		return err
+	}
+	var b strings.Builder
+	b.WriteString("# My Latency Lab practice\n\n")
+	if len(attempts) == 0 {
+		b.WriteString("No answers yet.\n")
+	}
+	for _, a := range attempts {
+		s.writeAttemptMarkdown(&b, a)
+	}
+	h := c.Response().Header()
+	h.Set(echo.HeaderContentDisposition, `attachment; filename="latencylab-practice.md"`)
+	return c.Blob(http.StatusOK, "text/markdown; charset=utf-8", []byte(b.String()))
+}
+
+func (s *Server) writeAttemptMarkdown(b *strings.Builder, a store.PracticeAttempt) {
+	kind, id, _ := strings.Cut(a.Drill, "/")
+	switch kind {
+	case "estimate":
+		t, ok := practice.LookupTemplate(id)
+		if !ok {
+			return
+		}
+		fmt.Fprintf(b, "## Estimate: %s (seed %d)\n\n*%s* · score %s\n\n", mdLine(t.Title), a.Seed, views.FormatWhen(a.At), scoreText(a.Score, a.Scored))
+		if p, err := t.Draw(a.Seed); err == nil {
+			fmt.Fprintf(b, "%s\n\n", mdLine(p.Question))
+		}
+		fmt.Fprintf(b, "- My answer: %s\n- The engine's figure: %s\n\n", mdLine(a.Answer), t.Format(a.Correct))
+	case "open":
+		q, ok := s.openQuestion(id)
+		if !ok {
+			return
+		}
+		fmt.Fprintf(b, "## Open question: %s\n\n*%s* · score %s\n\n", mdLine(q.Question), views.FormatWhen(a.At), scoreText(a.Score, a.Scored))
+		for _, line := range strings.Split(a.Answer, "\n") {
+			b.WriteString("> " + strings.TrimRight(line, "\r") + "\n")
+		}
+		b.WriteString("\n")
+		ticked := map[int]bool{}
+		for _, t := range a.Ticks {
+			ticked[t] = true
+		}
+		for i, r := range q.Rubric {
+			mark := " "
+			if ticked[i] {
+				mark = "x"
+			}
+			fmt.Fprintf(b, "- [%s] %s\n", mark, mdLine(r))
+		}
+		b.WriteString("\n")
+	}
+}
+
+// mdLine keeps a value on one line so it cannot start a heading or list.
+func mdLine(s string) string { return strings.Join(strings.Fields(s), " ") }

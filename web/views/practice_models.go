@@ -1,0 +1,84 @@
+package views
+
+import (
+	"strconv"
+	"time"
+)
+
+// PracticeIndex is the /practice page: every drill grouped by lesson.
+type PracticeIndex struct {
+	Groups   []PracticeGroup
+	Total    int
+	DueCount int
+}
+
+// PracticeGroup is one lesson's drills, by kind.
+type PracticeGroup struct {
+	LessonTitle, LessonSlug string
+	Estimates, Open         []PracticeItem
+}
+
+// PracticeItem is one drill in the list with the learner's standing on it.
+type PracticeItem struct {
+	Href, Title string
+	Attempts    int
+	LastScore   string // "" when never scored
+	Due         string // "due now", "due in 3 days" or ""
+}
+
+// EstimatePage is one drawn estimation drill.
+type EstimatePage struct {
+	ID, Title, LessonTitle, LessonSlug string
+	Seed                               uint64
+	Question                           string
+	Given                              [][2]string
+	UnitName, Example                  string
+	// Draft and Error keep a refused answer in the box with the reason.
+	Draft, Error string
+	// Result is set once the learner has answered this draw.
+	Result          *EstimateResult
+	History         []AttemptRow
+	NextSeedHref    string
+	LabHref, Preset string
+}
+
+// EstimateResult is the grade of the latest answer to a draw and the
+// worked solution.
+type EstimateResult struct {
+	Answer, Correct, Verdict string
+	ScoreClass               string // "full", "partial", "none"
+	Steps                    [][2]string
+}
+
+// AttemptRow is one earlier attempt, newest first.
+type AttemptRow struct {
+	At, Answer, Correct, Score, Href string
+}
+
+// FormatWhen writes a time for history rows.
+func FormatWhen(t time.Time) string { return t.UTC().Format("2 Jan 15:04") }
+
+func u64toa(n uint64) string { return strconv.FormatUint(n, 10) }
+
+// OpenPage is one open question: the answer box, and after an answer the
+// learner's text beside the model answer with the rubric to tick.
+type OpenPage struct {
+	ID, LessonTitle, LessonSlug, Question string
+	Rubric                                []string
+	// Draft and Error keep a refused answer in the box with the reason.
+	Draft, Error string
+	MinWords     int
+	Attempt      *OpenAttempt
+	ModelHTML    string // trusted HTML of the model answer
+	History      []AttemptRow
+}
+
+// OpenAttempt is the attempt shown beside the model answer.
+type OpenAttempt struct {
+	ID     int64
+	Answer string
+	Ticked map[int]bool
+	Score  string // "" until ticked
+}
+
+func i64toa(n int64) string { return strconv.FormatInt(n, 10) }
