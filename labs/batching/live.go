@@ -49,7 +49,7 @@ func (l *Lab) runLive(ctx context.Context, s settings, emit func(labs.Frame)) er
 	prefix := fmt.Sprintf("%s-%s-%d", Slug, l.tag, n)
 	salt := l.salt + n
 
-	le, err := l.engine(s)
+	le, err := l.engine(ctx, s)
 	if err != nil {
 		return err
 	}
@@ -141,13 +141,14 @@ func (l *Lab) runLive(ctx context.Context, s settings, emit func(labs.Frame)) er
 	return nil
 }
 
-// engine is a new live engine with the run's policy, or the shared one.
-func (l *Lab) engine(s settings) (*live.Engine, error) {
+// engine is a new live engine with the run's policy, or the shared one
+// (a workshop room's, when the run is a room's).
+func (l *Lab) engine(ctx context.Context, s settings) (*live.Engine, error) {
 	if s.shared {
 		if l.engines == nil {
 			return nil, errors.New("batching: no shared engine pool configured")
 		}
-		le, err := l.engines.Get(s.profile)
+		le, err := l.engines.For(ctx).Get(s.profile)
 		if err != nil {
 			return nil, fmt.Errorf("batching: shared engine for %s: %w", s.profile, err)
 		}
