@@ -68,6 +68,7 @@ type OpenPage struct {
 	// Draft and Error keep a refused answer in the box with the reason.
 	Draft, Error string
 	MinWords     int
+	GraderModel  string // the grading model's name; "" when there is none
 	Attempt      *OpenAttempt
 	ModelHTML    string // trusted HTML of the model answer
 	History      []AttemptRow
@@ -79,6 +80,23 @@ type OpenAttempt struct {
 	Answer string
 	Ticked map[int]bool
 	Score  string // "" until ticked
+	// Grading is a model's opinion of this attempt, nil until asked for.
+	Grading *OpenGrading
+}
+
+// OpenGrading is a grading model's verdicts on one attempt, or why it
+// failed (Problem).
+type OpenGrading struct {
+	Model, Problem string
+	Covered, Total int
+	Points         []GradedPoint
+}
+
+// GradedPoint is the model's verdict on one rubric point: Quote is the
+// learner's sentence that earned it; Dropped a quote not in the answer.
+type GradedPoint struct {
+	Rubric, Quote, Dropped string
+	Covered                bool
 }
 
 func i64toa(n int64) string { return strconv.FormatInt(n, 10) }
