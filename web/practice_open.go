@@ -93,6 +93,11 @@ func (s *Server) renderOpen(c echo.Context, status int, q openQuestion, chosen i
 	if les, ok := s.cfg.Lessons.Get(q.Lesson); ok {
 		v.LessonTitle = les.Title
 	}
+	for _, other := range s.openQuestions() {
+		if other.Lesson == q.Lesson && other.ID != q.ID {
+			v.Related = append(v.Related, views.PracticeItem{Href: "/practice/open/" + other.ID, Title: other.Title})
+		}
+	}
 	history, err := s.store.PracticeAttempts(c.Request().Context(), learnerID(c), openDrill(q.ID), 50)
 	if err != nil {
 		return err

@@ -72,6 +72,9 @@ type OpenPage struct {
 	Attempt      *OpenAttempt
 	ModelHTML    string // trusted HTML of the model answer
 	History      []AttemptRow
+	// Related are the lesson's other open questions: its own drill and the
+	// follow-ups an interviewer would push with.
+	Related []PracticeItem
 }
 
 // OpenAttempt is the attempt shown beside the model answer.
