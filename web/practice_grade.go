@@ -70,7 +70,7 @@ func (s *Server) openGrading(ctx context.Context, learner string, attempt int64,
 		return nil, err
 	}
 	v := &views.OpenGrading{Model: rec.Model, Problem: rec.Problem, Total: len(rubric)}
-	if rec.Problem != "" {
+	if rec.Verdicts == "" {
 		return v, nil
 	}
 	var g practice.Grading
@@ -78,7 +78,7 @@ func (s *Server) openGrading(ctx context.Context, learner string, attempt int64,
 		v.Problem = "The kept grading could not be read; ask for a new one."
 		return v, nil
 	}
-	v.Covered = g.Covered()
+	v.Graded, v.Covered = true, g.Covered()
 	for _, verdict := range g.Verdicts {
 		if verdict.Point < 0 || verdict.Point >= len(rubric) {
 			continue // the rubric changed since this grading

@@ -102,8 +102,9 @@ func TestOpenAnswerModelGrading(t *testing.T) {
 		{"server without response_format", good, 0, false, true,
 			[]string{"covered 2 of 4 points"}, nil, []bool{true, false}},
 		{"malformed JSON", `Sure! {"verdicts": [ {"point": 0, "covered": tru`, 0, false, false,
-			[]string{"Grading by judge-7b failed: The grader&#39;s reply could not be read", "Score: <strong>25%</strong>"},
-			[]string{"Graded by"}, []bool{true}},
+			// the earlier opinion stays beside the failure
+			[]string{"Grading by judge-7b failed: The grader&#39;s reply could not be read", "Score: <strong>25%</strong>", "covered 2 of 4 points"},
+			nil, []bool{true}},
 		{"error status", "", http.StatusServiceUnavailable, false, false,
 			[]string{"failed: The grader&#39;s server refused the request (HTTP 503)"}, []string{"overloaded"}, []bool{true}},
 		{"slow reply", "", 0, true, false,
@@ -140,6 +141,15 @@ func TestOpenAnswerModelGrading(t *testing.T) {
 				}
 			}
 		})
+	}
+	// A fresh attempt whose only grading failed shows the failure alone.
+	resp = postForm(t, c, page, url.Values{"answer": {answer + " Second try."}})
+	loc = resp.Header.Get("Location")
+	fresh := strings.TrimSuffix(strings.SplitN(loc, "attempt=", 2)[1], "#compare")
+	fake.set("no JSON here", 0, false, false)
+	postForm(t, c, page+"/grade", url.Values{"attempt": {fresh}})
+	if _, body := get(t, c, base+loc); !strings.Contains(body, "reply could not be read") || strings.Contains(body, "Graded by") {
+		t.Error("a fresh attempt with a malformed grading does not show the failure alone")
 	}
 	for _, bad := range []url.Values{{"attempt": {"x"}}, {"attempt": {"999"}}} {
 		if resp := postForm(t, c, page+"/grade", bad); resp.StatusCode < 400 || resp.StatusCode >= 500 {

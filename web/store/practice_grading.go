@@ -12,19 +12,25 @@ import (
 type PracticeGrading struct {
 	Attempt  int64
 	Model    string
-	Verdicts string // JSON written and read by the web layer
-	Problem  string // why the grading failed; "" when it did not
+	Verdicts string // JSON written and read by the web layer; "" until one succeeds
+	Problem  string // why the latest grading failed; "" when it did not
 	At       time.Time
 }
 
 // SavePracticeGrading keeps a grading with a learner's attempt, replacing
-// an earlier one; ErrAttemptNotFound when the attempt is not theirs.
+// an earlier one, except that a failed grading (no verdicts) keeps the
+// verdicts of an earlier success beside its problem, so a grader that is
+// down cannot wipe an opinion already given. ErrAttemptNotFound when the
+// attempt is not theirs.
 func (s *Store) SavePracticeGrading(ctx context.Context, learner string, g PracticeGrading) error {
 	if len(g.Verdicts)+len(g.Problem)+len(g.Model) > 4*MaxAnswerLen {
 		return fmt.Errorf("save grading: %w: too long", ErrInvalid)
 	}
-	res, err := s.db.ExecContext(ctx, `INSERT OR REPLACE INTO practice_gradings (attempt, model, verdicts, problem, at)
-		SELECT id, ?, ?, ?, ? FROM practice_attempts WHERE id = ? AND learner = ?`,
+	res, err := s.db.ExecContext(ctx, `INSERT INTO practice_gradings (attempt, model, verdicts, problem, at)
+		SELECT id, ?, ?, ?, ? FROM practice_attempts WHERE id = ? AND learner = ?
+		ON CONFLICT (attempt) DO UPDATE SET problem = excluded.problem, at = excluded.at,
+			model = CASE WHEN excluded.verdicts = '' THEN model ELSE excluded.model END,
+			verdicts = CASE WHEN excluded.verdicts = '' THEN verdicts ELSE excluded.verdicts END`,
 		g.Model, g.Verdicts, g.Problem, formatTime(g.At), g.Attempt, learner)
 	if err != nil {
 		return fmt.Errorf("save grading of attempt %d: %w", g.Attempt, err)

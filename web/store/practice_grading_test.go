@@ -21,7 +21,9 @@ func TestPracticeGradingKeptWithAttempt(t *testing.T) {
 		t.Fatalf("before grading: found=%v err=%v, want none", found, err)
 	}
 	first := PracticeGrading{Attempt: id, Model: "m1", Verdicts: `{"verdicts":[]}`, At: t0}
-	second := PracticeGrading{Attempt: id, Model: "m2", Problem: "the grader did not answer", At: t0.Add(time.Minute)}
+	failed := PracticeGrading{Attempt: id, Model: "m2", Problem: "the grader did not answer", At: t0.Add(time.Minute)}
+	keptWithProblem := PracticeGrading{Attempt: id, Model: "m1", Verdicts: first.Verdicts, Problem: failed.Problem, At: failed.At}
+	second := PracticeGrading{Attempt: id, Model: "m3", Verdicts: `{"verdicts":[{"point":0}]}`, At: t0.Add(2 * time.Minute)}
 	tests := []struct {
 		name    string
 		learner string
@@ -30,7 +32,8 @@ func TestPracticeGradingKeptWithAttempt(t *testing.T) {
 		want    PracticeGrading
 	}{
 		{"first grading", ana, first, nil, first},
-		{"regrade replaces", ana, second, nil, second},
+		{"a failure keeps the verdicts", ana, failed, nil, keptWithProblem},
+		{"a success replaces all", ana, second, nil, second},
 		{"someone else's attempt", bo, PracticeGrading{Attempt: id, Model: "x", At: t0}, ErrAttemptNotFound, second},
 		{"unknown attempt", ana, PracticeGrading{Attempt: id + 99, Model: "x", At: t0}, ErrAttemptNotFound, second},
 	}

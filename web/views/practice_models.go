@@ -90,7 +90,8 @@ type OpenAttempt struct {
 // OpenGrading is a grading model's verdicts on one attempt, or why it
 // failed (Problem).
 type OpenGrading struct {
-	Model, Problem string
+	Model, Problem string // Problem: why the latest request failed
+	Graded         bool   // verdicts are kept (from this or an earlier request)
 	Covered, Total int
 	Points         []GradedPoint
 }
