@@ -142,6 +142,10 @@ func TestOpenAnswerModelGrading(t *testing.T) {
 			}
 		})
 	}
+	if _, md := get(t, c, base+"/practice/export.md"); !strings.Contains(md, "Graded by judge-7b (its opinion, not the score): covered 2 of 4 points") ||
+		!strings.Contains(md, "- covered: ") || !strings.Contains(md, "(“Prefill work grows with the prompt length.”)") {
+		t.Errorf("the export lacks the model's opinion:\n%s", md)
+	}
 	// A fresh attempt whose only grading failed shows the failure alone.
 	resp = postForm(t, c, page, url.Values{"answer": {answer + " Second try."}})
 	loc = resp.Header.Get("Location")
