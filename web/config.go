@@ -57,6 +57,8 @@ type Config struct {
 	Limits Limits // limits per client address and for the whole machine; see Limits
 
 	Workshops WorkshopConfig // cohort workshops: room size, load dial, join limits
+
+	Grader GraderConfig // optional model grading of open practice answers; off without a URL
 }
 
 // Limits are the limits a client cannot dodge by dropping or rotating its
@@ -154,6 +156,7 @@ func (c Config) withDefaults() Config {
 	}
 	c.Limits = c.Limits.withDefaults(c.MaxRuns)
 	c.Workshops = c.Workshops.withDefaults()
+	c.Grader = c.Grader.withDefaults()
 	return c
 }
 
@@ -232,6 +235,7 @@ func (c Config) Validate() error {
 	}
 	errs = append(errs, c.Limits.validate()...)
 	errs = append(errs, c.Workshops.validate()...)
+	errs = append(errs, c.Grader.validate(c.Limits.WriteTimeout)...)
 	if c.Catalog != nil {
 		if err := checkCatalog(c.Catalog); err != nil {
 			errs = append(errs, err)

@@ -24,6 +24,7 @@ func (s *Server) registerPractice(site []echo.MiddlewareFunc) {
 	e.GET("/practice/open/:id", s.handleOpen, site...)
 	e.POST("/practice/open/:id", s.handleOpenAnswer, site...)
 	e.POST("/practice/open/:id/score", s.handleOpenScore, site...)
+	e.POST("/practice/open/:id/grade", s.handleOpenGrade, site...)
 	s.registerMock(site)
 }
 

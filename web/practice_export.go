@@ -1,6 +1,7 @@
 package web
 
 import (
+	"context"
 	"fmt"
 	"net/http"
 	"strings"
@@ -28,20 +29,22 @@ func (s *Server) handlePracticeExport(c echo.Context) error {
 		b.WriteString("No answers yet.\n")
 	}
 	for _, a := range attempts {
-		s.writeAttemptMarkdown(&b, a)
+		if err := s.writeAttemptMarkdown(c.Request().Context(), &b, a); err != nil {
+			return err
+		}
 	}
 	h := c.Response().Header()
 	h.Set(echo.HeaderContentDisposition, `attachment; filename="latencylab-practice.md"`)
 	return c.Blob(http.StatusOK, "text/markdown; charset=utf-8", []byte(b.String()))
 }
 
-func (s *Server) writeAttemptMarkdown(b *strings.Builder, a store.PracticeAttempt) {
+func (s *Server) writeAttemptMarkdown(ctx context.Context, b *strings.Builder, a store.PracticeAttempt) error {
 	kind, id, _ := strings.Cut(a.Drill, "/")
 	switch kind {
 	case "estimate":
 		t, ok := practice.LookupTemplate(id)
 		if !ok {
-			return
+			return nil
 		}
 		fmt.Fprintf(b, "## Estimate: %s (seed %d)\n\n*%s* · score %s\n\n", mdLine(t.Title), a.Seed, views.FormatWhen(a.At), scoreText(a.Score, a.Scored))
 		if p, err := t.Draw(a.Seed); err == nil {
@@ -51,7 +54,7 @@ func (s *Server) writeAttemptMarkdown(b *strings.Builder, a store.PracticeAttemp
 	case "open":
 		q, ok := s.openQuestion(id)
 		if !ok {
-			return
+			return nil
 		}
 		fmt.Fprintf(b, "## Open question: %s\n\n*%s* · score %s\n\n", mdLine(q.Question), views.FormatWhen(a.At), scoreText(a.Score, a.Scored))
 		for _, line := range strings.Split(a.Answer, "\n") {
@@ -70,7 +73,34 @@ func (s *Server) writeAttemptMarkdown(b *strings.Builder, a store.PracticeAttemp
 			fmt.Fprintf(b, "- [%s] %s\n", mark, mdLine(r))
 		}
 		b.WriteString("\n")
+		g, err := s.openGrading(ctx, a.Learner, a.ID, q.Rubric)
+		if err != nil {
+			return err
+		}
+		writeGradingMarkdown(b, g)
 	}
+	return nil
+}
+
+// writeGradingMarkdown adds a model's opinion, labelled as such, under the
+// learner's own ticks.
+func writeGradingMarkdown(b *strings.Builder, g *views.OpenGrading) {
+	if g == nil || !g.Graded {
+		return
+	}
+	fmt.Fprintf(b, "Graded by %s (its opinion, not the score): covered %d of %d points\n\n", mdLine(g.Model), g.Covered, g.Total)
+	for _, p := range g.Points {
+		verdict := "not covered"
+		if p.Covered {
+			verdict = "covered"
+		}
+		fmt.Fprintf(b, "- %s: %s", verdict, mdLine(p.Rubric))
+		if p.Quote != "" {
+			fmt.Fprintf(b, " (“%s”)", mdLine(p.Quote))
+		}
+		b.WriteString("\n")
+	}
+	b.WriteString("\n")
 }
 
 // mdLine keeps a value on one line so it cannot start a heading or list.

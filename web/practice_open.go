@@ -87,8 +87,16 @@ func (s *Server) handleOpen(c echo.Context) error {
 func (s *Server) renderOpen(c echo.Context, status int, q openQuestion, chosen int64, draft, problem string) error {
 	v := views.OpenPage{ID: q.ID, LessonSlug: q.Lesson, Question: q.Question, Rubric: q.Rubric,
 		Draft: draft, Error: problem, MinWords: practice.MinWords}
+	if s.grader != nil {
+		v.GraderModel = s.grader.model
+	}
 	if les, ok := s.cfg.Lessons.Get(q.Lesson); ok {
 		v.LessonTitle = les.Title
+	}
+	for _, other := range s.openQuestions() {
+		if other.Lesson == q.Lesson && other.ID != q.ID {
+			v.Related = append(v.Related, views.PracticeItem{Href: "/practice/open/" + other.ID, Title: other.Title})
+		}
 	}
 	history, err := s.store.PracticeAttempts(c.Request().Context(), learnerID(c), openDrill(q.ID), 50)
 	if err != nil {
@@ -104,6 +112,9 @@ func (s *Server) renderOpen(c echo.Context, status int, q openQuestion, chosen i
 				v.Attempt.Score = scoreText(a.Score, true)
 			}
 			v.ModelHTML = q.ModelHTML
+			if v.Attempt.Grading, err = s.openGrading(c.Request().Context(), learnerID(c), a.ID, q.Rubric); err != nil {
+				return err
+			}
 		}
 		v.History = append(v.History, views.AttemptRow{At: views.FormatWhen(a.At), Answer: truncateRunes(a.Answer, 80),
 			Correct: "see the model answer", Score: scoreText(a.Score, a.Scored),

@@ -38,6 +38,8 @@ type Server struct {
 	workshops *rooms
 	joinFails *keyedLimiter
 
+	grader *grader // nil without a grading server
+
 	// stopCtx ends when shutdown begins, so running streams can send a last
 	// event before the HTTP server waits for them.
 	stopCtx   context.Context
@@ -81,6 +83,7 @@ func New(cfg Config) (*Server, error) {
 		runs:        newRunLimiter(cfg.MaxRuns, lim.MaxRunsPerAddr, lim.MaxRunsTotal, cfg.Clock),
 		labRuns:     newRunningWork(cfg.Clock),
 		proxies:     prox,
+		grader:      newGrader(cfg.Grader),
 	}
 	s.origins.Store(origins)
 	s.workshops, s.joinFails = newRooms(s), newKeyedLimiter(cfg.Workshops.JoinFailRate, cfg.Workshops.JoinFailBurst)

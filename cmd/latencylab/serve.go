@@ -38,6 +38,8 @@ type serveFlags struct {
 	API apiFlags
 	// Workshops sizes cohort rooms and their load dial.
 	Workshops workshopFlags
+	// Grader grades open practice answers with a model, when set.
+	Grader graderFlags
 }
 
 // parseServeFlags reads flags with env fallbacks (flags win). Bad input is
@@ -63,6 +65,7 @@ func parseServeFlags(args []string, getenv func(string) string, stderr io.Writer
 	fs.StringVar(&f.UpstreamModel, "upstream-model", f.UpstreamModel, "model name on the upstream server (env LATENCYLAB_UPSTREAM_MODEL); default the first it lists")
 	checkLimits := addLimitFlags(fs, getenv, &f.Limits)
 	checkWorkshops := addWorkshopFlags(fs, getenv, &f.Workshops)
+	checkGrader := addGraderFlags(fs, getenv, &f.Grader)
 	f.API.register(fs, getenv)
 	if err := fs.Parse(args); err != nil {
 		return f, err
@@ -71,6 +74,9 @@ func parseServeFlags(args []string, getenv func(string) string, stderr io.Writer
 		return f, err
 	}
 	if err := checkWorkshops(); err != nil {
+		return f, err
+	}
+	if err := checkGrader(); err != nil {
 		return f, err
 	}
 	if err := f.API.check(); err != nil {
@@ -166,6 +172,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		},
 	}
 	cfg.Workshops = f.Workshops.config()
+	cfg.Grader = f.Grader.config(ctx, stderr)
 	if err := cfg.Validate(); err != nil {
 		// Validate lists every problem, one a line; the CLI says it in one.
 		fmt.Fprintf(stderr, "latencylab serve: %s\n", strings.ReplaceAll(err.Error(), "\n", "; "))

@@ -47,6 +47,9 @@ type Request struct {
 	Temperature *float64
 	Stop        []string
 	Seed        *int64
+	// ResponseFormat, when set, asks for "json_object" (or another
+	// response_format type the server knows); servers without it refuse.
+	ResponseFormat string
 }
 
 // Chunk is one streamed piece of the answer. Its text has LF as its only
@@ -88,16 +91,21 @@ func (e *ServerError) Error() string {
 }
 
 type wireRequest struct {
-	Model         string         `json:"model,omitempty"`
-	Prompt        string         `json:"prompt,omitempty"`
-	Messages      []Message      `json:"messages,omitempty"`
-	MaxTokens     int            `json:"max_tokens,omitempty"`
-	IgnoreEOS     bool           `json:"ignore_eos,omitempty"`
-	Temperature   *float64       `json:"temperature,omitempty"`
-	Stop          []string       `json:"stop,omitempty"`
-	Seed          *int64         `json:"seed,omitempty"`
-	Stream        bool           `json:"stream"`
-	StreamOptions map[string]any `json:"stream_options,omitempty"`
+	Model          string          `json:"model,omitempty"`
+	Prompt         string          `json:"prompt,omitempty"`
+	Messages       []Message       `json:"messages,omitempty"`
+	MaxTokens      int             `json:"max_tokens,omitempty"`
+	IgnoreEOS      bool            `json:"ignore_eos,omitempty"`
+	Temperature    *float64        `json:"temperature,omitempty"`
+	Stop           []string        `json:"stop,omitempty"`
+	Seed           *int64          `json:"seed,omitempty"`
+	ResponseFormat *responseFormat `json:"response_format,omitempty"`
+	Stream         bool            `json:"stream"`
+	StreamOptions  map[string]any  `json:"stream_options,omitempty"`
+}
+
+type responseFormat struct {
+	Type string `json:"type"`
 }
 
 type wireChunk struct {
@@ -122,10 +130,14 @@ func (c *Client) Stream(ctx context.Context, req Request, onChunk func(Chunk)) (
 	if req.Messages != nil {
 		path = "/chat/completions"
 	}
+	var format *responseFormat
+	if req.ResponseFormat != "" {
+		format = &responseFormat{Type: req.ResponseFormat}
+	}
 	body, err := json.Marshal(wireRequest{
 		Model: req.Model, Prompt: req.Prompt, Messages: req.Messages, MaxTokens: req.MaxTokens,
 		IgnoreEOS: req.IgnoreEOS, Temperature: req.Temperature, Stop: req.Stop, Seed: req.Seed,
-		Stream: true, StreamOptions: map[string]any{"include_usage": true},
+		ResponseFormat: format, Stream: true, StreamOptions: map[string]any{"include_usage": true},
 	})
 	if err != nil {
 		return Result{}, fmt.Errorf("encode request: %w", err)

@@ -11,6 +11,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
+	"time"
 
 	"github.com/latencylab/latencylab/engine"
 )
@@ -121,4 +122,16 @@ type env struct {
 	tokens     int
 	extra      float64
 	decodeOnly bool
+
+	// What the other drills were drawn from, for the second-path tests:
+	// a batch size, the pipeline's stage times, a target, deadline or
+	// timeout (limit) with the time already spent, the helper calls'
+	// (prompt, output) tokens, a stall's rate (one call in every) and the
+	// share of answers abandoned.
+	batch        int
+	st           stages
+	limit, spent time.Duration
+	calls        [][2]int
+	every        int
+	share        float64
 }

@@ -73,6 +73,7 @@ var answeringTemplates = []Template{
 				Question: fmt.Sprintf("%s serves waves of %d requests at once (1,000-token prompts, %d-token answers). How many requests per second does it finish?", s.d, b, out),
 				Given:    given("Deployment", s.d.String(), "Batch", fmt.Sprintf("%d requests", b), "Prompt / answer", fmt.Sprintf("1,000 / %d tokens", out)),
 				Answer:   rps,
+				env:      env{cfg: s.cfg, batch: b, prompt: 1000, output: out},
 				Steps: []Step{
 					stepf("One wave (engine)", "prefill of %d prompts, then %d decode steps at TPOT %s: %s", b, out, fmtDur(meanTPOT(res)), fmtDur(res.Duration)),
 					stepf("Rate", "%d ÷ %s = %s req/s", b, fmtDur(res.Duration), sig(rps)),

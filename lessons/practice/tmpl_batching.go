@@ -84,6 +84,7 @@ var batchingTemplates = []Template{
 				Question: fmt.Sprintf("%d users send 500-token prompts to %s at the same moment and each gets 64 tokens back. What is the average time per output token?", b, s.d),
 				Given:    given("Deployment", s.d.String(), "Batch", fmt.Sprintf("%d requests", b), "Prompt / answer", "500 / 64 tokens"),
 				Answer:   secs(t),
+				env:      env{cfg: s.cfg, batch: b, prompt: 500, output: 64},
 				Steps: []Step{
 					s.weightsStep(),
 					stepf("One decode step alone (roofline)", "%s", fmtDur(one)),
@@ -109,6 +110,7 @@ var batchingTemplates = []Template{
 				Question: fmt.Sprintf("A burst of %d requests (300-token prompts, 100-token answers) hits %s together. How many output tokens per second does the GPU produce over the whole burst?", b, s.d),
 				Given:    given("Deployment", s.d.String(), "Batch", fmt.Sprintf("%d requests", b), "Prompt / answer", "300 / 100 tokens"),
 				Answer:   rate,
+				env:      env{cfg: s.cfg, batch: b, prompt: 300, output: 100},
 				Steps: []Step{
 					stepf("Output tokens", "%d × 100 = %s", b, fmtInt(b*100)),
 					stepf("Burst duration (engine)", "%s", fmtDur(res.Duration)),

@@ -45,6 +45,7 @@ var budgetTemplates = []Template{
 				Question: fmt.Sprintf("The first token must arrive within %s. The guardrail runs first, the three lookups run in parallel, then the gateway. How much of the target is left for the model's own time to first token?", fmtDur(target)),
 				Given:    append(given("Target", fmtDur(target)), st.facts()...),
 				Answer:   secs(left),
+				env:      env{st: st, limit: target},
 				Steps: []Step{
 					stepf("Lookups in parallel", "max(%s, %s, %s) = %s", fmtDur(st.history), fmtDur(st.retrieval), fmtDur(st.order), fmtDur(st.lookupsMax())),
 					stepf("Before the model", "%s + %s + %s = %s", fmtDur(st.guard), fmtDur(st.lookupsMax()), fmtDur(st.gateway), fmtDur(pre)),
@@ -63,6 +64,7 @@ var budgetTemplates = []Template{
 				Question: fmt.Sprintf("A retrieval service usually answers in %s, but one call in %d stalls for an extra %s. What is its 99th-percentile latency?", fmtDur(base), every, fmtDur(spike)),
 				Given:    given("Usual", fmtDur(base), "Stalls", fmt.Sprintf("1 in %d", every), "Stall", fmtDur(spike)),
 				Answer:   secs(p99),
+				env:      env{limit: base, spent: spike, every: every},
 				Steps: []Step{
 					stepf("Share of slow calls", "1 ÷ %d = %s%%, more than the 1%% the p99 leaves out", every, sig(100/float64(every))),
 					stepf("So the p99 lands on a stalled call", "%s + %s = %s (the mean hides it)", fmtDur(base), fmtDur(spike), fmtDur(p99)),

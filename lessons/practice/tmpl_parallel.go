@@ -14,6 +14,7 @@ var parallelTemplates = []Template{
 				Question: "History, document retrieval and the order lookup are started together and the prompt waits for all three. How long does the context stage take?",
 				Given:    st.facts()[1:4],
 				Answer:   secs(st.lookupsMax()),
+				env:      env{st: st},
 				Steps: []Step{stepf("The slowest one sets it", "max(%s, %s, %s) = %s",
 					fmtDur(st.history), fmtDur(st.retrieval), fmtDur(st.order), fmtDur(st.lookupsMax()))},
 			}, nil
@@ -27,6 +28,7 @@ var parallelTemplates = []Template{
 				Question: "The three lookups now run one after another. How much time per request does starting them together save?",
 				Given:    st.facts()[1:4],
 				Answer:   secs(saved),
+				env:      env{st: st},
 				Steps: []Step{
 					stepf("One after another", "%s + %s + %s = %s", fmtDur(st.history), fmtDur(st.retrieval), fmtDur(st.order), fmtDur(st.lookupsSum())),
 					stepf("Together", "max(…) = %s", fmtDur(st.lookupsMax())),
@@ -44,6 +46,7 @@ var parallelTemplates = []Template{
 				Question: "The input guardrail runs first, then the three lookups together. If the guardrail starts alongside the lookups instead (cancelling them if it blocks), how long is the stage before the prompt can be built?",
 				Given:    st.facts()[:4],
 				Answer:   secs(after),
+				env:      env{st: st},
 				Steps: []Step{
 					stepf("Now", "%s + max(%s, %s, %s) = %s", fmtDur(st.guard), fmtDur(st.history), fmtDur(st.retrieval), fmtDur(st.order), fmtDur(before)),
 					stepf("Alongside", "max(%s, %s) = %s", fmtDur(st.guard), fmtDur(st.lookupsMax()), fmtDur(after)),
@@ -72,6 +75,7 @@ var parallelTemplates = []Template{
 				Question: fmt.Sprintf("Before answering, the service calls the small tier (%s) twice in a row: a query rewrite (%s-token prompt, %d-token output) and a classifier (%s-token prompt, %d-token output). How long do the two calls add before the main answer starts?", s.d, fmtInt(p1), o1, fmtInt(p2), o2),
 				Given:    given("Model", s.d.String(), "Rewrite", fmt.Sprintf("%s in / %d out", fmtInt(p1), o1), "Classifier", fmt.Sprintf("%s in / %d out", fmtInt(p2), o2)),
 				Answer:   secs(total),
+				env:      env{cfg: s.cfg, calls: [][2]int{{p1, o1}, {p2, o2}}},
 				Steps: []Step{
 					stepf("Rewrite (engine)", "TTFT %s + (%d − 1) × %s = %s", fmtDur(a.TTFT()), o1, fmtDur(tpot(a)), fmtDur(a.E2E())),
 					stepf("Classifier (engine)", "TTFT %s + (%d − 1) × %s = %s", fmtDur(b.TTFT()), o2, fmtDur(tpot(b)), fmtDur(b.E2E())),

@@ -57,6 +57,7 @@ var streamingTemplates = []Template{
 				Question: fmt.Sprintf("A user closes the tab %s after sending a 1,000-token prompt to %s. The cancel never reaches the model, which writes its full %s-token answer. How many tokens are generated after the user left?", fmtDur(leave), s.d, fmtInt(out)),
 				Given:    given("Deployment", s.d.String(), "Answer", fmtInt(out)+" tokens", "User leaves at", fmtDur(leave)),
 				Answer:   float64(wasted),
+				env:      env{cfg: s.cfg, prompt: 1000, output: out, limit: leave},
 				Steps: []Step{
 					stepf("First token (engine)", "TTFT = %s, then TPOT %s", fmtDur(res.TTFT()), fmtDur(tpot(res))),
 					stepf("Written before leaving", "1 + (%s − %s) ÷ %s ≈ %s tokens", fmtDur(leave), fmtDur(res.TTFT()), fmtDur(tpot(res)), fmtInt(seen)),
@@ -75,6 +76,7 @@ var streamingTemplates = []Template{
 				Question: fmt.Sprintf("Of %s streamed answers a day, %d%% are abandoned after %d tokens but run on to %s tokens because cancellation is not passed on. How many output tokens a day are written for nobody?", fmtInt(n), share, seen, fmtInt(out)),
 				Given:    given("Answers a day", fmtInt(n), "Abandoned", fmt.Sprintf("%d%%", share), "Seen / written", fmt.Sprintf("%d / %s tokens", seen, fmtInt(out))),
 				Answer:   wasted,
+				env:      env{batch: n, share: float64(share) / 100, output: out, tokens: seen},
 				Steps: []Step{
 					stepf("Abandoned answers", "%s × %d%% = %s", fmtInt(n), share, sig(float64(n)*float64(share)/100)),
 					stepf("Unread tokens each", "%s − %d = %s", fmtInt(out), seen, fmtInt(out-seen)),

@@ -58,6 +58,7 @@ var timeoutTemplates = []Template{
 				Question: fmt.Sprintf("A call to %s with a 2,000-token prompt has an overall timeout of %s. How many tokens has the user seen when it fires?", s.d, fmtDur(limit)),
 				Given:    given("Deployment", s.d.String(), "Overall timeout", fmtDur(limit), "Prompt", "2,000 tokens"),
 				Answer:   float64(n),
+				env:      env{cfg: s.cfg, prompt: 2000, output: 64, limit: limit},
 				Steps: []Step{
 					stepf("First token (engine)", "TTFT = %s, then TPOT %s", fmtDur(res.TTFT()), fmtDur(t)),
 					stepf("Tokens", "1 + (%s − %s) ÷ %s ≈ %d tokens", fmtDur(limit), fmtDur(res.TTFT()), fmtDur(t), n),
@@ -76,6 +77,7 @@ var timeoutTemplates = []Template{
 				Question: fmt.Sprintf("A request has one %s deadline for everything. The guardrail ran, the lookups ran in parallel, the gateway hop passed, then the first model call failed after %s. How much time does the retry have?", fmtDur(deadline), fmtDur(failed)),
 				Given:    append(given("Deadline", fmtDur(deadline), "Failed call", fmtDur(failed)), st.facts()...),
 				Answer:   secs(left),
+				env:      env{st: st, limit: deadline, spent: failed},
 				Steps: []Step{
 					stepf("Spent", "%s + max(%s, %s, %s) + %s + %s = %s", fmtDur(st.guard), fmtDur(st.history), fmtDur(st.retrieval), fmtDur(st.order), fmtDur(st.gateway), fmtDur(failed), fmtDur(used)),
 					stepf("Left", "%s − %s = %s", fmtDur(deadline), fmtDur(used), fmtDur(left)),

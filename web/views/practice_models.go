@@ -68,9 +68,13 @@ type OpenPage struct {
 	// Draft and Error keep a refused answer in the box with the reason.
 	Draft, Error string
 	MinWords     int
+	GraderModel  string // the grading model's name; "" when there is none
 	Attempt      *OpenAttempt
 	ModelHTML    string // trusted HTML of the model answer
 	History      []AttemptRow
+	// Related are the lesson's other open questions: its own drill and the
+	// follow-ups an interviewer would push with.
+	Related []PracticeItem
 }
 
 // OpenAttempt is the attempt shown beside the model answer.
@@ -79,6 +83,24 @@ type OpenAttempt struct {
 	Answer string
 	Ticked map[int]bool
 	Score  string // "" until ticked
+	// Grading is a model's opinion of this attempt, nil until asked for.
+	Grading *OpenGrading
+}
+
+// OpenGrading is a grading model's verdicts on one attempt, or why it
+// failed (Problem).
+type OpenGrading struct {
+	Model, Problem string // Problem: why the latest request failed
+	Graded         bool   // verdicts are kept (from this or an earlier request)
+	Covered, Total int
+	Points         []GradedPoint
+}
+
+// GradedPoint is the model's verdict on one rubric point: Quote is the
+// learner's sentence that earned it; Dropped a quote not in the answer.
+type GradedPoint struct {
+	Rubric, Quote, Dropped string
+	Covered                bool
 }
 
 func i64toa(n int64) string { return strconv.FormatInt(n, 10) }
