@@ -101,7 +101,7 @@ func Layout(p Page) templ.Component {
 				return templ_7745c5c3_Err
 			}
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 9, "</head><body><a class=\"skip\" href=\"#main\">Skip to content</a><header class=\"site-header\"><div class=\"wrap header-row\"><a class=\"brand\" href=\"/\"><span class=\"brand-mark\" aria-hidden=\"true\"><svg viewBox=\"0 0 24 24\" width=\"22\" height=\"22\"><path d=\"M3 17 L8 11 L12 14 L20 5\" fill=\"none\" stroke=\"currentColor\" stroke-width=\"2.4\" stroke-linecap=\"round\" stroke-linejoin=\"round\"></path><circle cx=\"20\" cy=\"5\" r=\"2.2\" fill=\"currentColor\"></circle></svg></span> <span>Latency Lab</span></a><nav class=\"site-nav\" aria-label=\"Main\">")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 9, "</head><body><a class=\"skip\" href=\"#main\">Skip to content</a><header class=\"site-header\"><div class=\"wrap header-row\"><a class=\"brand\" href=\"/\"><span class=\"brand-mark\" aria-hidden=\"true\"><svg viewBox=\"0 0 24 24\" width=\"22\" height=\"22\"><path d=\"M3 17 L8 11 L12 14 L20 5\" fill=\"none\" stroke=\"currentColor\" stroke-width=\"2.4\" stroke-linecap=\"round\" stroke-linejoin=\"round\"></path><circle cx=\"20\" cy=\"5\" r=\"2.2\" fill=\"currentColor\"></circle></svg></span> <span class=\"brand-name\">Latency Lab</span></a><nav class=\"site-nav\" aria-label=\"Main\">")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
