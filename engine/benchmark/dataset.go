@@ -48,7 +48,7 @@ func NewDataset(w Workload, tok Tokenizer, corpus string) (*Dataset, error) {
 	d.outLo, d.outHi = lenRange(w.OutputLen, w.RangeRatio)
 	d.outLo, d.outHi = max(d.outLo, 1), max(d.outHi, 1)
 	if w.SharedPrefixLen > 0 {
-		d.prefix = d.window(w.SharedPrefixLen)
+		d.prefix = d.window(nil, w.SharedPrefixLen)
 	}
 	// The random stream draws every arrival gap before any length, as
 	// Arrivals does; sum the gaps once for the rescaling and keep a copy of
@@ -79,7 +79,11 @@ func (d *Dataset) Next() Request {
 
 // NextTokens draws the next request without decoding its prompt to text,
 // which the virtual clock does not need. It panics past Len, a caller bug.
-func (d *Dataset) NextTokens() Request {
+func (d *Dataset) NextTokens() Request { return d.draw(nil) }
+
+// draw is NextTokens writing the prompt ids into buf's memory when it is
+// large enough, for a caller done with the previous request's ids.
+func (d *Dataset) draw(buf []int) Request {
 	if d.next >= d.w.NumRequests {
 		panic("benchmark: Dataset.Next called more than Len times")
 	}
@@ -90,7 +94,8 @@ func (d *Dataset) NextTokens() Request {
 	}
 	in := d.inLo + d.rng.IntN(d.inHi-d.inLo+1)
 	out := d.outLo + d.rng.IntN(d.outHi-d.outLo+1)
-	ids := append(slices.Clip(d.prefix), d.window(in)...)
+	ids := append(buf[:0], d.prefix...)
+	ids = d.window(ids, in)
 	r := Request{
 		ID:           "bench-" + strconv.Itoa(d.next),
 		PromptLen:    len(ids),
@@ -102,12 +107,15 @@ func (d *Dataset) NextTokens() Request {
 	return r
 }
 
-// window is n corpus tokens from a random offset, wrapping around.
-func (d *Dataset) window(n int) []int {
+// window appends n corpus tokens from a random offset, wrapping around.
+func (d *Dataset) window(dst []int, n int) []int {
 	off := d.rng.IntN(len(d.corpus))
-	out := make([]int, n)
-	for i := range out {
-		out[i] = d.corpus[(off+i)%len(d.corpus)]
+	dst = slices.Grow(dst, n)
+	for n > 0 {
+		k := min(n, len(d.corpus)-off)
+		dst = append(dst, d.corpus[off:off+k]...)
+		n -= k
+		off = 0
 	}
-	return out
+	return dst
 }

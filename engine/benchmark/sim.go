@@ -57,8 +57,10 @@ func Simulate(cfg engine.Config, d *Dataset, maxConcurrency int, percentiles []f
 	var c *Collector
 	var itl []time.Duration // reused: the collector keeps nothing of an output
 	var end time.Duration
+	var ids []int // reused: the engine keeps no prompt ids once it has a request
 	request := func(k int) (engine.Request, error) {
-		r := d.NextTokens()
+		r := d.draw(ids)
+		ids = r.PromptTokens
 		if k == 0 {
 			// The first request always finds a slot, so it keeps its
 			// arrival, the earliest start of the run.
