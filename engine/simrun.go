@@ -87,6 +87,12 @@ func (sim *simulation) freeSlots() int {
 	return sim.opt.MaxConcurrency - sim.inflight
 }
 
+// canSend says whether the concurrency cap and the waiting window leave
+// room for one more request.
+func (sim *simulation) canSend() bool {
+	return sim.freeSlots() > 0 && (sim.window == 0 || sim.e.waiting.len() < sim.window)
+}
+
 // sendArrived adds every request that has arrived by Now while the cap and
 // the window allow. The first onTime of them keep their Arrival (a slot was
 // free when they arrived); the rest waited for a slot that freed at Now,
@@ -94,7 +100,7 @@ func (sim *simulation) freeSlots() int {
 // request.
 func (sim *simulation) sendArrived(onTime int) error {
 	now := sim.e.Now()
-	for sim.freeSlots() > 0 && (sim.window == 0 || sim.e.waiting.len() < sim.window) {
+	for sim.canSend() {
 		p, ok, err := sim.peek()
 		if err != nil {
 			return err
@@ -149,7 +155,7 @@ func (sim *simulation) skipIdle(stepAt time.Duration, canStep bool) error {
 	if err != nil {
 		return err
 	}
-	if ok && sim.freeSlots() > 0 {
+	if ok && sim.canSend() {
 		if !canStep || p.Arrival < stepAt {
 			wake = p.Arrival
 		}
