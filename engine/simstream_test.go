@@ -95,7 +95,9 @@ func TestSimulateStreamMatchesSimulate(t *testing.T) {
 func TestSimulateStreamRejects(t *testing.T) {
 	reqs := poissonRequests(1, 4, 32, 4, 10)
 	ok := func(k int, _ *RequestResult) error { return nil }
-	from := func(rs []Request) func(int) (Request, error) { return func(k int) (Request, error) { return rs[k], nil } }
+	from := func(rs []Request) func(int) (Request, error) {
+		return func(k int) (Request, error) { return rs[k], nil }
+	}
 	backwards := append([]Request(nil), reqs...)
 	backwards[2].Arrival = 0
 	tooLong := append([]Request(nil), reqs...)
