@@ -78,7 +78,8 @@ func (e *Engine) ValidateRequest(r *Request) error {
 }
 
 // Add queues a request (FCFS). Its Arrival must not be after Now. The
-// request's slices are retained and must not be modified afterwards.
+// request's OutputTokens are retained and must not be modified afterwards;
+// its PromptTokens are not kept.
 func (e *Engine) Add(r Request) error {
 	if err := e.ValidateRequest(&r); err != nil {
 		return err
@@ -100,6 +101,9 @@ func (e *Engine) Add(r Request) error {
 	if e.cfg.PrefixCaching {
 		s.blockHashes = hashBlocks(r.PromptTokens)
 	}
+	// Only the count and the block hashes are needed from here on; letting
+	// the ids go keeps a long queue of waiting prompts small.
+	s.req.PromptTokens = nil
 	e.serial++
 	e.byID[r.ID] = s
 	e.waiting.pushBack(s)

@@ -77,15 +77,28 @@ func (f *workloadFlags) workload() (benchmark.Workload, error) {
 // sample draws the prompts from real text: the text model's corpus,
 // composed into one long passage and tokenized once.
 func sample(w benchmark.Workload) ([]benchmark.Request, error) {
-	corpus := textmodel.Compose(textmodel.ComposeRequest{
-		Messages:     []textmodel.Message{{Role: textmodel.RoleUser, Content: "Tell me about LLM serving latency."}},
-		ForcedTokens: 8192,
-	})
-	reqs, err := benchmark.Sample(w, textmodel.Default(), corpus.Text)
+	reqs, err := benchmark.Sample(w, textmodel.Default(), promptCorpus())
 	if err != nil {
 		return nil, fmt.Errorf("sample prompts: %w", err)
 	}
 	return reqs, nil
+}
+
+// dataset is sample's requests drawn one at a time, for the virtual clock.
+func dataset(w benchmark.Workload) (*benchmark.Dataset, error) {
+	d, err := benchmark.NewDataset(w, textmodel.Default(), promptCorpus())
+	if err != nil {
+		return nil, fmt.Errorf("sample prompts: %w", err)
+	}
+	return d, nil
+}
+
+// promptCorpus is the text prompts are cut from.
+func promptCorpus() string {
+	return textmodel.Compose(textmodel.ComposeRequest{
+		Messages:     []textmodel.Message{{Role: textmodel.RoleUser, Content: "Tell me about LLM serving latency."}},
+		ForcedTokens: 8192,
+	}).Text
 }
 
 // report prints the result as the table or JSON.
@@ -233,11 +246,11 @@ func runSim(_ context.Context, args []string, stdout, stderr io.Writer) int {
 		if err := checkContext(w, cfg.Model.MaxContextLen); err != nil {
 			return err
 		}
-		reqs, err := sample(w)
+		d, err := dataset(w)
 		if err != nil {
 			return err
 		}
-		outs, dur, err := benchmark.RunSim(cfg, reqs, w.MaxConcurrency)
+		res, err := benchmark.Simulate(cfg, d, w.MaxConcurrency, w.Percentiles)
 		if err != nil {
 			// Simulate only fails on a request the engine refuses, such as
 			// one needing more KV cache than the GPU holds.
@@ -247,6 +260,6 @@ func runSim(_ context.Context, args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintf(stdout, "virtual clock: %s on %s, %s, tp %d, %s policy\n",
 				cfg.Model.Name, cfg.Hardware.Name, cfg.Precision, cfg.TP, cfg.Policy)
 		}
-		return report(stdout, w, benchmark.Compute(outs, dur, w.Percentiles), wf.json)
+		return report(stdout, w, res, wf.json)
 	}())
 }

@@ -41,6 +41,7 @@ func TestBadInputExitsTwoWithOneLine(t *testing.T) {
 		{[]string{"sim", "--input-len", "-5"}, "want 1.."},
 		{[]string{"sim", "--output-len", "0"}, "want 1.."},
 		{[]string{"sim", "--num-requests", "0"}, "want 1.."},
+		{[]string{"sim", "--num-requests", "10000001"}, "want 1..10000000"},
 		{[]string{"sim", "--request-rate", "fast"}, "inf or a positive number"},
 		{[]string{"sim", "--burstiness", "0"}, "> 0"},
 		{[]string{"sim", "--range-ratio", "1.5"}, "0 <= r < 1"},
@@ -70,6 +71,22 @@ func TestBadInputExitsTwoWithOneLine(t *testing.T) {
 				t.Fatalf("stderr %q does not mention %q", stderr, c.want)
 			}
 		})
+	}
+}
+
+// Prompts are drawn one at a time, so a workload past the old 67M
+// prompt-token cap runs: 700 prompts of 100,000 tokens.
+func TestSimRunsPastTheOldPromptCap(t *testing.T) {
+	code, out, stderr := runCLI("sim", "--num-requests", "700", "--input-len", "100000", "--output-len", "1", "--json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	var m map[string]any
+	if err := json.Unmarshal([]byte(out), &m); err != nil {
+		t.Fatalf("not JSON: %v\n%s", err, out)
+	}
+	if m["completed"] != 700.0 || m["total_input_tokens"] != 70_000_000.0 {
+		t.Errorf("completed %v, input tokens %v; want 700 and 70,000,000", m["completed"], m["total_input_tokens"])
 	}
 }
 

@@ -20,11 +20,7 @@ func Arrivals(n int, rate, burstiness float64, rng *rand.Rand) []time.Duration {
 	delays := make([]float64, n)
 	var t float64
 	for i := range delays {
-		if math.IsInf(burstiness, 1) {
-			t += 1 / rate
-		} else {
-			t += gamma(rng, burstiness, 1/(rate*burstiness))
-		}
+		t += gap(rng, rate, burstiness)
 		delays[i] = t
 	}
 	scale := 1.0
@@ -35,6 +31,14 @@ func Arrivals(n int, rate, burstiness float64, rng *rand.Rand) []time.Duration {
 		out[i] = time.Duration(d * scale * float64(time.Second))
 	}
 	return out
+}
+
+// gap draws one unscaled gap between arrivals.
+func gap(rng *rand.Rand, rate, burstiness float64) float64 {
+	if math.IsInf(burstiness, 1) {
+		return 1 / rate
+	}
+	return gamma(rng, burstiness, 1/(rate*burstiness))
 }
 
 // gamma draws from Gamma(shape, scale) with Marsaglia and Tsang's method;

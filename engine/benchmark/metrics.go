@@ -55,83 +55,15 @@ type Result struct {
 // TPOT = (E2EL − TTFT) / (output tokens − 1) only for outputs longer than one
 // token; ITL pools every chunk gap of every successful request.
 func Compute(outs []Output, dur time.Duration, percentiles []float64) Result {
-	r := Result{Duration: dur, Percentiles: percentiles}
-	var ttfts, tpots, itls, e2els []float64
-	for _, o := range outs {
-		if !o.Success {
-			r.Failed++
-			if r.FirstError == "" {
-				r.FirstError = o.Error
-			}
-			continue
-		}
-		r.Completed++
-		r.TotalInput += o.PromptLen
-		r.TotalOutput += o.OutputTokens
-		if o.OutputTokens > 1 {
-			tpots = append(tpots, (o.Latency-o.TTFT).Seconds()/float64(o.OutputTokens-1))
-		}
-		for _, g := range o.ITL {
-			itls = append(itls, g.Seconds())
-		}
-		ttfts = append(ttfts, o.TTFT.Seconds())
-		e2els = append(e2els, o.Latency.Seconds())
-	}
-	if s := dur.Seconds(); s > 0 {
-		r.RequestThroughput = float64(r.Completed) / s
-		r.OutputThroughput = float64(r.TotalOutput) / s
-		r.TotalTokenThroughput = float64(r.TotalInput+r.TotalOutput) / s
-	}
-	r.TTFT = summarize(ttfts, percentiles)
-	r.TPOT = summarize(tpots, percentiles)
-	r.ITL = summarize(itls, percentiles)
-	r.E2EL = summarize(e2els, percentiles)
-	r.MaxOutputTokensPerS, r.MaxConcurrent = peaks(outs)
-	return r
-}
-
-// peaks buckets token arrivals and active requests into whole seconds from
-// the first start, as vLLM does for "Peak output token throughput".
-func peaks(outs []Output) (float64, int) {
-	first, last := time.Duration(math.MaxInt64), time.Duration(0)
-	for _, o := range outs {
-		if o.Success {
-			first = min(first, o.Start)
-			last = max(last, o.Start+o.Latency)
+	first := time.Duration(math.MaxInt64)
+	for i := range outs {
+		if outs[i].Success {
+			first = min(first, outs[i].Start)
 		}
 	}
-	if last < first {
-		return 0, 0
+	c := NewCollector(percentiles, first)
+	for i := range outs {
+		c.Add(&outs[i])
 	}
-	n := int(math.Ceil((last - first).Seconds())) + 1
-	tokens := make([]float64, n)
-	active := make([]int, n)
-	for _, o := range outs {
-		if !o.Success {
-			continue
-		}
-		t := o.Start + o.TTFT
-		times := []time.Duration{t}
-		for _, g := range o.ITL {
-			t += g
-			times = append(times, t)
-		}
-		for _, tt := range times {
-			if b := int((tt - first).Seconds()); b >= 0 && b < n {
-				tokens[b]++
-			}
-		}
-		from := int((o.Start - first).Seconds())
-		to := min(int((o.Start + o.Latency - first).Seconds()), n-1)
-		for s := from; s <= to; s++ {
-			active[s]++
-		}
-	}
-	var maxTok float64
-	var maxAct int
-	for i := range n {
-		maxTok = max(maxTok, tokens[i])
-		maxAct = max(maxAct, active[i])
-	}
-	return maxTok, maxAct
+	return c.Result(dur)
 }

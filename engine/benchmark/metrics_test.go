@@ -109,13 +109,33 @@ func TestComputeHandWorked(t *testing.T) {
 
 func TestPeaks(t *testing.T) {
 	// Two requests overlapping in second 0; tokens at 0.1, 0.5, 0.9 and 1.2 s.
-	outs := []Output{
+	overlapping := []Output{
 		{Success: true, Start: 0, TTFT: 100 * ms, ITL: []time.Duration{400 * ms, 400 * ms}, Latency: 900 * ms, OutputTokens: 3},
 		{Success: true, Start: 500 * ms, TTFT: 700 * ms, Latency: 700 * ms, OutputTokens: 1},
 	}
-	tok, conc := peaks(outs)
-	if tok != 3 || conc != 2 {
-		t.Fatalf("peaks = %g tok/s, %d concurrent; want 3, 2", tok, conc)
+	// Starting late: seconds count from the first start, not from zero, and
+	// a failed request counts for neither peak.
+	late := []Output{
+		{Success: true, Start: 2700 * ms, TTFT: 200 * ms, ITL: []time.Duration{200 * ms, 200 * ms}, Latency: 600 * ms, OutputTokens: 3},
+		{Success: false, Start: 0, Error: "boom"},
+		{Success: true, Start: 3000 * ms, TTFT: 100 * ms, Latency: 3500 * ms, ITL: []time.Duration{3400 * ms}, OutputTokens: 2},
+	}
+	cases := []struct {
+		name string
+		outs []Output
+		tok  float64
+		conc int
+	}{
+		{"overlapping", overlapping, 3, 2},
+		{"overlapping in reverse", []Output{overlapping[1], overlapping[0]}, 3, 2},
+		{"late start", late, 4, 2},
+		{"none succeeded", []Output{{Error: "x"}}, 0, 0},
+	}
+	for _, c := range cases {
+		r := Compute(c.outs, time.Second, nil)
+		if r.MaxOutputTokensPerS != c.tok || r.MaxConcurrent != c.conc {
+			t.Errorf("%s: peaks = %g tok/s, %d concurrent; want %g, %d", c.name, r.MaxOutputTokensPerS, r.MaxConcurrent, c.tok, c.conc)
+		}
 	}
 }
 

@@ -55,11 +55,8 @@ type Summary struct {
 	Percentiles []float64
 }
 
-func summarize(secs []float64, ps []float64) Summary {
-	ms := make([]float64, len(secs))
-	for i, s := range secs {
-		ms[i] = s * 1000
-	}
+// summarize sorts ms in place and computes its figures exactly.
+func summarize(ms []float64, ps []float64) Summary {
 	slices.Sort(ms)
 	out := Summary{Mean: mean(ms), Median: percentile(ms, 50), Std: std(ms)}
 	for _, p := range ps {

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"math/rand/v2"
 	"slices"
 	"strconv"
 	"strings"
@@ -26,14 +25,12 @@ type Workload struct {
 	Percentiles     []float64 // reported besides mean/median/std (99)
 }
 
-// Limits that keep a typo from allocating gigabytes; far beyond any model's
-// context.
+// Limits that keep a typo from running for days; lengths are far beyond any
+// model's context. Prompts are drawn one at a time (Dataset), so the total
+// prompt tokens of a run need no cap.
 const (
 	maxLen      = 1 << 20
-	maxRequests = 1_000_000
-	// maxTotalPrompt bounds the dataset's memory (token ids plus text,
-	// roughly 12 bytes a token) to well under a gigabyte.
-	maxTotalPrompt = 64 << 20
+	maxRequests = 10_000_000
 )
 
 // DefaultWorkload returns vLLM's random-dataset defaults.
@@ -63,10 +60,6 @@ func (w Workload) Validate() error {
 		return fmt.Errorf("burstiness %g out of range: want a finite number > 0 (1 is Poisson)", w.Burstiness)
 	case w.MaxConcurrency < 0:
 		return fmt.Errorf("max concurrency %d out of range: want 0 (unlimited) or more", w.MaxConcurrency)
-	}
-	longest := int64(math.Ceil(float64(w.InputLen)*(1+w.RangeRatio))) + int64(w.SharedPrefixLen)
-	if total := longest * int64(w.NumRequests); total > maxTotalPrompt {
-		return fmt.Errorf("workload holds up to %d prompt tokens: want at most %d (fewer requests or shorter prompts)", total, maxTotalPrompt)
 	}
 	for _, p := range w.Percentiles {
 		if math.IsNaN(p) || p < 0 || p > 100 {
@@ -125,50 +118,16 @@ type Tokenizer interface {
 	Decode(ids []int) string
 }
 
-// Sample draws the workload's requests. Prompts are windows of real text
-// tokens (the corpus, tokenized once) at random offsets, so they read as
-// text and their lengths are exact token counts; a shared prefix, when
-// asked for, is the same window at the head of every prompt. As with vLLM's
-// random dataset, a server that re-tokenizes the decoded text may count a
-// token more or less where windows join.
+// Sample draws all the workload's requests at once; see Dataset for how,
+// and for drawing them one at a time.
 func Sample(w Workload, tok Tokenizer, corpus string) ([]Request, error) {
-	if err := w.Validate(); err != nil {
+	d, err := NewDataset(w, tok, corpus)
+	if err != nil {
 		return nil, err
 	}
-	ids := tok.Encode(corpus)
-	if len(ids) < 16 {
-		return nil, fmt.Errorf("sample prompts: corpus has %d tokens, want at least 16", len(ids))
-	}
-	rng := rand.New(rand.NewPCG(w.Seed, 0x6c6174656e6379))
-	inLo, inHi := lenRange(w.InputLen, w.RangeRatio)
-	outLo, outHi := lenRange(w.OutputLen, w.RangeRatio)
-	outLo, outHi = max(outLo, 1), max(outHi, 1)
-	window := func(n int) []int {
-		off := rng.IntN(len(ids))
-		out := make([]int, n)
-		for i := range out {
-			out[i] = ids[(off+i)%len(ids)]
-		}
-		return out
-	}
-	var prefix []int
-	if w.SharedPrefixLen > 0 {
-		prefix = window(w.SharedPrefixLen)
-	}
-	arrivals := Arrivals(w.NumRequests, w.RequestRate, w.Burstiness, rng)
 	reqs := make([]Request, w.NumRequests)
 	for i := range reqs {
-		in := inLo + rng.IntN(inHi-inLo+1)
-		out := outLo + rng.IntN(outHi-outLo+1)
-		ids := append(slices.Clip(prefix), window(in)...)
-		reqs[i] = Request{
-			ID:           "bench-" + strconv.Itoa(i),
-			Prompt:       tok.Decode(ids),
-			PromptLen:    len(ids),
-			PromptTokens: ids,
-			OutputLen:    out,
-			Arrival:      arrivals[i],
-		}
+		reqs[i] = d.Next()
 	}
 	return reqs, nil
 }

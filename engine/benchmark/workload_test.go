@@ -2,6 +2,8 @@ package benchmark
 
 import (
 	"math"
+	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -92,7 +94,7 @@ func TestWorkloadValidate(t *testing.T) {
 		func(w *Workload) { w.SharedPrefixLen = -1 },
 		func(w *Workload) { w.Percentiles = []float64{101} },
 		func(w *Workload) { w.InputLen = 1 << 30 },
-		func(w *Workload) { w.InputLen, w.NumRequests = 100_000, 1000 },
+		func(w *Workload) { w.NumRequests = maxRequests + 1 },
 	}
 	for i, f := range bad {
 		w := DefaultWorkload()
@@ -126,6 +128,49 @@ func TestParseRateAndPercentiles(t *testing.T) {
 	for _, s := range []string{"", "50,x", "150"} {
 		if _, err := ParsePercentiles(s); err == nil {
 			t.Errorf("ParsePercentiles(%q) accepted", s)
+		}
+	}
+}
+
+// The dataset replays the arrival gaps lazily; they must be exactly the
+// times Arrivals computes from the same generator, for every traffic shape.
+func TestDatasetArrivalsMatchArrivals(t *testing.T) {
+	cases := []struct {
+		rate, burstiness float64
+	}{
+		{math.Inf(1), 1}, {10, 1}, {3.5, 0.3}, {1000, 4},
+	}
+	for _, c := range cases {
+		w := DefaultWorkload()
+		w.NumRequests, w.InputLen, w.OutputLen, w.Seed = 500, 8, 4, 7
+		w.RequestRate, w.Burstiness = c.rate, c.burstiness
+		d, err := NewDataset(w, newWordTok(), testCorpus)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := Arrivals(w.NumRequests, c.rate, c.burstiness, rand.New(rand.NewPCG(w.Seed, 0x6c6174656e6379)))
+		for i := range d.Len() {
+			if got := d.NextTokens().Arrival; got != want[i] {
+				t.Fatalf("rate %g burstiness %g: request %d arrives at %v, Arrivals says %v", c.rate, c.burstiness, i, got, want[i])
+			}
+		}
+	}
+}
+
+// NextTokens is Next without the text: the same ids, lengths and arrivals.
+func TestDatasetNextTokensMatchesNext(t *testing.T) {
+	w := DefaultWorkload()
+	w.NumRequests, w.InputLen, w.OutputLen, w.RangeRatio, w.SharedPrefixLen, w.RequestRate = 50, 20, 10, 0.5, 4, 30
+	a, err := NewDataset(w, newWordTok(), testCorpus)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := NewDataset(w, newWordTok(), testCorpus)
+	for range w.NumRequests {
+		x, y := a.Next(), b.NextTokens()
+		if x.Prompt == "" || y.Prompt != "" || !slices.Equal(x.PromptTokens, y.PromptTokens) ||
+			x.Arrival != y.Arrival || x.OutputLen != y.OutputLen || x.ID != y.ID {
+			t.Fatalf("Next %+v and NextTokens %+v differ", x, y)
 		}
 	}
 }
