@@ -1,7 +1,6 @@
 package moderation
 
 import (
-	"context"
 	"testing"
 	"time"
 
@@ -10,13 +9,8 @@ import (
 	"github.com/latencylab/latencylab/labs/labtest"
 )
 
-func onPool(pool *labs.Engines) labs.Lab {
-	l, err := New(labs.LiveConfig{Engines: pool, Tick: -1, RunTag: "test"})
-	if err != nil {
-		panic(err)
-	}
-	return l
-}
+// onPool is the lab on a given pool, for RunBusy.
+var onPool = labtest.OnPool(New, "test")
 
 // TestNotes: the final status says the server was busy only when the
 // handler was starved, and that other requests shared the GPU only when
@@ -46,11 +40,7 @@ func TestNotes(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			final := labtest.RunBusy(t, onPool, vals, labtest.Busy{Consume: tc.consume, Beside: func(ctx context.Context, pool *labs.Engines) {
-				for i := range tc.others {
-					labtest.Competitor(t, ctx, pool, s.profile, "other-"+string(rune('a'+i)), 2000, 600)
-				}
-			}})
+			final := labtest.RunBeside(t, onPool, vals, s.profile, tc.others, tc.consume)
 			t.Log(final.Status)
 			if got := labtest.HasNote(final, labtest.BusyNote); got != tc.wantBusy {
 				t.Errorf("busy note %v, want %v: %q", got, tc.wantBusy, final.Status)

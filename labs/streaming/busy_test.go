@@ -1,7 +1,6 @@
 package streaming
 
 import (
-	"context"
 	"testing"
 	"time"
 
@@ -9,13 +8,8 @@ import (
 	"github.com/latencylab/latencylab/labs/labtest"
 )
 
-func onPool(pool *labs.Engines) labs.Lab {
-	l, err := New(labs.LiveConfig{Engines: pool, Tick: -1, RunTag: "test"})
-	if err != nil {
-		panic(err)
-	}
-	return l
-}
+// onPool is the lab on a given pool, for RunBusy.
+var onPool = labtest.OnPool(New, "test")
 
 // TestStarvedHandlerKeepsGPUFigures: a handler that takes 30 ms over every
 // frame (a loaded host; the answer's tokens come every ~8 ms) reads each
@@ -32,17 +26,7 @@ func TestStarvedHandlerKeepsGPUFigures(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			vals := labtest.Values(tc.changes)
-			calm := labtest.RunBusy(t, onPool, vals, labtest.Busy{})
-			starved := labtest.RunBusy(t, onPool, vals, labtest.Busy{Consume: 30 * time.Millisecond})
-			labtest.CheckGPUFigures(t, calm, starved)
-			t.Log(calm.Status, " || ", starved.Status)
-			if labtest.HasNote(calm, labtest.BusyNote) {
-				t.Errorf("unstarved run says the server was busy: %q", calm.Status)
-			}
-			if !labtest.HasNote(starved, labtest.BusyNote) {
-				t.Errorf("starved run does not say the server was busy: %q", starved.Status)
-			}
+			labtest.CheckStarvedRun(t, onPool, labtest.Values(tc.changes), 30*time.Millisecond)
 		})
 	}
 }
@@ -54,32 +38,5 @@ func TestSharingNote(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tests := []struct {
-		name   string
-		others int
-		want   string
-	}{
-		{"alone", 0, ""},
-		{"one other", 1, "1 other request " + labtest.SharedNote},
-		{"three others", 3, "3 other requests " + labtest.SharedNote},
-	}
-	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			final := labtest.RunBusy(t, onPool, labtest.Values(nil), labtest.Busy{Beside: func(ctx context.Context, pool *labs.Engines) {
-				for i := range tc.others {
-					labtest.Competitor(t, ctx, pool, s.profile, "other-"+string(rune('a'+i)), 2000, 600)
-				}
-			}})
-			t.Log(final.Status)
-			if tc.want == "" {
-				if labtest.HasNote(final, labtest.SharedNote) {
-					t.Errorf("a lone run mentions sharing: %q", final.Status)
-				}
-				return
-			}
-			if !labtest.HasNote(final, tc.want) || !labtest.HasNote(final, "which added ~") {
-				t.Errorf("status %q, want %q and what it added", final.Status, tc.want)
-			}
-		})
-	}
+	labtest.CheckSharingNotes(t, onPool, s.profile, map[int]string{0: "", 1: "1 other request " + labtest.SharedNote, 3: "3 other requests " + labtest.SharedNote}, true)
 }

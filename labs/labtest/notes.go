@@ -1,0 +1,78 @@
+package labtest
+
+import (
+	"context"
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/latencylab/latencylab/labs"
+)
+
+// CheckStarvedRun runs vals once calmly and once with a consumer that
+// takes consume over every frame: every figure must match (they are the
+// GPU's), and only the starved run may say the server was busy.
+func CheckStarvedRun(t *testing.T, newLab func(*labs.Engines) labs.Lab, vals labs.Values, consume time.Duration) {
+	t.Helper()
+	calm := RunBusy(t, newLab, vals, Busy{})
+	starved := RunBusy(t, newLab, vals, Busy{Consume: consume})
+	CheckGPUFigures(t, calm, starved)
+	t.Log(calm.Status, " || ", starved.Status)
+	if HasNote(calm, BusyNote) {
+		t.Errorf("unstarved run says the server was busy: %q", calm.Status)
+	}
+	if !HasNote(starved, BusyNote) {
+		t.Errorf("starved run does not say the server was busy: %q", starved.Status)
+	}
+}
+
+// RunBeside runs vals with others requests of other learners (2,000-token
+// prompts, 600-token answers) submitted to the same engine just before
+// it, and returns the final frame.
+func RunBeside(t *testing.T, newLab func(*labs.Engines) labs.Lab, vals labs.Values, p labs.Profile, others int, consume time.Duration) labs.Frame {
+	t.Helper()
+	return RunBusy(t, newLab, vals, Busy{Consume: consume, Beside: func(ctx context.Context, pool *labs.Engines) {
+		for i := range others {
+			Competitor(t, ctx, pool, p, "other-"+string(rune('a'+i)), 2000, 600)
+		}
+	}})
+}
+
+// CheckSharingNote checks a final frame's sharing note: none when want is
+// empty, else want in the status (and, with cost, what sharing added).
+func CheckSharingNote(t *testing.T, final labs.Frame, want string, cost bool) {
+	t.Helper()
+	t.Log(final.Status)
+	if want == "" {
+		if HasNote(final, SharedNote) {
+			t.Errorf("a lone run mentions sharing: %q", final.Status)
+		}
+		return
+	}
+	if !HasNote(final, want) || (cost && !HasNote(final, "which added ~")) {
+		t.Errorf("status %q, want %q (and what it added: %v)", final.Status, want, cost)
+	}
+}
+
+// OnPool adapts a live lab's constructor to RunBusy: the lab on pool,
+// without a panel ticker, with a fixed run tag.
+func OnPool[L labs.Lab](newLab func(labs.LiveConfig) (L, error), tag string) func(*labs.Engines) labs.Lab {
+	return func(pool *labs.Engines) labs.Lab {
+		l, err := newLab(labs.LiveConfig{Engines: pool, Tick: -1, RunTag: tag})
+		if err != nil {
+			panic(err)
+		}
+		return l
+	}
+}
+
+// CheckSharingNotes runs the lab's defaults beside n other learners'
+// requests for each n in want and checks the note want[n] (none for "").
+func CheckSharingNotes(t *testing.T, newLab func(*labs.Engines) labs.Lab, p labs.Profile, want map[int]string, cost bool) {
+	t.Helper()
+	for n, note := range want {
+		t.Run(fmt.Sprintf("%d others", n), func(t *testing.T) {
+			CheckSharingNote(t, RunBeside(t, newLab, Values(nil), p, n, 0), note, cost)
+		})
+	}
+}
