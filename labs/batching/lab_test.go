@@ -14,8 +14,8 @@ import (
 func TestKnobsAndPresetsValidate(t *testing.T) {
 	l := mustNew(t, Config{})
 	labtest.CheckDeclaration(t, l, labtest.Entry{Slug: "batching", Lesson: "batching", PredictionStat: statTTFTP95})
-	if len(l.Presets()) != 6 {
-		t.Errorf("%d presets, want 6", len(l.Presets()))
+	if len(l.Presets()) != 7 {
+		t.Errorf("%d presets, want 7", len(l.Presets()))
 	}
 }
 

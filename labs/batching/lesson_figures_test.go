@@ -44,3 +44,50 @@ func TestContinuousQueuesOnlyWhenFull(t *testing.T) {
 		})
 	}
 }
+
+// TestBatchOf32 holds the "A batch of 32" preset to its note: one batch of
+// 32 decodes about 22 times the tokens a second of a batch of 1, while
+// each token takes a little longer.
+func TestBatchOf32(t *testing.T) {
+	var preset labs.Preset
+	for _, p := range livePresets(t) {
+		if p.Name == "A batch of 32 (then try 1)" {
+			preset = p
+		}
+	}
+	if preset.Name == "" {
+		t.Fatal("no batch-of-32 preset")
+	}
+	run := func(maxBatch float64) (throughput, tpot float64) {
+		v := labs.Values{}
+		for k, x := range preset.Values {
+			v[k] = x
+		}
+		v[knobMaxBatch] = maxBatch
+		f := replayRun(t, v)
+		labtest.CheckUnits(t, preset.Name, f)
+		tp, ok1 := statValue(f, statThroughput)
+		tpot, ok2 := statValue(f, statTPOTP50)
+		if !ok1 || !ok2 {
+			t.Fatalf("batch %v: no throughput or TPOT stat", maxBatch)
+		}
+		return tp, tpot
+	}
+	tp32, tpot32 := run(32)
+	tp1, tpot1 := run(1)
+	t.Logf("batch 32: %.0f tok/s, TPOT %.2f ms; batch 1: %.0f tok/s, TPOT %.2f ms; ratio %.1f×", tp32, tpot32, tp1, tpot1, tp32/tp1)
+	for _, c := range []struct {
+		what        string
+		got, lo, hi float64
+	}{
+		{"batch-32 throughput (note: about 2,900 tok/s)", tp32, 2600, 3200},
+		{"batch-1 throughput (note: about 130 tok/s)", tp1, 120, 140},
+		{"ratio (note: some 22 times)", tp32 / tp1, 20, 24},
+		{"batch-32 TPOT (note: about 10 ms)", tpot32, 9, 11},
+		{"batch-1 TPOT (note: 7.7 ms)", tpot1, 7.5, 7.9},
+	} {
+		if c.got < c.lo || c.got > c.hi {
+			t.Errorf("%s is %.2f, want %v..%v", c.what, c.got, c.lo, c.hi)
+		}
+	}
+}

@@ -54,8 +54,8 @@ func livePresets(t *testing.T) []labs.Preset {
 			out = append(out, p)
 		}
 	}
-	if len(out) != 5 {
-		t.Fatalf("%d live presets, want 5", len(out))
+	if len(out) != 6 {
+		t.Fatalf("%d live presets, want 6", len(out))
 	}
 	return out
 }
