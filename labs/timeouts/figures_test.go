@@ -40,6 +40,9 @@ func TestPresetFigures(t *testing.T) {
 		checkTables(t, presets[name], last)
 		labtest.CheckUnits(t, name, last)
 		st := labtest.StatMap(t, last)
+		if p99, ok := st[statFirstWordP99]; st[statFirstWordP95] > 0 && (!ok || p99 < st[statFirstWordP95]) {
+			t.Errorf("%s: p99 first word %v (shown: %v), want it shown and at least the p95 %v", name, p99, ok, st[statFirstWordP95])
+		}
 		if p95 := st[statFirstWordP95]; p95 < w.p95Min || p95 > w.p95Max {
 			t.Errorf("%s: first word p95 %v ms, want %v..%v", name, p95, w.p95Min, w.p95Max)
 		}

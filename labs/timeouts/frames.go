@@ -111,7 +111,9 @@ func (v *view) stats(sm summary) []labs.Stat {
 	var out []labs.Stat
 	if len(sm.firstWords) > 0 {
 		out = append(out, labs.Stat{Key: statFirstWordP95, Label: "First word, p95", Value: pipelinelab.Round1(sm.firstWordP95()),
-			Unit: "ms", Note: fmt.Sprintf("of the %d of %d requests that showed text", len(sm.firstWords), sm.n)})
+			Unit: "ms", Note: fmt.Sprintf("of the %d of %d requests that showed text", len(sm.firstWords), sm.n)},
+			labs.Stat{Key: statFirstWordP99, Label: "First word, p99", Value: pipelinelab.Round1(sm.firstWordP99()),
+				Unit: "ms", Note: "set a timeout above this, or it cuts healthy answers"})
 	}
 	out = append(out,
 		labs.Stat{Key: statFallback, Label: "Answered by the backup", Value: pipelinelab.Round1(sm.backupShare()), Unit: "%",

@@ -25,6 +25,9 @@ const Slug = "timeouts"
 // Stat keys; first_word_p95_ms is what the prediction is compared with.
 const (
 	statFirstWordP95 = "first_word_p95_ms"
+	// statFirstWordP99 is the figure the lesson says to set a timeout
+	// from: the slow tail a timeout must leave alone.
+	statFirstWordP99 = "first_word_p99_ms"
 	statFallback     = "fallback_share"
 	statErrors       = "errors"
 	statTimeouts     = "timeouts"

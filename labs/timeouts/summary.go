@@ -60,6 +60,7 @@ func summarize(rs []record) summary {
 }
 
 func (s summary) firstWordP95() float64 { return pipelinelab.Percentile(s.firstWords, 95) }
+func (s summary) firstWordP99() float64 { return pipelinelab.Percentile(s.firstWords, 99) }
 func (s summary) completeP95() float64  { return pipelinelab.Percentile(s.completes, 95) }
 
 // backupShare is the percentage of requests the backup answered.
