@@ -127,23 +127,55 @@ func NewRoofline(c Config) (*Roofline, error) {
 }
 
 // StepTime models one step. An empty batch costs nothing.
-func (r *Roofline) StepTime(b BatchShape) time.Duration {
+func (r *Roofline) StepTime(b BatchShape) time.Duration { return r.Explain(b).Total }
+
+// Explain is StepTime term by term, so a page can show the arithmetic
+// behind a figure with the run's own numbers.
+func (r *Roofline) Explain(b BatchShape) StepBreakdown {
 	tokens := float64(b.Tokens())
+	e := StepBreakdown{PeakFLOPS: r.peakFLOPS, MatmulMFU: matmulMFU, AttnMFU: attnMFU,
+		Bandwidth: r.memBandwidth, MemEfficiency: memEfficiency}
 	if tokens == 0 {
-		return 0
+		return e
 	}
-	linFlops := 2 * (r.linearParams*tokens + r.lmHeadParams*float64(b.SampledTokens))
-	attnFlops := r.attnFlopsPerPair * b.AttnPairs
-	compute := linFlops/(r.peakFLOPS*matmulMFU) + attnFlops/(r.peakFLOPS*attnMFU)
-	bytes := r.weightBytes + r.kvBytesPerToken*(float64(b.KVReadTokens)+tokens)
-	memory := bytes / (r.memBandwidth * memEfficiency)
+	e.LinearFLOPs = 2 * (r.linearParams*tokens + r.lmHeadParams*float64(b.SampledTokens))
+	e.AttnFLOPs = r.attnFlopsPerPair * b.AttnPairs
+	compute := e.LinearFLOPs/(r.peakFLOPS*matmulMFU) + e.AttnFLOPs/(r.peakFLOPS*attnMFU)
+	e.Bytes = r.weightBytes + r.kvBytesPerToken*(float64(b.KVReadTokens)+tokens)
+	memory := e.Bytes / (r.memBandwidth * memEfficiency)
 	sec := math.Max(compute, memory)
+	var comm float64
 	if r.allReduceCalls > 0 {
-		sec += r.allReduceCalls * r.allReduceBytesTok * tokens / r.allReduceBW
+		comm = r.allReduceCalls * r.allReduceBytesTok * tokens / r.allReduceBW
 	}
-	d := time.Duration(sec*1e9) + stepOverhead + time.Duration(b.NumSeqs)*seqOverhead
+	e.Compute, e.Memory = seconds(compute), seconds(memory)
+	e.Overhead = stepOverhead + time.Duration(b.NumSeqs)*seqOverhead
+	e.AllReduce = seconds(comm)
+	e.Total = time.Duration((sec+comm)*1e9) + e.Overhead
 	if r.allReduceCalls > 0 {
-		d += time.Duration(r.allReduceCalls) * r.allReduceLat
+		e.AllReduce += time.Duration(r.allReduceCalls) * r.allReduceLat
+		e.Total += time.Duration(r.allReduceCalls) * r.allReduceLat
 	}
-	return d
+	return e
 }
+
+// StepBreakdown is one modelled step, term by term: the step takes the
+// larger of its compute and memory time, plus tensor-parallel traffic and
+// fixed overheads.
+type StepBreakdown struct {
+	LinearFLOPs, AttnFLOPs float64 // 2·params·tokens, and attention
+	PeakFLOPS              float64 // the GPU's dense peak at the precision, FLOP/s
+	MatmulMFU, AttnMFU     float64 // fractions of peak reached
+	Bytes                  float64 // weights plus KV read and written
+	Bandwidth              float64 // bytes/s
+	MemEfficiency          float64 // fraction of peak bandwidth reached
+	Compute, Memory        time.Duration
+	AllReduce              time.Duration // 0 on one GPU
+	Overhead               time.Duration // per step and per sequence
+	Total                  time.Duration
+}
+
+// ComputeBound reports whether compute, not memory traffic, set the step.
+func (s StepBreakdown) ComputeBound() bool { return s.Compute > s.Memory }
+
+func seconds(x float64) time.Duration { return time.Duration(x * 1e9) }

@@ -24,6 +24,9 @@ type Stat struct {
 	Value float64
 	Unit  string // "ms", "tok/s", "tokens", "%", …
 	Note  string // short context, e.g. "measured at the handler"
+	// Why is the formula behind the figure with this run's numbers filled
+	// in, naming the term that dominated; empty when there is none.
+	Why string
 }
 
 // TextPanel is text delivered to the learner, as they would have seen it.

@@ -41,6 +41,8 @@ type view struct {
 	// status carries.
 	sharing live.Sharing
 	notes   []string
+	// whyTTFT and whyTPOT are the roofline arithmetic behind those stats.
+	whyTTFT, whyTPOT string
 }
 
 // frame is the state of every panel at time now (since the request was sent).
@@ -86,10 +88,12 @@ func (v *view) stats(m *meter) []labs.Stat {
 	}
 	if m.tokens > 0 {
 		add(statTTFT, "Time to first token", labs.Millis(m.firstTok), "ms", "first token, on the GPU's clock")
+		out[len(out)-1].Why = v.whyTTFT
 	}
 	if m.done {
 		tpot := m.tpotMS()
 		add(statTPOT, "Time per output token", tpot, "ms", "(complete − first token) ÷ (tokens − 1)")
+		out[len(out)-1].Why = v.whyTPOT
 		add(statTotal, "Total time", labs.Millis(m.complete), "ms", "request sent to answer complete")
 	}
 	add(statTokens, "Tokens", float64(m.tokens), "tokens", "received by the handler")

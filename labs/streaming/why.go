@@ -1,0 +1,79 @@
+package streaming
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/latencylab/latencylab/engine"
+)
+
+// why writes the roofline arithmetic behind this run's time to first
+// token and time per output token, with its own prompt, model and GPU:
+// the first token is one prefill step over the prompt, every later token
+// one decode step. These are the figures of the request alone on the
+// GPU; what others on a shared engine added is in the run's notes.
+func why(cfg engine.Config, promptTokens, answerTokens int) (ttft, tpot string) {
+	r, err := engine.NewRoofline(cfg)
+	if err != nil {
+		return "", ""
+	}
+	p := promptTokens
+	prefill := r.Explain(engine.BatchShape{NumSeqs: 1, PrefillTokens: p, SampledTokens: 1, AttnPairs: float64(p) * float64(p+1) / 2})
+	ctx := p + answerTokens/2 // a decode step in the middle of the answer
+	decode := r.Explain(engine.BatchShape{NumSeqs: 1, DecodeTokens: 1, SampledTokens: 1, KVReadTokens: int64(ctx), AttnPairs: float64(ctx + 1)})
+	steps := ""
+	if cfg.ChunkedPrefill && cfg.MaxNumBatchedTokens > 0 && p > cfg.MaxNumBatchedTokens {
+		steps = fmt.Sprintf(" (this prompt is longer than the %d-token step budget, so it is read in chunks over several steps)", cfg.MaxNumBatchedTokens)
+	}
+	ttft = fmt.Sprintf("The first token is one prefill step over your %s-token prompt%s. Compute: %s ÷ (%.0f TFLOP/s × %.0f%%) = %s. "+
+		"Memory: %.1f GB of weights ÷ (%s GB/s × %.0f%%) = %s. The larger, %s, sets the step: it is %s. Plus %s of fixed step overhead ≈ %s alone on the GPU.",
+		thousands(p), steps, flops(prefill), prefill.PeakFLOPS/1e12, prefill.MatmulMFU*100, ms(prefill.Compute),
+		prefill.Bytes/1e9, thousands(int(prefill.Bandwidth/1e9)), prefill.MemEfficiency*100, ms(prefill.Memory),
+		ms(max(prefill.Compute, prefill.Memory)), bound(prefill), ms(prefill.Overhead+prefill.AllReduce), ms(prefill.Total))
+	tpot = fmt.Sprintf("Each later token is one decode step for one token. Memory: %.1f GB of weights and KV cache ÷ (%s GB/s × %.0f%%) = %s. "+
+		"Compute: %s ÷ (%.0f TFLOP/s × %.0f%%) = %s. The larger, %s, sets the step: it is %s. Plus %s of fixed step overhead ≈ %s.",
+		decode.Bytes/1e9, thousands(int(decode.Bandwidth/1e9)), decode.MemEfficiency*100, ms(decode.Memory),
+		flops(decode), decode.PeakFLOPS/1e12, decode.MatmulMFU*100, ms(decode.Compute),
+		ms(max(decode.Compute, decode.Memory)), bound(decode), ms(decode.Overhead+decode.AllReduce), ms(decode.Total))
+	return ttft, tpot
+}
+
+// flops names a step's work: two FLOPs per weight and token, plus
+// attention over the context.
+func flops(s engine.StepBreakdown) string {
+	return fmt.Sprintf("(%s FLOPs, 2 per weight and token, + %s for attention)", sci(s.LinearFLOPs), sci(s.AttnFLOPs))
+}
+
+// sci writes x as "1.40 × 10¹³".
+func sci(x float64) string {
+	if x <= 0 {
+		return "0"
+	}
+	exp := int(math.Floor(math.Log10(x)))
+	sup := strings.NewReplacer("-", "⁻", "0", "⁰", "1", "¹", "2", "²", "3", "³", "4", "⁴", "5", "⁵", "6", "⁶", "7", "⁷", "8", "⁸", "9", "⁹")
+	return fmt.Sprintf("%.2f × 10%s", x/math.Pow(10, float64(exp)), sup.Replace(strconv.Itoa(exp)))
+}
+
+func bound(s engine.StepBreakdown) string {
+	if s.ComputeBound() {
+		return "compute-bound"
+	}
+	return "memory-bound: the weights are read once per step however few tokens it makes"
+}
+
+// ms formats a modelled duration to two significant decimals.
+func ms(d time.Duration) string {
+	v := float64(d) / float64(time.Millisecond)
+	switch {
+	case v >= 100:
+		return fmt.Sprintf("%.0f ms", v)
+	case v >= 10:
+		return fmt.Sprintf("%.1f ms", v)
+	case v >= 0.1:
+		return fmt.Sprintf("%.2f ms", v)
+	}
+	return fmt.Sprintf("%.3f ms", v)
+}
