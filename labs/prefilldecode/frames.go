@@ -54,6 +54,9 @@ type view struct {
 	second       *measurement
 	// notes end the final status: a busy host, a shared GPU.
 	notes []string
+	// whyTTFT and whyTPOT are the roofline arithmetic behind the first
+	// request's stats (labs.Why).
+	whyTTFT, whyTPOT string
 }
 
 // frame is the state of every panel now.
@@ -110,11 +113,13 @@ func (v *view) stats() []labs.Stat {
 	}
 	if m := v.first; m != nil && m.tokens > 0 {
 		add(statTTFT, "Time to first token", labs.Millis(m.ttft), "ms", "your request, on the GPU's clock")
+		out[len(out)-1].Why = v.whyTTFT
 	}
 	if m := v.first; m != nil && m.done {
 		add(statDecode, "Decode time", labs.Millis(m.decode()), "ms", "first token to last")
 		if m.tokens > 1 {
 			add(statTPOT, "Time per output token", labs.Millis(m.tpot()), "ms", "decode time ÷ (tokens − 1)")
+			out[len(out)-1].Why = v.whyTPOT
 		}
 	}
 	add(statPrompt, "Prompt", float64(len(v.prompt.ids)), "tokens", "counted by the tokenizer")

@@ -72,6 +72,7 @@ func (l *Lab) run(ctx context.Context, ps params, emit func(labs.Frame)) error {
 		return fmt.Errorf("prefilldecode: engine for %s: %w", s.profile, err)
 	}
 	v.first = &measurement{}
+	v.whyTTFT, v.whyTPOT = labs.Why(le.Config(), len(first.req.PromptTokens), len(first.req.OutputTokens))
 	if msg, err := l.measure(ctx, le, first.req, v.first, func() { emit(v.frame(v.firstStatus())) }); err != nil || msg != "" {
 		return l.refused(emit, msg, err)
 	}

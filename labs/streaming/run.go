@@ -42,7 +42,7 @@ func (l *Lab) run(ctx context.Context, p params, emit func(labs.Frame)) error {
 	}
 	aloneTTFT, aloneE2E, aloneOK := labs.Alone(le.Config(), req)
 	v := &view{s: s, answerWords: countWords(ans.Text), xmax: axisEstimate(aloneE2E, aloneOK)}
-	v.whyTTFT, v.whyTPOT = why(le.Config(), len(prompt.ids), len(ans.Tokens))
+	v.whyTTFT, v.whyTPOT = labs.Why(le.Config(), len(prompt.ids), len(ans.Tokens))
 	m := newMeter(s.streaming)
 
 	t0 := l.Clock.Now()

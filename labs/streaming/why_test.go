@@ -2,9 +2,6 @@ package streaming
 
 import (
 	"context"
-	"regexp"
-	"strconv"
-	"strings"
 	"testing"
 	"testing/synctest"
 
@@ -30,33 +27,9 @@ func TestWhyMatchesTheRun(t *testing.T) {
 				if err := l.Run(context.Background(), labtest.Values(tc.changes), func(f labs.Frame) { last = f }); err != nil {
 					t.Fatal(err)
 				}
-				ttft, tpot := labtest.StatOf(t, last, statTTFT), labtest.StatOf(t, last, statTPOT)
-				t.Log(ttft.Why)
-				t.Log(tpot.Why)
-				if !strings.Contains(ttft.Why, "compute-bound") || !strings.Contains(tpot.Why, "memory-bound") {
-					t.Fatalf("why TTFT %q\nwhy TPOT %q", ttft.Why, tpot.Why)
-				}
-				for _, c := range []labs.Stat{ttft, tpot} {
-					end := approxEnd(t, c.Why)
-					if d := end - c.Value; d < -0.05*c.Value || d > 0.05*c.Value {
-						t.Errorf("%s: the explanation ends at %.2f ms, the run measured %.2f ms: %q", c.Key, end, c.Value, c.Why)
-					}
-				}
+				labtest.CheckWhy(t, labtest.StatOf(t, last, statTTFT), "compute-bound")
+				labtest.CheckWhy(t, labtest.StatOf(t, last, statTPOT), "memory-bound")
 			})
 		})
 	}
-}
-
-// approxEnd is the "≈ N ms" an explanation ends on.
-func approxEnd(t *testing.T, why string) float64 {
-	t.Helper()
-	m := regexp.MustCompile(`≈ ([0-9.]+) ms`).FindAllStringSubmatch(why, -1)
-	if len(m) == 0 {
-		t.Fatalf("no ≈ figure in %q", why)
-	}
-	v, err := strconv.ParseFloat(m[len(m)-1][1], 64)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return v
 }

@@ -1,4 +1,4 @@
-package streaming
+package labs
 
 import (
 	"fmt"
@@ -10,12 +10,13 @@ import (
 	"github.com/latencylab/latencylab/engine"
 )
 
-// why writes the roofline arithmetic behind this run's time to first
-// token and time per output token, with its own prompt, model and GPU:
-// the first token is one prefill step over the prompt, every later token
-// one decode step. These are the figures of the request alone on the
-// GPU; what others on a shared engine added is in the run's notes.
-func why(cfg engine.Config, promptTokens, answerTokens int) (ttft, tpot string) {
+// Why writes the roofline arithmetic behind a request's time to first
+// token and time per output token (labs.Stat.Why), with its own prompt,
+// model and GPU: the first token is one prefill step over the prompt,
+// every later token one decode step. These are the figures of the request
+// alone on the GPU; what others on a shared engine added is in the run's
+// notes. Both are empty when the configuration has no roofline.
+func Why(cfg engine.Config, promptTokens, answerTokens int) (ttft, tpot string) {
 	r, err := engine.NewRoofline(cfg)
 	if err != nil {
 		return "", ""
@@ -30,12 +31,12 @@ func why(cfg engine.Config, promptTokens, answerTokens int) (ttft, tpot string) 
 	}
 	ttft = fmt.Sprintf("The first token is one prefill step over your %s-token prompt%s. Compute: %s ÷ (%.0f TFLOP/s × %.0f%%) = %s. "+
 		"Memory: %.1f GB of weights ÷ (%s GB/s × %.0f%%) = %s. The larger, %s, sets the step: it is %s. Plus %s of fixed step overhead ≈ %s alone on the GPU.",
-		thousands(p), steps, flops(prefill), prefill.PeakFLOPS/1e12, prefill.MatmulMFU*100, ms(prefill.Compute),
-		prefill.Bytes/1e9, thousands(int(prefill.Bandwidth/1e9)), prefill.MemEfficiency*100, ms(prefill.Memory),
+		groupDigits(p), steps, flops(prefill), prefill.PeakFLOPS/1e12, prefill.MatmulMFU*100, ms(prefill.Compute),
+		prefill.Bytes/1e9, groupDigits(int(prefill.Bandwidth/1e9)), prefill.MemEfficiency*100, ms(prefill.Memory),
 		ms(max(prefill.Compute, prefill.Memory)), bound(prefill), ms(prefill.Overhead+prefill.AllReduce), ms(prefill.Total))
 	tpot = fmt.Sprintf("Each later token is one decode step for one token. Memory: %.1f GB of weights and KV cache ÷ (%s GB/s × %.0f%%) = %s. "+
 		"Compute: %s ÷ (%.0f TFLOP/s × %.0f%%) = %s. The larger, %s, sets the step: it is %s. Plus %s of fixed step overhead ≈ %s.",
-		decode.Bytes/1e9, thousands(int(decode.Bandwidth/1e9)), decode.MemEfficiency*100, ms(decode.Memory),
+		decode.Bytes/1e9, groupDigits(int(decode.Bandwidth/1e9)), decode.MemEfficiency*100, ms(decode.Memory),
 		flops(decode), decode.PeakFLOPS/1e12, decode.MatmulMFU*100, ms(decode.Compute),
 		ms(max(decode.Compute, decode.Memory)), bound(decode), ms(decode.Overhead+decode.AllReduce), ms(decode.Total))
 	return ttft, tpot
@@ -76,4 +77,16 @@ func ms(d time.Duration) string {
 		return fmt.Sprintf("%.2f ms", v)
 	}
 	return fmt.Sprintf("%.3f ms", v)
+}
+
+// groupDigits writes n with thousands separators: 1,000.
+func groupDigits(n int) string {
+	s := strconv.Itoa(n)
+	if n < 0 {
+		return "-" + groupDigits(-n)
+	}
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
 }
