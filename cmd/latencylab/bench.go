@@ -27,6 +27,8 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	model := fs.String("model", "", "model name to request (default: the first of GET /models)")
 	endpoint := fs.String("endpoint", "completions", "completions or chat (vLLM's /v1/completions and /v1/chat/completions spellings work too)")
 	apiKey := fs.String("api-key", os.Getenv("OPENAI_API_KEY"), "bearer token (default $OPENAI_API_KEY)")
+	var cf compareFlags
+	cf.register(fs)
 	return exitCode(stderr, "bench", func() error {
 		if help, err := parseFlags(fs, args, stdout); help || err != nil {
 			return err
@@ -68,13 +70,31 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 			fmt.Fprintf(stdout, "wall clock: %s at %s (/%s)\n", name, client.BaseURL, *endpoint)
 		}
 		r := benchmark.Compute(outs, dur, w.Percentiles)
-		if err := report(stdout, w, r, wf.json); err != nil {
-			return err
-		}
 		if r.Completed == 0 {
+			_ = report(stdout, w, r, wf.json)
 			return fmt.Errorf("every request failed; first error: %s", r.FirstError)
 		}
-		return nil
+		if !cf.on {
+			return report(stdout, w, r, wf.json)
+		}
+		cfg, err := cf.config(name)
+		if err != nil {
+			return err
+		}
+		d, err := dataset(w)
+		if err != nil {
+			return err
+		}
+		sim, err := benchmark.Simulate(cfg, d, w.MaxConcurrency, w.Percentiles)
+		if err != nil {
+			return badInput{fmt.Errorf("--compare-sim: %w", err)}
+		}
+		if !wf.json {
+			if err := report(stdout, w, r, false); err != nil {
+				return err
+			}
+		}
+		return writeComparison(stdout, cfg, w, r, sim, wf.json)
 	}())
 }
 
