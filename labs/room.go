@@ -34,6 +34,9 @@ type RoomConfig struct {
 	HistoryLen  int
 	// Tune adjusts each engine's configuration (tests shrink the KV cache).
 	Tune func(*engine.Config)
+	// Observer, when set, also observes each engine's finished requests
+	// (the server's /metrics), beside the room's own load panel.
+	Observer func(Profile) live.Observer
 }
 
 func (c RoomConfig) withDefaults() RoomConfig {
@@ -103,7 +106,12 @@ func NewRoom(cfg RoomConfig) (*Room, error) {
 	}
 	r := &Room{cfg: cfg, trackers: map[*BatchTracker]struct{}{}, wake: make(chan struct{}, 1), stop: make(chan struct{})}
 	r.Pool = NewEngines(EnginesConfig{Clock: cfg.Clock, Tune: cfg.Tune, Source: "workshop",
-		Observer: func(Profile) live.Observer { return roomObserver{r} }})
+		Observer: func(p Profile) live.Observer {
+			if cfg.Observer == nil {
+				return roomObserver{r}
+			}
+			return bothObservers{roomObserver{r}, cfg.Observer(p)}
+		}})
 	if _, err := r.Pool.Get(cfg.Profile); err != nil {
 		return nil, fmt.Errorf("room: %w", err)
 	}
@@ -187,6 +195,15 @@ func (r *Room) observeBatch() {
 }
 
 type roomObserver struct{ r *Room }
+
+// bothObservers tells two observers of every finished request.
+type bothObservers [2]live.Observer
+
+// RequestFinished passes st to both.
+func (b bothObservers) RequestFinished(st live.RequestStats) {
+	b[0].RequestFinished(st)
+	b[1].RequestFinished(st)
+}
 
 // RequestFinished keeps the learners' times to first token for the next
 // sample; the synthetic tenants' are not the room's.

@@ -2,9 +2,12 @@ package labs
 
 import (
 	"context"
+	"sync"
 	"testing"
 	"testing/synctest"
 	"time"
+
+	"github.com/latencylab/latencylab/engine/live"
 )
 
 // TestRoomLoadDialFillsTheBatch runs a room on virtual time: with the dial
@@ -72,4 +75,40 @@ func TestPercentileNearestRank(t *testing.T) {
 	if Percentile(nil, 50) != 0 {
 		t.Error("empty input should give 0")
 	}
+}
+
+// countingObserver counts finished requests by source.
+type countingObserver struct {
+	mu  *sync.Mutex
+	got map[string]int
+}
+
+func (c countingObserver) RequestFinished(st live.RequestStats) {
+	c.mu.Lock()
+	c.got[st.Source]++
+	c.mu.Unlock()
+}
+
+// A room's extra observer (the server's metrics) sees every request on
+// the room's engine, the synthetic tenants' included, beside the room's
+// own panel.
+func TestRoomObserverSeesTheRoomsRequests(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		seen := countingObserver{mu: &sync.Mutex{}, got: map[string]int{}}
+		p := Profile{Hardware: "h100-sxm", Model: "llama-3.1-8b"}
+		r, err := NewRoom(RoomConfig{Profile: p, Seed: 7, Observer: func(Profile) live.Observer { return seen }})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer r.Close()
+		r.SetLoad(5)
+		time.Sleep(5 * time.Second)
+		r.SetLoad(0)
+		time.Sleep(5 * time.Second) // let the tenants' requests finish
+		seen.mu.Lock()
+		defer seen.mu.Unlock()
+		if seen.got[SourceSynthetic] == 0 {
+			t.Errorf("the extra observer saw %v, want the tenants' requests", seen.got)
+		}
+	})
 }

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/latencylab/latencylab/engine/clock"
+	"github.com/latencylab/latencylab/engine/live"
 	"github.com/latencylab/latencylab/labs"
 	"github.com/latencylab/latencylab/lessons"
 )
@@ -57,6 +58,9 @@ type Config struct {
 	Limits Limits // limits per client address and for the whole machine; see Limits
 
 	Workshops WorkshopConfig // cohort workshops: room size, load dial, join limits
+	// RoomObserver, when set, observes the requests on every workshop
+	// room's engines (the server's /metrics); nil leaves rooms out.
+	RoomObserver func(labs.Profile) live.Observer
 
 	Grader GraderConfig // optional model grading of open practice answers; off without a URL
 }

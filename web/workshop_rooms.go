@@ -186,7 +186,8 @@ func (rs *rooms) engines(r *room) (*labs.Room, error) {
 	}
 	h := fnv.New64a()
 	h.Write([]byte(r.code))
-	eng, err := labs.NewRoom(labs.RoomConfig{Profile: rs.s.roomProfile(), Seed: h.Sum64()})
+	eng, err := labs.NewRoom(labs.RoomConfig{Profile: rs.s.roomProfile(), Seed: h.Sum64(),
+		Observer: rs.s.cfg.RoomObserver})
 	if err != nil {
 		return nil, fmt.Errorf("workshop %s: %w", r.code, err)
 	}

@@ -172,6 +172,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		},
 	}
 	cfg.Workshops = f.Workshops.config()
+	cfg.RoomObserver = metrics.observer("room: ")
 	cfg.Grader = f.Grader.config(ctx, stderr)
 	if err := cfg.Validate(); err != nil {
 		// Validate lists every problem, one a line; the CLI says it in one.

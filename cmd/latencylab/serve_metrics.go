@@ -43,14 +43,22 @@ func newServingMetrics() (*servingMetrics, error) {
 // labs' pool has prefix ""; another pool (one kept for /v1, say) needs its
 // own prefix, so that two engines of one profile keep apart.
 func (sm *servingMetrics) pool(prefix string, cfg labs.EnginesConfig) *labs.Engines {
-	cfg.Observer = func(p labs.Profile) live.Observer {
-		return sm.Observer(prefix+p.String(), canonicalModel(p.Model))
-	}
+	cfg.Observer = sm.observer(prefix)
 	pool := labs.NewEngines(cfg)
 	sm.mu.Lock()
 	sm.pools = append(sm.pools, meteredPool{prefix, pool})
 	sm.mu.Unlock()
 	return pool
+}
+
+// observer builds the histogram observer of an engine whose "engine"
+// label is prefix and its profile. Workshop rooms use it too (prefix
+// "room: "), so a room's requests are counted though its engines, one
+// pool per room, are not in the gauges.
+func (sm *servingMetrics) observer(prefix string) func(labs.Profile) live.Observer {
+	return func(p labs.Profile) live.Observer {
+		return sm.Observer(prefix+p.String(), canonicalModel(p.Model))
+	}
 }
 
 // engines lists every pool's started engines for a scrape.
