@@ -135,3 +135,11 @@ func (r *RosterRow) SetLearner(id string) { r.id = id }
 
 // Learner is the id SetLearner kept.
 func (r RosterRow) Learner() string { return r.id }
+
+// pluralWord is one when n is 1, many otherwise.
+func pluralWord(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
