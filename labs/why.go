@@ -31,12 +31,12 @@ func Why(cfg engine.Config, promptTokens, answerTokens int) (ttft, tpot string) 
 	}
 	ttft = fmt.Sprintf("The first token is one prefill step over your %s-token prompt%s. Compute: %s ÷ (%.0f TFLOP/s × %.0f%%) = %s. "+
 		"Memory: %.1f GB of weights ÷ (%s GB/s × %.0f%%) = %s. The larger, %s, sets the step: it is %s. Plus %s of fixed step overhead ≈ %s alone on the GPU.",
-		groupDigits(p), steps, flops(prefill), prefill.PeakFLOPS/1e12, prefill.MatmulMFU*100, ms(prefill.Compute),
-		prefill.Bytes/1e9, groupDigits(int(prefill.Bandwidth/1e9)), prefill.MemEfficiency*100, ms(prefill.Memory),
+		Thousands(p), steps, flops(prefill), prefill.PeakFLOPS/1e12, prefill.MatmulMFU*100, ms(prefill.Compute),
+		prefill.Bytes/1e9, Thousands(int(prefill.Bandwidth/1e9)), prefill.MemEfficiency*100, ms(prefill.Memory),
 		ms(max(prefill.Compute, prefill.Memory)), bound(prefill), ms(prefill.Overhead+prefill.AllReduce), ms(prefill.Total))
 	tpot = fmt.Sprintf("Each later token is one decode step for one token. Memory: %.1f GB of weights and KV cache ÷ (%s GB/s × %.0f%%) = %s. "+
 		"Compute: %s ÷ (%.0f TFLOP/s × %.0f%%) = %s. The larger, %s, sets the step: it is %s. Plus %s of fixed step overhead ≈ %s.",
-		decode.Bytes/1e9, groupDigits(int(decode.Bandwidth/1e9)), decode.MemEfficiency*100, ms(decode.Memory),
+		decode.Bytes/1e9, Thousands(int(decode.Bandwidth/1e9)), decode.MemEfficiency*100, ms(decode.Memory),
 		flops(decode), decode.PeakFLOPS/1e12, decode.MatmulMFU*100, ms(decode.Compute),
 		ms(max(decode.Compute, decode.Memory)), bound(decode), ms(decode.Overhead+decode.AllReduce), ms(decode.Total))
 	return ttft, tpot
@@ -79,11 +79,11 @@ func ms(d time.Duration) string {
 	return fmt.Sprintf("%.3f ms", v)
 }
 
-// groupDigits writes n with thousands separators: 1,000.
-func groupDigits(n int) string {
+// Thousands writes n with comma separators: 8000 → "8,000".
+func Thousands(n int) string {
 	s := strconv.Itoa(n)
 	if n < 0 {
-		return "-" + groupDigits(-n)
+		return "-" + Thousands(-n)
 	}
 	for i := len(s) - 3; i > 0; i -= 3 {
 		s = s[:i] + "," + s[i:]

@@ -120,7 +120,7 @@ func (v *view) cachingChart() labs.Chart {
 func (v *view) cachingTable() labs.Table {
 	unit := labs.TimeFormatFor(labs.Millis(v.first.ttft), labs.Millis(v.second.ttft)) // one unit for the column
 	row := func(name string, p prompt, m *measurement) []string {
-		return []string{name, thousands(len(p.ids)), thousands(m.usage.CachedTokens), unit.Format(labs.Millis(m.ttft))}
+		return []string{name, labs.Thousands(len(p.ids)), labs.Thousands(m.usage.CachedTokens), unit.Format(labs.Millis(m.ttft))}
 	}
 	return labs.Table{Title: "Prefix caching", Columns: []string{"Request", "Prompt tokens", "Cached tokens", "Time to first token"},
 		Rows: [][]string{row("your request", v.prompt, v.first), row("second customer", v.secondPrompt, v.second)}}

@@ -3,7 +3,6 @@ package prefilldecode
 import (
 	"fmt"
 	"strconv"
-	"strings"
 
 	"github.com/latencylab/latencylab/labs"
 )
@@ -82,9 +81,9 @@ func (v *view) firstStatus() string {
 	case m.tokens > 0:
 		return fmt.Sprintf("First token after %s. Decoding: %d of %d tokens.", labs.FormatMS(labs.Millis(m.ttft)), m.tokens, v.s.output)
 	case m.elapsed > 0:
-		return fmt.Sprintf("Prefill: the GPU is reading your %s-token prompt (%s so far).", thousands(n), labs.FormatMS(labs.Millis(m.elapsed)))
+		return fmt.Sprintf("Prefill: the GPU is reading your %s-token prompt (%s so far).", labs.Thousands(n), labs.FormatMS(labs.Millis(m.elapsed)))
 	}
-	return fmt.Sprintf("Prefill: the GPU is reading your %s-token prompt.", thousands(n))
+	return fmt.Sprintf("Prefill: the GPU is reading your %s-token prompt.", labs.Thousands(n))
 }
 
 func (v *view) secondStatus() string {
@@ -97,10 +96,10 @@ func (v *view) secondStatus() string {
 func (v *view) finalStatus() string {
 	m, m2 := v.first, v.second
 	s := fmt.Sprintf("Done. Prefill of %s tokens: %s to the first token. Decode: %s per token over %s.",
-		thousands(len(v.prompt.ids)), labs.FormatMS(labs.Millis(m.ttft)), fmtMSPrecise(labs.Millis(m.tpot())), labs.Count(m.tokens, "token"))
+		labs.Thousands(len(v.prompt.ids)), labs.FormatMS(labs.Millis(m.ttft)), fmtMSPrecise(labs.Millis(m.tpot())), labs.Count(m.tokens, "token"))
 	if v.s.caching {
 		s += fmt.Sprintf(" The second customer reused %s cached tokens: first token after %s.",
-			thousands(m2.usage.CachedTokens), labs.FormatMS(labs.Millis(m2.ttft)))
+			labs.Thousands(m2.usage.CachedTokens), labs.FormatMS(labs.Millis(m2.ttft)))
 	}
 	return labs.JoinNotes(s, v.notes...)
 }
@@ -153,20 +152,4 @@ func fmtMSPrecise(v float64) string {
 		return strconv.FormatFloat(v, 'f', 1, 64) + " ms"
 	}
 	return labs.FormatMS(v)
-}
-
-// thousands formats n with comma separators: 8000 → "8,000".
-func thousands(n int) string {
-	if n < 0 {
-		return "-" + thousands(-n)
-	}
-	s := strconv.Itoa(n)
-	var b strings.Builder
-	for i, r := range s {
-		if i > 0 && (len(s)-i)%3 == 0 {
-			b.WriteByte(',')
-		}
-		b.WriteRune(r)
-	}
-	return b.String()
 }

@@ -171,7 +171,7 @@ func roomMessage(s settings, n int) string {
 	need := n + s.output
 	if ctx := s.engine.Model.MaxContextLen; need > ctx {
 		return fmt.Sprintf("The prompt and the answer come to about %s tokens, more than %s's context of %s tokens.",
-			thousands(need), s.engine.Model.Name, thousands(ctx))
+			labs.Thousands(need), s.engine.Model.Name, labs.Thousands(ctx))
 	}
 	fp, err := s.engine.Footprint()
 	if err != nil {
@@ -180,7 +180,7 @@ func roomMessage(s settings, n int) string {
 	if need > fp.KVTokens {
 		return fmt.Sprintf("The prompt and the answer come to about %s tokens, but %s leaves room in the KV cache for only %s tokens. "+
 			"Shorten the prompt, or pick a lower precision or a bigger GPU.",
-			thousands(need), s.profile, thousands(fp.KVTokens))
+			labs.Thousands(need), s.profile, labs.Thousands(fp.KVTokens))
 	}
 	return ""
 }

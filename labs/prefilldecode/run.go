@@ -65,7 +65,7 @@ func (l *Lab) run(ctx context.Context, ps params, emit func(labs.Frame)) error {
 	}
 	v.sweep = &sw
 	emit(v.frame(fmt.Sprintf("Sweep done. Sending your %s-token prompt to the shared %s…",
-		thousands(len(first.req.PromptTokens)), s.profile)))
+		labs.Thousands(len(first.req.PromptTokens)), s.profile)))
 
 	le, err := l.Engines.For(ctx).Get(s.profile) // a workshop room's engines, if the run is a room's
 	if err != nil {

@@ -67,10 +67,10 @@ func (v *view) status(m *meter, now time.Duration) string {
 			m.tokens, labs.FormatMS(labs.Millis(m.complete))), v.notes...)
 	case m.tokens == 0 && now > 0:
 		return fmt.Sprintf("Waiting for the first token (%s so far) while the GPU reads the %s-token prompt.",
-			labs.FormatMS(labs.Millis(now)), thousands(v.s.promptTokens))
+			labs.FormatMS(labs.Millis(now)), labs.Thousands(v.s.promptTokens))
 	case m.tokens == 0:
 		return fmt.Sprintf("Request sent; waiting for the first token while the GPU reads the %s-token prompt.",
-			thousands(v.s.promptTokens))
+			labs.Thousands(v.s.promptTokens))
 	case v.s.streaming:
 		return fmt.Sprintf("Generating: %d of %d tokens.", m.tokens, v.s.answerTokens)
 	}
@@ -162,16 +162,4 @@ func readingMS(words int, speed float64) float64 {
 		return 0
 	}
 	return float64(words) / speed * 1000
-}
-
-// thousands formats n with comma separators: 8000 → "8,000".
-func thousands(n int) string {
-	s := strconv.Itoa(n)
-	if n < 0 {
-		return "-" + thousands(-n)
-	}
-	for i := len(s) - 3; i > 0; i -= 3 {
-		s = s[:i] + "," + s[i:]
-	}
-	return s
 }

@@ -67,7 +67,7 @@ func TestNiceCeil(t *testing.T) {
 
 func TestFormatting(t *testing.T) {
 	tests := []struct{ got, want string }{
-		{thousands(8000), "8,000"}, {thousands(50), "50"}, {thousands(1234567), "1,234,567"},
+		{labs.Thousands(8000), "8,000"}, {labs.Thousands(50), "50"}, {labs.Thousands(1234567), "1,234,567"},
 		{labs.FormatMS(412.4), "412 ms"}, {labs.FormatMS(2414), "2.41 s"},
 	}
 	for _, tc := range tests {
