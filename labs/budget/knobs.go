@@ -43,22 +43,26 @@ type params struct {
 	answerTokens, requests                            int
 	rate, spread, slowChance, slowMS, budgetMS        float64
 	percentile                                        string
+	// host is where the tiers run: next door (Idle) or at a provider.
+	host pipelinelab.Hosting
 }
 
 // defaults are the lesson's stage times, the default preset.
 var defaults = params{lookups: "parallel", guardMS: 80, historyMS: 30, retrievalMS: 120, orderMS: 60, gateway: 15,
 	tier: pipelinelab.TierMedium, answerTokens: 300, requests: 200, rate: 2, spread: 0.3, slowChance: 1, slowMS: 3000,
-	budgetMS: 1000, percentile: "95"}
+	budgetMS: 1000, percentile: "95", host: pipelinelab.Idle}
 
 // define declares the lab: its knobs, bound to params' fields, and presets.
 func define(run func(context.Context, params, func(labs.Frame)) error) (*labs.Kit[params], error) {
 	sequential, tail := defaults, defaults
 	sequential.lookups = "sequential"
+	hosted := defaults
+	hosted.host = pipelinelab.AsInTheLesson
 	tail.slowChance, tail.slowMS, tail.spread, tail.percentile = 5, 12000, 0.5, "99"
 	return labs.Define(labs.Spec[params]{
 		Info:     info(),
 		Defaults: defaults,
-		Knobs: []labs.Field[params]{
+		Knobs: append([]labs.Field[params]{
 			labs.Bind(labs.Knob{Name: knobLookups, Label: "Context lookups",
 				Help:    "Load history, retrieve passages and look up the order together or one after another.",
 				Options: []labs.Option{{Value: "parallel", Label: "Together (parallel)"}, {Value: "sequential", Label: "One after another"}}},
@@ -97,10 +101,13 @@ func define(run func(context.Context, params, func(labs.Frame)) error) (*labs.Ki
 				Options: []labs.Option{{Value: "50", Label: "50% (p50)"}, {Value: "90", Label: "90% (p90)"},
 					{Value: "95", Label: "95% (p95)"}, {Value: "99", Label: "99% (p99)"}}},
 				func(p *params) *string { return &p.percentile }),
-		},
+		}, pipelinelab.HostingKnobs(func(p *params) *pipelinelab.Hosting { return &p.host })...),
 		Presets: []labs.Example[params]{
 			{Name: "Seed example: parallel lookups", Note: "The lesson's stage times with the three lookups together: the context stage takes as long as the slowest lookup.",
 				Params: defaults},
+			{Name: hostedPreset, Note: "The same stages in front of a hosted medium tier: a provider 190 ms away over a new connection per call, " +
+				"with nine other chats a second sharing its GPU. The first word lands near the lesson's 815 ms; switch each cause off to see its share.",
+				Params: hosted},
 			{Name: "Sequential lookups", Note: "The same lookups one after another: the context stage becomes their sum.",
 				Params: sequential},
 			{Name: "Heavy tail: one in twenty slow", Note: "About one request in twenty stalls for 12 s, judged at p99. The mean and p50 look healthy; the tail does not.",
@@ -109,6 +116,9 @@ func define(run func(context.Context, params, func(labs.Frame)) error) (*labs.Ki
 		Run: run,
 	})
 }
+
+// hostedPreset is the preset that reproduces the lesson's 815 ms.
+const hostedPreset = "Hosted tier as in the lesson"
 
 // Check has no rule across knobs: each knob's own range suffices.
 func (p params) Check() []labs.FieldError { return nil }
@@ -132,6 +142,7 @@ type settings struct {
 	budgetMS      float64
 	percentile    float64
 	percentileTag string // "p95"
+	host          pipelinelab.Hosting
 }
 
 func millis(ms float64) time.Duration { return time.Duration(ms * float64(time.Millisecond)) }
@@ -149,6 +160,6 @@ func (p params) settings() (settings, error) {
 		gateway: millis(p.gateway), tier: p.tier,
 		answerTokens: p.answerTokens, requests: p.requests, rate: p.rate,
 		spread: p.spread, slowChance: p.slowChance / 100, slow: millis(p.slowMS),
-		budgetMS: p.budgetMS, percentile: pct, percentileTag: "p" + p.percentile,
+		budgetMS: p.budgetMS, percentile: pct, percentileTag: "p" + p.percentile, host: p.host,
 	}, nil
 }

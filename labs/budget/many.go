@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/latencylab/latencylab/engine"
+	"github.com/latencylab/latencylab/engine/pipeline"
 )
 
 // batchSeed fixes the batch's random draws, so the same settings always
@@ -76,7 +77,18 @@ func simulateMany(s settings, cfg engine.Config, req engine.Request) (batch, err
 	cfg.PrefixCaching = false
 	b := batch{samples: make([]sample, s.requests)}
 	reqs := make([]engine.Request, s.requests)
-	start := time.Duration(0)
+	// On a hosted tier other tenants' traffic runs from time 0 and the
+	// batch starts once it is steady, as the live request does; the
+	// network adds its handshakes and upload before the engine sees a
+	// request and half a round trip to every chunk on its way back.
+	host := s.host.Pipeline()
+	warm := time.Duration(0)
+	if host.Tenants.On() {
+		warm = pipeline.DefaultWarmUp
+	}
+	up := time.Duration(host.Handshakes())*host.RTT + host.RTT/2
+	down := host.RTT / 2
+	start := warm
 	for i := range b.samples {
 		// Arrivals of a Poisson process at the chosen rate.
 		start += time.Duration(rng.ExpFloat64() / s.rate * float64(time.Second))
@@ -95,9 +107,15 @@ func simulateMany(s settings, cfg engine.Config, req engine.Request) (batch, err
 		b.samples[i] = sm
 		r := req
 		r.ID = fmt.Sprintf("batch-%d", i)
-		r.Arrival = start + sm.pre
+		r.Arrival = start + sm.pre + up
 		reqs[i] = r
 	}
+	last := time.Duration(0)
+	for _, r := range reqs {
+		last = max(last, r.Arrival)
+	}
+	tenants := host.Tenants.Requests(last + 10*time.Second)
+	reqs = append(reqs, tenants...)
 	order := make([]int, len(reqs))
 	for i := range order {
 		order[i] = i
@@ -112,12 +130,15 @@ func simulateMany(s settings, cfg engine.Config, req engine.Request) (batch, err
 		return batch{}, fmt.Errorf("simulate the batch: %w", err)
 	}
 	for i, j := range order {
+		if j >= len(b.samples) {
+			continue // another tenant's request
+		}
 		r := res.Requests[i]
 		sm := &b.samples[j]
-		sm.ttft = r.TTFT()
+		sm.ttft = up + r.TTFT() + down
 		sm.decode = r.E2E() - r.TTFT()
 		sm.firstWord = sm.pre + sm.ttft
-		sm.complete = sm.pre + r.E2E()
+		sm.complete = sm.pre + up + r.E2E() + down
 	}
 	return b, nil
 }

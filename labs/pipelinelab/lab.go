@@ -15,6 +15,10 @@ type Run struct {
 	Seq   uint64 // from 1; seeds the run's randomness
 	ID    string // unique per run; request ids and session lines start with it
 	Tiers []pipeline.Tier
+	// late times the tiers' chunks for the busy-host note; ends are run
+	// when the run returns (hosted engines to stop, see Host).
+	late *lateness
+	ends *[]func()
 }
 
 // New builds a pipeline lab from its kit declaration: define (the lab's
@@ -38,7 +42,14 @@ func New[P labs.Params, S any](cfg Config,
 		}
 		seq, id := ids.Next()
 		late := &lateness{clk: rc.Engines.Clock()}
-		return run(ctx, Run{Config: rc, Seq: seq, ID: id, Tiers: late.watch(tiers)}, s, late.final(emit))
+		var ends []func()
+		defer func() {
+			for _, end := range ends {
+				end()
+			}
+		}()
+		// Tiers are copied so Host can replace one without touching another run's.
+		return run(ctx, Run{Config: rc, Seq: seq, ID: id, Tiers: late.watch(tiers), late: late, ends: &ends}, s, late.final(emit))
 	}))
 	if err != nil {
 		return nil, err

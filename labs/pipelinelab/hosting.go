@@ -1,0 +1,164 @@
+package pipelinelab
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/latencylab/latencylab/engine/pipeline"
+	"github.com/latencylab/latencylab/labs"
+)
+
+// Hosting knob names (Datastar signals), shared by every pipeline lab.
+const (
+	KnobRTT     = "rttMs"
+	KnobFresh   = "freshConnection"
+	KnobTenants = "tenantRate"
+	KnobGPU     = "providerGpu"
+	KnobTraffic = "trafficSeed"
+)
+
+// GPUOwn is the GPU knob's value for the tier's own GPU.
+const GPUOwn = "own"
+
+// Hosting is the knobs that make the model tiers a hosted provider's: how
+// far away it is, whether each call opens a new connection, how much of
+// other tenants' traffic shares its engine, and its GPU. A lab embeds it in
+// its params and adds HostingKnobs to its knobs.
+type Hosting struct {
+	RTTMs   float64
+	Fresh   bool
+	Tenants float64
+	GPU     string
+	Seed    int
+}
+
+// Idle is no provider at all: the tiers as the bundled engine serves them,
+// next door and to yourself.
+var Idle = Hosting{GPU: GPUOwn, Seed: 4}
+
+// AsInTheLesson is a hosted tier as the lessons describe one: a provider
+// ~190 ms away reached over a fresh TLS connection per call, serving about
+// 9 other requests a second on the same H100s. The figures this gives are
+// held by each lab's tests.
+var AsInTheLesson = Hosting{RTTMs: 190, Fresh: true, Tenants: 9, GPU: GPUOwn, Seed: 4}
+
+// HostingKnobs declares the hosting knobs over the Hosting that get finds
+// in a lab's params.
+func HostingKnobs[P any](get func(*P) *Hosting) []labs.Field[P] {
+	gpus := []labs.Option{{Value: GPUOwn, Label: "The tier's own (H100 SXM)"},
+		{Value: "a100-80g", Label: "A100 80 GB (older, less compute)"}, {Value: "h100-pcie", Label: "H100 PCIe (less bandwidth)"}}
+	return []labs.Field[P]{
+		labs.Bind(labs.Knob{Name: KnobRTT, Label: "Network round trip to the provider", Unit: "ms", Min: 0, Max: 400, Step: 5,
+			Help: "0 puts the GPU next to the gateway. The request travels half of it out, each chunk half of it back."},
+			func(p *P) *float64 { return &get(p).RTTMs }),
+		labs.Bind(labs.Knob{Name: KnobFresh, Label: "New connection for every call",
+			Help: "Open TCP and TLS again for each call (two more round trips) instead of reusing a kept-alive connection."},
+			func(p *P) *bool { return &get(p).Fresh }),
+		labs.Bind(labs.Knob{Name: KnobTenants, Label: "Other tenants' traffic on the provider", Unit: "req/s", Min: 0, Max: 20, Step: 0.5,
+			Help: "Other people's chats arriving at random on the same engine; they share its queue and every batch with yours."},
+			func(p *P) *float64 { return &get(p).Tenants }),
+		labs.Bind(labs.Knob{Name: KnobTraffic, Label: "Their traffic pattern", Min: 1, Max: 99, Step: 1,
+			Help: "Which random pattern of other tenants' arrivals to replay; the same number repeats the same traffic."},
+			func(p *P) *int { return &get(p).Seed }),
+		labs.Bind(labs.Knob{Name: KnobGPU, Label: "Provider's GPU", Options: gpus,
+			Help: "The GPU class the provider runs every tier on."},
+			func(p *P) *string { return &get(p).GPU }),
+	}
+}
+
+// Pipeline is the pipeline's Hosting for these knobs.
+func (h Hosting) Pipeline() pipeline.Hosting {
+	out := pipeline.Hosting{RTT: time.Duration(h.RTTMs * float64(time.Millisecond)), FreshConnection: h.Fresh,
+		Tenants: pipeline.TenantLoad{Rate: h.Tenants, Seed: uint64(max(h.Seed, 0))}}
+	if h.GPU != GPUOwn && h.GPU != "" {
+		out.Hardware = h.GPU
+	}
+	return out
+}
+
+// Describe is a short line naming the causes that are on, for a status.
+func (h Hosting) Describe() string {
+	if h.RTTMs <= 0 && h.Tenants <= 0 && (h.GPU == GPUOwn || h.GPU == "") {
+		return "The model runs next door, on an engine of its own."
+	}
+	s := fmt.Sprintf("Provider %s away", labs.FormatMS(h.RTTMs))
+	if h.Fresh {
+		s += " over a new connection per call"
+	}
+	if h.Tenants > 0 {
+		s += fmt.Sprintf(", %g other requests/s on its engine", h.Tenants)
+	}
+	if h.GPU != GPUOwn && h.GPU != "" {
+		s += ", on " + h.GPU
+	}
+	return s + "."
+}
+
+// Host makes the named tiers of r hosted as h says: behind h's network,
+// on h's GPU and, when other tenants' traffic is on, on an engine of the
+// run's own that carries that traffic (warmed up before Host returns, and
+// stopped when the run ends). Without traffic the tiers stay on the shared
+// pool, so a workshop room still shares them.
+func (r *Run) Host(ctx context.Context, h Hosting, names ...string) error {
+	ph := h.Pipeline()
+	if r.ends == nil || r.Engines == nil {
+		return fmt.Errorf("hosting: the run was not started by pipelinelab.New")
+	}
+	if err := ph.Validate(); err != nil {
+		return err
+	}
+	clk := r.Engines.Clock()
+	for _, name := range names {
+		spec, err := LookupTier(name)
+		if err != nil {
+			return err
+		}
+		i := r.tierIndex(name)
+		if i < 0 {
+			return fmt.Errorf("tier %s is not in the run", name)
+		}
+		var provider pipeline.Provider
+		if ph.Tenants.On() {
+			cfg, err := spec.EngineConfig()
+			if err != nil {
+				return err
+			}
+			he, err := pipeline.StartHostedEngine(cfg, ph, clk)
+			if err != nil {
+				return fmt.Errorf("tier %s: %w", name, err)
+			}
+			r.onEnd(func() { _ = he.Close() })
+			if err := he.WarmUp(ctx); err != nil {
+				return err
+			}
+			provider = pipeline.NewEngineProvider(he.Engine)
+		} else {
+			prof := spec.Profile
+			if ph.Hardware != "" {
+				prof.Hardware = ph.Hardware
+			}
+			le, err := r.Engines.Get(prof)
+			if err != nil {
+				return fmt.Errorf("tier %s: %w", name, err)
+			}
+			provider = pipeline.NewEngineProvider(le)
+		}
+		t := r.Tiers[i]
+		t.Provider = ph.Behind(provider, clk)
+		r.Tiers[i] = r.late.watch([]pipeline.Tier{t})[0]
+	}
+	return nil
+}
+
+func (r *Run) tierIndex(name string) int {
+	for i, t := range r.Tiers {
+		if t.Name == name {
+			return i
+		}
+	}
+	return -1
+}
+
+// onEnd registers fn to run when the run returns.
+func (r *Run) onEnd(fn func()) { *r.ends = append(*r.ends, fn) }
