@@ -26,7 +26,7 @@ type TenantLoad struct {
 	MaxInFlight int
 	// WarmUp is how long the load runs before the learner's request is
 	// sent, so it meets a steady batch rather than an empty engine
-	// (default 2 s).
+	// (default 4 s: about one chat's lifetime, so the batch is steady).
 	WarmUp time.Duration
 }
 
@@ -43,7 +43,7 @@ const (
 const DefaultMaxInFlight = 96
 
 // DefaultWarmUp is how long a background load runs before it is measured.
-const DefaultWarmUp = 2 * time.Second
+const DefaultWarmUp = 4 * time.Second
 
 // Validate reports a rate outside 0..50 per second or a negative setting.
 func (t TenantLoad) Validate() error {

@@ -11,11 +11,12 @@ import (
 
 // Chart id and segment names.
 const (
-	chartBars  = "levers"
-	segFirst   = "until the first word"
-	segRest    = "rest of the answer"
-	tableTitle = "Each lever alone, against the baseline"
-	leverShort = "Shorter answer"
+	chartBars    = "levers"
+	segFirst     = "until the first word"
+	segRest      = "rest of the answer"
+	tableTitle   = "Each lever alone, against the baseline"
+	leverShort   = "Shorter answer"
+	leverSmaller = "Smaller model"
 )
 
 // view builds frames from the rows measured so far.
@@ -106,7 +107,7 @@ func (v *view) chart() labs.Chart {
 func (v *view) stats() []labs.Stat {
 	b := v.rows[0]
 	bestFirst, bestTotal := v.rows[0], v.rows[0]
-	var shorter result
+	var shorter, smaller result
 	for _, r := range v.rows {
 		if r.lever.single && r.firstWord < bestFirst.firstWord {
 			bestFirst = r
@@ -114,8 +115,11 @@ func (v *view) stats() []labs.Stat {
 		if r.lever.single && r.total < bestTotal.total {
 			bestTotal = r
 		}
-		if r.lever.name == leverShort {
+		switch r.lever.name {
+		case leverShort:
 			shorter = r
+		case leverSmaller:
+			smaller = r
 		}
 	}
 	return []labs.Stat{
@@ -125,5 +129,11 @@ func (v *view) stats() []labs.Stat {
 		{Key: statBestTotal, Label: "Best single lever: total", Value: pipelinelab.Round1(bestTotal.total), Unit: "ms", Note: bestTotal.lever.name},
 		{Key: statShorterSaves, Label: "Total time the shorter answer saves", Value: pipelinelab.Round1(b.total - shorter.total), Unit: "ms",
 			Note: fmt.Sprintf("%d instead of %d tokens", v.s.shortTokens, v.s.answerTokens)},
+		{Key: statAnswerCall, Label: "Model call: baseline answer", Value: pipelinelab.Round1(b.answer), Unit: "ms",
+			Note: fmt.Sprintf("%d tokens on the %s tier, request sent to last token back", v.s.answerTokens, v.s.tier)},
+		{Key: statAnswerSmall, Label: "Model call: small tier", Value: pipelinelab.Round1(smaller.answer), Unit: "ms",
+			Note: fmt.Sprintf("%d tokens", v.s.answerTokens)},
+		{Key: statAnswerShort, Label: "Model call: shorter answer", Value: pipelinelab.Round1(shorter.answer), Unit: "ms",
+			Note: fmt.Sprintf("%d tokens on the %s tier", v.s.shortTokens, v.s.tier)},
 	}
 }

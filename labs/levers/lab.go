@@ -24,6 +24,11 @@ const (
 	statBaseTotal    = "baseline_total_ms"
 	statBestTotal    = "best_total_ms"
 	statShorterSaves = "shorter_saves_ms"
+	// The answer's model call alone on the baseline, the small tier and
+	// the shorter answer: the lesson's 4.4 s, 2.3 s and 1.9 s.
+	statAnswerCall  = "answer_call_ms"
+	statAnswerSmall = "answer_small_ms"
+	statAnswerShort = "answer_short_ms"
 )
 
 // DefaultWallLimit is how long the whole set of runs may take on the wall

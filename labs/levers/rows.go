@@ -76,4 +76,7 @@ type result struct {
 	firstWord float64 // ms
 	total     float64 // ms
 	cost      float64 // USD
+	// answer is the answer's model call alone (ms): request sent to last
+	// chunk back, the figure the lesson quotes per tier and length.
+	answer float64
 }

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/latencylab/latencylab/engine"
 	"github.com/latencylab/latencylab/engine/pipeline"
 	"github.com/latencylab/latencylab/labs"
 	"github.com/latencylab/latencylab/labs/pipelinelab"
@@ -47,6 +46,15 @@ func (l runner) run(ctx context.Context, run pipelinelab.Run, s settings, emit f
 	}
 
 	v.estimate = wall
+	if s.host != pipelinelab.Idle {
+		emit(labs.Frame{Status: "Starting the provider's tiers and letting other tenants' traffic settle… " + s.host.Describe()})
+		if err := run.Host(ctx, s.host, s.tier, pipelinelab.TierSmall); err != nil {
+			if ctx.Err() != nil {
+				return ctx.Err()
+			}
+			return fmt.Errorf("levers: %w", err)
+		}
+	}
 	emit(v.frame(false))
 	for i, lv := range levers {
 		r, err := liveRow(ctx, s, lv, fmt.Sprintf("%s-r%d", base, i), run)
@@ -117,7 +125,7 @@ func liveRow(ctx context.Context, s settings, lv lever, id string, run pipelinel
 		return result{}, fmt.Errorf("the repeated request missed the cache")
 	}
 	return result{lever: lv, firstWord: pipelinelab.MS(res.Summary.FirstWord), total: pipelinelab.MS(res.Summary.Total),
-		cost: res.Summary.Cost}, nil
+		cost: res.Summary.Cost, answer: pipelinelab.MS(answerCall(res))}, nil
 }
 
 // virtualRow times the row on the virtual clock. A dry run of the same
@@ -161,29 +169,41 @@ func virtualRow(ctx context.Context, s settings, lv lever, id string, run pipeli
 		if err != nil {
 			return result{}, err
 		}
-		sim, err := engine.Simulate(ecfg, []engine.Request{ereq}, engine.SimOptions{})
+		ttft, e2e, err := s.host.Simulate(ecfg, ereq)
 		if err != nil {
 			return result{}, err
 		}
-		r := sim.Requests[0]
 		last := i == len(capt.Calls)-1
 		if last && c.cache {
 			break // the cache answers: no model call, no cost
 		}
-		cost += tier.Cost(pipeline.Usage{PromptTokens: r.Usage.PromptTokens, CompletionTokens: r.Usage.CompletionTokens})
+		cost += tier.Cost(pipeline.Usage{PromptTokens: len(ereq.PromptTokens), CompletionTokens: ereq.MaxTokens})
 		if !last {
-			at += r.E2E()
+			at += e2e
 			continue
 		}
 		at += lookups(cfg, deps) + cfg.Gateway.Overhead.Base
-		first, total := at+r.TTFT(), at+r.E2E()
+		first, total := at+ttft, at+e2e
 		if c.buffered {
 			first = total
 		}
-		return result{lever: lv, firstWord: pipelinelab.MS(first), total: pipelinelab.MS(total), cost: cost}, nil
+		return result{lever: lv, firstWord: pipelinelab.MS(first), total: pipelinelab.MS(total), cost: cost,
+			answer: pipelinelab.MS(e2e)}, nil
 	}
 	at += lookups(cfg, deps) + cfg.Gateway.Overhead.Base
 	return result{lever: lv, firstWord: pipelinelab.MS(at), total: pipelinelab.MS(at), cost: cost}, nil
+}
+
+// answerCall is the model call that wrote the answer, as the gateway saw
+// it: from sending the request to the last chunk (the last attempt; a
+// cache hit has none).
+func answerCall(res *pipeline.Result) time.Duration {
+	for i := len(res.Spans) - 1; i >= 0; i-- {
+		if res.Spans[i].Stage == pipeline.StageAttempt {
+			return res.Spans[i].Duration()
+		}
+	}
+	return 0
 }
 
 // lookups is the context stage: the slowest lookup or their sum, over the

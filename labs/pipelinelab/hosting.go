@@ -3,8 +3,10 @@ package pipelinelab
 import (
 	"context"
 	"fmt"
+	"sort"
 	"time"
 
+	"github.com/latencylab/latencylab/engine"
 	"github.com/latencylab/latencylab/engine/pipeline"
 	"github.com/latencylab/latencylab/labs"
 )
@@ -109,6 +111,7 @@ func (r *Run) Host(ctx context.Context, h Hosting, names ...string) error {
 		return err
 	}
 	clk := r.Engines.Clock()
+	var warm *pipeline.HostedEngine // the last one started: when it is warm, all are
 	for _, name := range names {
 		spec, err := LookupTier(name)
 		if err != nil {
@@ -129,9 +132,7 @@ func (r *Run) Host(ctx context.Context, h Hosting, names ...string) error {
 				return fmt.Errorf("tier %s: %w", name, err)
 			}
 			r.onEnd(func() { _ = he.Close() })
-			if err := he.WarmUp(ctx); err != nil {
-				return err
-			}
+			warm = he
 			provider = pipeline.NewEngineProvider(he.Engine)
 		} else {
 			prof := spec.Profile
@@ -148,7 +149,43 @@ func (r *Run) Host(ctx context.Context, h Hosting, names ...string) error {
 		t.Provider = ph.Behind(provider, clk)
 		r.Tiers[i] = r.late.watch([]pipeline.Tier{t})[0]
 	}
+	if warm != nil {
+		return warm.WarmUp(ctx)
+	}
 	return nil
+}
+
+// Simulate times req on the virtual clock as a tier hosted by h would: on
+// h's GPU, sharing the engine with h's tenant traffic (req arrives once
+// that traffic is steady, as a live run's does), behind h's network. The
+// times are the gateway's: from sending the request to the first and the
+// last chunk arriving back.
+func (h Hosting) Simulate(cfg engine.Config, req engine.Request) (ttft, e2e time.Duration, err error) {
+	ph := h.Pipeline()
+	if err := ph.Validate(); err != nil {
+		return 0, 0, err
+	}
+	if err := ph.Apply(&cfg); err != nil {
+		return 0, 0, err
+	}
+	reqs := []engine.Request{req}
+	if ph.Tenants.On() {
+		req.Arrival = pipeline.DefaultWarmUp
+		tenants := ph.Tenants.Requests(req.Arrival + 20*time.Second)
+		reqs = append(tenants, req)
+		sort.SliceStable(reqs, func(i, j int) bool { return reqs[i].Arrival < reqs[j].Arrival })
+	}
+	res, err := engine.Simulate(cfg, reqs, engine.SimOptions{})
+	if err != nil {
+		return 0, 0, err
+	}
+	for _, r := range res.Requests {
+		if r.ID == req.ID {
+			up := time.Duration(ph.Handshakes())*ph.RTT + ph.RTT/2
+			return up + r.TTFT() + ph.RTT/2, up + r.E2E() + ph.RTT/2, nil
+		}
+	}
+	return 0, 0, fmt.Errorf("simulate: request %s has no result", req.ID)
 }
 
 func (r *Run) tierIndex(name string) int {
