@@ -45,11 +45,15 @@ var Idle = Hosting{GPU: GPUOwn, Seed: 4}
 // held by each lab's tests.
 var AsInTheLesson = Hosting{RTTMs: 190, Fresh: true, Tenants: 9, GPU: GPUOwn, Seed: 4}
 
-// HostingKnobs declares the hosting knobs over the Hosting that get finds
-// in a lab's params.
+// HostingKnobs declares every hosting knob over the Hosting that get finds
+// in a lab's params: the network, the other tenants and the GPU class.
 func HostingKnobs[P any](get func(*P) *Hosting) []labs.Field[P] {
-	gpus := []labs.Option{{Value: GPUOwn, Label: "The tier's own (H100 SXM)"},
-		{Value: "a100-80g", Label: "A100 80 GB (older, less compute)"}, {Value: "h100-pcie", Label: "H100 PCIe (less bandwidth)"}}
+	return append(append(NetworkKnobs(get), TenantKnobs(get)...), GPUClassKnob(get))
+}
+
+// NetworkKnobs are the round trip to the provider and whether each call
+// opens a new connection.
+func NetworkKnobs[P any](get func(*P) *Hosting) []labs.Field[P] {
 	return []labs.Field[P]{
 		labs.Bind(labs.Knob{Name: KnobRTT, Label: "Network round trip to the provider", Unit: "ms", Min: 0, Max: 400, Step: 5,
 			Help: "0 puts the GPU next to the gateway. The request travels half of it out, each chunk half of it back."},
@@ -57,16 +61,29 @@ func HostingKnobs[P any](get func(*P) *Hosting) []labs.Field[P] {
 		labs.Bind(labs.Knob{Name: KnobFresh, Label: "New connection for every call",
 			Help: "Open TCP and TLS again for each call (two more round trips) instead of reusing a kept-alive connection."},
 			func(p *P) *bool { return &get(p).Fresh }),
+	}
+}
+
+// TenantKnobs are other tenants' traffic on the provider's engine and
+// which random pattern of it to replay.
+func TenantKnobs[P any](get func(*P) *Hosting) []labs.Field[P] {
+	return []labs.Field[P]{
 		labs.Bind(labs.Knob{Name: KnobTenants, Label: "Other tenants' traffic on the provider", Unit: "req/s", Min: 0, Max: 20, Step: 0.5,
 			Help: "Other people's chats arriving at random on the same engine; they share its queue and every batch with yours."},
 			func(p *P) *float64 { return &get(p).Tenants }),
 		labs.Bind(labs.Knob{Name: KnobTraffic, Label: "Their traffic pattern", Min: 1, Max: 99, Step: 1,
 			Help: "Which random pattern of other tenants' arrivals to replay; the same number repeats the same traffic."},
 			func(p *P) *int { return &get(p).Seed }),
-		labs.Bind(labs.Knob{Name: KnobGPU, Label: "Provider's GPU", Options: gpus,
-			Help: "The GPU class the provider runs every tier on."},
-			func(p *P) *string { return &get(p).GPU }),
 	}
+}
+
+// GPUClassKnob is the GPU the provider runs every tier on.
+func GPUClassKnob[P any](get func(*P) *Hosting) labs.Field[P] {
+	gpus := []labs.Option{{Value: GPUOwn, Label: "The tier's own (H100 SXM)"},
+		{Value: "a100-80g", Label: "A100 80 GB (older, less compute)"}, {Value: "h100-pcie", Label: "H100 PCIe (less bandwidth)"}}
+	return labs.Bind(labs.Knob{Name: KnobGPU, Label: "Provider's GPU", Options: gpus,
+		Help: "The GPU class the provider runs every tier on."},
+		func(p *P) *string { return &get(p).GPU })
 }
 
 // Pipeline is the pipeline's Hosting for these knobs.

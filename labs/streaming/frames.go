@@ -43,6 +43,9 @@ type view struct {
 	notes   []string
 	// whyTTFT and whyTPOT are the roofline arithmetic behind those stats.
 	whyTTFT, whyTPOT string
+	// network is what the round trips to a hosted provider add to the
+	// first token (0 with the GPU next door).
+	network time.Duration
 }
 
 // frame is the state of every panel at time now (since the request was sent).
@@ -87,7 +90,11 @@ func (v *view) stats(m *meter) []labs.Stat {
 		add(statFirstWord, "Time to first word", labs.Millis(m.firstWord), "ms", "what the reader waits for")
 	}
 	if m.tokens > 0 {
-		add(statTTFT, "Time to first token", labs.Millis(m.firstTok), "ms", "first token, on the GPU's clock")
+		note := "first token, on the GPU's clock"
+		if v.network > 0 {
+			note = fmt.Sprintf("first token back from the provider: the GPU's time plus %s of network", labs.FormatMS(labs.Millis(v.network)))
+		}
+		add(statTTFT, "Time to first token", labs.Millis(m.firstTok), "ms", note)
 		out[len(out)-1].Why = v.whyTTFT
 	}
 	if m.done {

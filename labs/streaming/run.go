@@ -6,7 +6,9 @@ import (
 	"time"
 
 	"github.com/latencylab/latencylab/engine"
+	"github.com/latencylab/latencylab/engine/clock"
 	"github.com/latencylab/latencylab/engine/live"
+	"github.com/latencylab/latencylab/engine/pipeline"
 	"github.com/latencylab/latencylab/labs"
 )
 
@@ -36,16 +38,25 @@ func (l *Lab) run(ctx context.Context, p params, emit func(labs.Frame)) error {
 	ans := composeAnswer(prompt, s.answerTokens)
 	req := engine.Request{ID: id, PromptTokens: prompt.ids, OutputTokens: ans.Tokens, MaxTokens: len(ans.Tokens)}
 
-	le, err := l.Engines.For(ctx).Get(s.profile)
+	host := s.host.Pipeline()
+	le, stop, err := l.engine(ctx, s, host, emit)
 	if err != nil {
-		return fmt.Errorf("streaming: engine for %s: %w", s.profile, err)
+		return err
 	}
+	defer stop()
+	// The network: the connection and the upload before the engine sees
+	// the request, half a round trip for every token on its way back.
+	up := time.Duration(host.Handshakes())*host.RTT + host.RTT/2
+	down := host.RTT / 2
 	aloneTTFT, aloneE2E, aloneOK := labs.Alone(le.Config(), req)
-	v := &view{s: s, answerWords: countWords(ans.Text), xmax: axisEstimate(aloneE2E, aloneOK)}
+	v := &view{s: s, answerWords: countWords(ans.Text), xmax: axisEstimate(up+aloneE2E+down, aloneOK), network: up + down}
 	v.whyTTFT, v.whyTPOT = labs.Why(le.Config(), len(prompt.ids), len(ans.Tokens))
 	m := newMeter(s.streaming)
 
 	t0 := l.Clock.Now()
+	if err := clock.Sleep(ctx, l.Clock, up); err != nil {
+		return ctx.Err()
+	}
 	events, err := le.Submit(ctx, req)
 	if err != nil {
 		return labs.SubmitRefused("streaming", err, "Not run.", emit)
@@ -63,7 +74,7 @@ func (l *Lab) run(ctx context.Context, p params, emit func(labs.Frame)) error {
 	// in held, released on the handler's clock by the pace timer; the
 	// meter records them at their due time.
 	var held []heldToken
-	var firstGPU, gpuDone, lastDue time.Duration
+	var firstGPU, gpuDone, lastDue time.Duration // on the reader's timeline: network included
 	received := 0
 	done := false
 	var pace <-chan time.Time
@@ -83,7 +94,7 @@ func (l *Lab) run(ctx context.Context, p params, emit func(labs.Frame)) error {
 		m.finish(max(gpuDone, lastDue))
 		v.notes = []string{delivery.BusyNote(true)}
 		if aloneOK {
-			v.notes = append(v.notes, labs.SharingNote(v.sharing, firstGPU-aloneTTFT, gpuDone-aloneE2E))
+			v.notes = append(v.notes, labs.SharingNote(v.sharing, firstGPU-up-down-aloneTTFT, gpuDone-up-down-aloneE2E))
 		}
 		emit(v.frame(m, m.complete))
 		return nil
@@ -110,21 +121,26 @@ func (l *Lab) run(ctx context.Context, p params, emit func(labs.Frame)) error {
 				return ctx.Err()
 			}
 			at := l.Clock.Now().Sub(t0)
-			delivery.Observe(ev.GPU, at)
+			delivery.Observe(ev.GPU, at-up)
+			reach := up + ev.GPU + down // when the token reaches the reader
 			if ev.Done {
 				if ev.Err != nil {
 					return fmt.Errorf("streaming: request %s: %w", id, ev.Err)
 				}
-				events, done, gpuDone, v.sharing = nil, true, ev.GPU, ev.Sharing
+				events, done, gpuDone, v.sharing = nil, true, reach, ev.Sharing
+				if down > 0 && len(held) == 0 && at < reach {
+					pace = l.Clock.After(reach - at) // the last token is still on its way
+					continue
+				}
 				if len(held) > 0 {
 					continue // the pace timer finishes the answer
 				}
 				return finish()
 			}
 			if received == 0 {
-				firstGPU = ev.GPU
+				firstGPU = reach
 			}
-			due := ev.GPU
+			due := reach
 			if s.speedCap > 0 {
 				due = max(due, firstGPU+time.Duration(received)*time.Second/time.Duration(s.speedCap))
 			}
@@ -134,6 +150,32 @@ func (l *Lab) run(ctx context.Context, p params, emit func(labs.Frame)) error {
 			emit(v.frame(m, at))
 		}
 	}
+}
+
+// engine is the engine the run submits to, and what to call when the run
+// ends: the shared pool's engine for the chosen model and GPU, or, with
+// other tenants' traffic on, a provider's engine of the run's own carrying
+// that traffic, started and warmed up here and stopped by the returned
+// func.
+func (l *Lab) engine(ctx context.Context, s settings, host pipeline.Hosting, emit func(labs.Frame)) (*live.Engine, func(), error) {
+	if !host.Tenants.On() {
+		le, err := l.Engines.For(ctx).Get(s.profile)
+		if err != nil {
+			return nil, nil, fmt.Errorf("streaming: engine for %s: %w", s.profile, err)
+		}
+		return le, func() {}, nil
+	}
+	emit(labs.Frame{Status: "Starting the provider's engine and letting other tenants' traffic settle… " + s.host.Describe()})
+	he, err := pipeline.StartHostedEngine(s.engine, host, l.Clock)
+	if err != nil {
+		return nil, nil, fmt.Errorf("streaming: provider's engine for %s: %w", s.profile, err)
+	}
+	stop := func() { _ = he.Close() }
+	if err := he.WarmUp(ctx); err != nil {
+		stop()
+		return nil, nil, ctx.Err()
+	}
+	return he.Engine, stop, nil
 }
 
 // heldToken is a token's text waiting for the speed cap, and when it is

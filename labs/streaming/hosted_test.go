@@ -1,0 +1,71 @@
+package streaming
+
+import (
+	"testing"
+
+	"github.com/latencylab/latencylab/labs"
+	"github.com/latencylab/latencylab/labs/labtest"
+	"github.com/latencylab/latencylab/labs/pipelinelab"
+)
+
+// The hosted preset lands within 15% of the lesson's hosted tier (first
+// token at 600 ms, 80 tokens a second) because of what it models: three
+// round trips of 190 ms before the first token (a fresh connection, the
+// upload, the way back), and nine other chats a second sharing each decode
+// step. Switching each cause off removes its share: the network its round
+// trips from the first token and nothing from the speed; the tenants most
+// of the slowdown.
+func TestHostedPresetReproducesTheLesson(t *testing.T) {
+	l := labtest.Inert(t, define)
+	var hosted labs.Values
+	for _, p := range l.Presets() {
+		if p.Name == hostedPreset {
+			hosted = p.Values
+		}
+	}
+	if hosted == nil {
+		t.Fatalf("no preset %q", hostedPreset)
+	}
+	run := func(changes labs.Values) map[string]float64 {
+		vals := labs.Values{}
+		for k, v := range hosted {
+			vals[k] = v
+		}
+		for k, v := range changes {
+			vals[k] = v
+		}
+		frames := labtest.RunInBubble(t, func(pool *labs.Engines) labs.Lab {
+			return mustNew(t, Config{Engines: pool, Tick: -1})
+		}, vals, nil)
+		last := frames[len(frames)-1]
+		if last.Error != "" {
+			t.Fatalf("run: %s", last.Error)
+		}
+		return labtest.StatMap(t, last)
+	}
+	all := run(nil)
+	if got := all[statTTFT]; got < 0.85*600 || got > 1.15*600 {
+		t.Errorf("first token %.0f ms, want the lesson's 600 ms within 15%%", got)
+	}
+	if got := all[statTokPerS]; got < 0.85*80 || got > 1.15*80 {
+		t.Errorf("%.1f tokens/s, want the lesson's 80 within 15%%", got)
+	}
+	noNet := run(labs.Values{pipelinelab.KnobRTT: 0.0})
+	kept := run(labs.Values{pipelinelab.KnobFresh: false})
+	alone := run(labs.Values{pipelinelab.KnobTenants: 0.0})
+	idle := run(labs.Values{pipelinelab.KnobRTT: 0.0, pipelinelab.KnobTenants: 0.0})
+	t.Logf("hosted: first token %.0f ms, %.1f tok/s; no network %.0f ms, %.1f tok/s; kept-alive %.0f ms; no tenants %.0f ms, %.1f tok/s; idle %.0f ms, %.1f tok/s",
+		all[statTTFT], all[statTokPerS], noNet[statTTFT], noNet[statTokPerS], kept[statTTFT], alone[statTTFT], alone[statTokPerS], idle[statTTFT], idle[statTokPerS])
+	if d := alone[statTTFT] - idle[statTTFT]; d < 3*190-1 || d > 3*190+1 {
+		t.Errorf("the network adds %.1f ms to the first token, want three 190 ms round trips", d)
+	}
+	if alone[statTokPerS] != idle[statTokPerS] {
+		t.Errorf("the network changed the speed: %.2f against %.2f tok/s", alone[statTokPerS], idle[statTokPerS])
+	}
+	if !(idle[statTokPerS] > 1.3*all[statTokPerS]) {
+		t.Errorf("alone the GPU writes %.1f tok/s, with tenants %.1f: want the tenants to cost a good share", idle[statTokPerS], all[statTokPerS])
+	}
+	if !(noNet[statTTFT] < all[statTTFT]-400 && kept[statTTFT] < all[statTTFT]-200) {
+		t.Errorf("network off %.0f ms, kept-alive %.0f ms, both on %.0f ms: want the network's share to show", noNet[statTTFT], kept[statTTFT], all[statTTFT])
+	}
+}
