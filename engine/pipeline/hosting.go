@@ -57,10 +57,11 @@ func (h Hosting) Handshakes() int {
 	return 0
 }
 
-// NetworkBeforeFirstToken is what the network adds to a call's first
-// token: the handshakes, the upload and the first chunk's way back.
-func (h Hosting) NetworkBeforeFirstToken() time.Duration {
-	return time.Duration(h.Handshakes())*h.RTT + h.RTT/2 + h.RTT/2
+// Legs are the network's waits around the provider: up before the engine
+// sees a call (the handshakes and the upload), down for every chunk on its
+// way back. Their sum is what the network adds to the first token.
+func (h Hosting) Legs() (up, down time.Duration) {
+	return time.Duration(h.Handshakes())*h.RTT + h.RTT/2, h.RTT / 2
 }
 
 // Behind puts the network of h in front of p (p itself when there is
@@ -114,9 +115,16 @@ func StartHostedEngine(cfg engine.Config, h Hosting, clk clock.Clock) (*HostedEn
 }
 
 // WarmUp waits until the tenants' load is steady (at once when there is
-// none).
-func (he *HostedEngine) WarmUp(ctx context.Context) error {
-	return he.tenants.WarmUp(ctx, he.clk, he.load)
+// none). ahead is how long the caller's request will take to reach the
+// engine after WarmUp returns (the network's handshakes and upload, say):
+// the wait is that much shorter, so the request meets the same traffic
+// whatever the distance, and switching the network off changes nothing
+// but the network's own share.
+func (he *HostedEngine) WarmUp(ctx context.Context, ahead time.Duration) error {
+	if !he.load.On() {
+		return nil
+	}
+	return clock.Sleep(ctx, clock.Or(he.clk), he.load.warmUp()-ahead)
 }
 
 // TenantsSent is how many of other tenants' requests reached the engine.

@@ -78,7 +78,7 @@ func TestHostingCauses(t *testing.T) {
 					t.Fatal(err)
 				}
 				defer he.Close()
-				if err := he.WarmUp(context.Background()); err != nil {
+				if err := he.WarmUp(context.Background(), 0); err != nil {
 					t.Fatal(err)
 				}
 				first, last, n := hostedFirstToken(t, tc.h.Behind(NewEngineProvider(he.Engine), nil), answer)

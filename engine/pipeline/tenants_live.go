@@ -63,14 +63,6 @@ func StartTenants(e *live.Engine, clk clock.Clock, load TenantLoad) *Tenants {
 	return t
 }
 
-// WarmUp waits until the load has run long enough to be steady.
-func (t *Tenants) WarmUp(ctx context.Context, clk clock.Clock, load TenantLoad) error {
-	if !load.On() {
-		return nil
-	}
-	return clock.Sleep(ctx, clock.Or(clk), load.warmUp())
-}
-
 // Sent is how many background requests reached the engine so far.
 func (t *Tenants) Sent() int { return int(t.sent.Load()) }
 

@@ -82,13 +82,11 @@ func simulateMany(s settings, cfg engine.Config, req engine.Request) (batch, err
 	// network adds its handshakes and upload before the engine sees a
 	// request and half a round trip to every chunk on its way back.
 	host := s.host.Pipeline()
-	warm := time.Duration(0)
+	up, down := host.Legs()
+	start := time.Duration(0)
 	if host.Tenants.On() {
-		warm = pipeline.DefaultWarmUp
+		start = pipeline.DefaultWarmUp - up // as the live request, whose upload ends the warm-up
 	}
-	up := time.Duration(host.Handshakes())*host.RTT + host.RTT/2
-	down := host.RTT / 2
-	start := warm
 	for i := range b.samples {
 		// Arrivals of a Poisson process at the chosen rate.
 		start += time.Duration(rng.ExpFloat64() / s.rate * float64(time.Second))

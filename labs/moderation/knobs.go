@@ -6,6 +6,7 @@ import (
 
 	mod "github.com/latencylab/latencylab/engine/moderation"
 	"github.com/latencylab/latencylab/labs"
+	"github.com/latencylab/latencylab/labs/pipelinelab"
 )
 
 // Knob names; they double as the Datastar signal names.
@@ -19,6 +20,7 @@ const (
 	knobScenario    = "scenario"
 	knobModel       = "model"
 	knobGPU         = "gpu"
+	knobAnswer      = "answerTokens"
 )
 
 // policyCompare runs every policy at once on the same scenario.
@@ -54,11 +56,17 @@ type params struct {
 	latencyMS       int
 	scenario        string
 	model, gpu      string
+	// answerTokens forces the answer's length (0: as long as the notes
+	// make it, about a hundred tokens).
+	answerTokens int
+	// host puts the GPU at a provider: the network to it and other
+	// tenants' traffic on its engine (its GPU is the gpu knob).
+	host pipelinelab.Hosting
 }
 
 // defaults are the settings of the default preset.
 var defaults = params{policy: string(mod.StreamThenModerate), window: 20, overlap: 10, unit: string(mod.Tokens),
-	latencyMS: 50, scenario: scenarioLeak, model: "llama-3.1-8b", gpu: "h100-sxm"}
+	latencyMS: 50, scenario: scenarioLeak, model: "llama-3.1-8b", gpu: "h100-sxm", host: pipelinelab.Idle}
 
 // define declares the lab: its knobs, bound to params' fields, and presets.
 func define(run func(context.Context, params, func(labs.Frame)) error) (*labs.Kit[params], error) {
@@ -71,10 +79,12 @@ func define(run func(context.Context, params, func(labs.Frame)) error) (*labs.Ki
 		p.policy, p.scenario, p.promptCheck = policy, scenario, promptCheck
 		return p
 	}
+	hosted := preset(string(mod.ModerateThenSend), scenarioClean, false)
+	hosted.answerTokens, hosted.host = 300, pipelinelab.AsInTheLesson
 	return labs.Define(labs.Spec[params]{
 		Info:     info(),
 		Defaults: defaults,
-		Knobs: []labs.Field[params]{
+		Knobs: append(append([]labs.Field[params]{
 			labs.Bind(labs.Knob{Name: knobPolicy, Label: "Policy", Options: policyLabels,
 				Help: "Where the safety check sits between the model and the reader."}, func(p *params) *string { return &p.policy }),
 			labs.Bind(labs.Knob{Name: knobPromptCheck, Label: "Check the prompt first",
@@ -96,7 +106,10 @@ func define(run func(context.Context, params, func(labs.Frame)) error) (*labs.Ki
 			labs.Bind(labs.ModelKnob(knobModel, "Served in BF16 on a single GPU."), func(p *params) *string { return &p.model }),
 			labs.Bind(labs.GPUKnob(knobGPU, "One GPU of this type serves the model; other learners on the same choice share it."),
 				func(p *params) *string { return &p.gpu }),
-		},
+			labs.Bind(labs.Knob{Name: knobAnswer, Label: "Answer length", Unit: "tokens", Min: 0, Max: 1000, Step: 10,
+				Help: "0 lets the answer end where the notes run out (about a hundred tokens); more keeps the model writing from them."},
+				func(p *params) *int { return &p.answerTokens }),
+		}, pipelinelab.NetworkKnobs(hostOf)...), pipelinelab.TenantKnobs(hostOf)...),
 		Presets: []labs.Example[params]{
 			{Name: "Leak: stream then moderate", Params: preset(string(mod.StreamThenModerate), scenarioLeak, false),
 				Note: "Words appear at once, but the e-mail address is on screen before the check behind the stream catches it."},
@@ -110,10 +123,19 @@ func define(run func(context.Context, params, func(labs.Frame)) error) (*labs.Ki
 				Note: "The check on the way in refuses the message before the model runs: no tokens generated at all. Turn it off to see the output check catch it instead."},
 			{Name: "Compare all policies", Params: preset(policyCompare, scenarioLeak, false),
 				Note: "Every policy on the same answer at the same time, on the same engine: read the table from top to bottom."},
+			{Name: hostedPreset, Params: hosted,
+				Note: "A clean 300-token answer on a hosted tier (190 ms away, a new connection per call, nine other chats a second on the GPU), checked whole before it is sent: " +
+					"the reader waits about as long as the lesson's 4.4 s for the whole answer. Switch the policy to a buffered window to get the seconds back."},
 		},
 		Run: run,
 	})
 }
+
+// hostedPreset reproduces the lesson's point that checking the whole
+// answer first brings back the whole wait.
+const hostedPreset = "Moderate then send on a hosted tier"
+
+func hostOf(p *params) *pipelinelab.Hosting { return &p.host }
 
 // settings are one run's params in the lab's own types.
 type settings struct {
@@ -126,6 +148,8 @@ type settings struct {
 	latency     time.Duration
 	scenario    string
 	profile     labs.Profile
+	answer      int
+	host        pipelinelab.Hosting
 }
 
 func (p params) profile() labs.Profile { return labs.Profile{Hardware: p.gpu, Model: p.model} }
@@ -145,6 +169,8 @@ func (p params) settings() (settings, error) {
 		latency:     time.Duration(p.latencyMS) * time.Millisecond,
 		scenario:    p.scenario,
 		profile:     p.profile(),
+		answer:      p.answerTokens,
+		host:        p.host,
 	}, nil
 }
 

@@ -43,10 +43,19 @@ func (l *Lab) run(ctx context.Context, p params, emit func(labs.Frame)) error {
 	if err != nil {
 		return err
 	}
-	le, err := l.Engines.For(ctx).Get(s.profile) // a workshop room's engines, if the run is a room's
-	if err != nil {
-		return fmt.Errorf("moderation lab: engine for %s: %w", s.profile, err)
+	if s.host.Tenants > 0 {
+		emit(labs.Frame{Status: "Starting the provider's engine and letting other tenants' traffic settle… " + s.host.Describe()})
 	}
+	// The pool is a workshop room's, if the run is a room's; with other
+	// tenants' traffic on, the engine is the run's own.
+	le, stop, err := s.host.Engine(ctx, l.Engines, s.profile)
+	if err != nil {
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		return fmt.Errorf("moderation lab: %w", err)
+	}
+	defer stop()
 	checker, err := mod.NewChecker(mod.Config{Clock: l.Clock, Latency: s.latency})
 	if err != nil {
 		return fmt.Errorf("moderation lab: %w", err)

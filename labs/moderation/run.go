@@ -27,6 +27,10 @@ type job struct {
 	// delivery is how late the engine's tokens reached the handler and
 	// who shared the GPU, for the final status's notes.
 	delivery delivery
+	// up and down are the network to a hosted provider: the connection
+	// and upload before the engine sees the request, and each token's way
+	// back (both 0 with the GPU next door).
+	up, down time.Duration
 }
 
 // engineRequest is the request the job sends to the engine.
@@ -39,7 +43,9 @@ func (j *job) engineRequest() engine.Request {
 // line, so its prompt shares no cached prefix with any other run.
 func (l *Lab) newJob(s settings, p mod.Policy) *job {
 	_, id := l.IDs.Next()
-	return &job{policy: p, id: id, req: buildRequest(scenarios[s.scenario], "Session "+id), meter: newMeter(p)}
+	up, down := s.host.Pipeline().Legs()
+	return &job{policy: p, id: id, req: buildRequestOf(scenarios[s.scenario], "Session "+id, s.answer), meter: newMeter(p),
+		up: up, down: down}
 }
 
 // generate returns the stage's generator: it submits the request to the
@@ -49,6 +55,9 @@ func (l *Lab) newJob(s settings, p mod.Policy) *job {
 func (j *job) generate(le *live.Engine, clk clock.Clock) mod.Generate {
 	return func(ctx context.Context) (<-chan string, error) {
 		ans := j.req.answer
+		if err := clock.Sleep(ctx, clk, j.up); err != nil {
+			return nil, err
+		}
 		sent := clk.Now()
 		events, err := le.Submit(ctx, j.engineRequest())
 		if err != nil {
@@ -66,6 +75,11 @@ func (j *job) generate(le *live.Engine, clk clock.Clock) mod.Generate {
 				p := ""
 				if ev.Index >= 0 && ev.Index < len(ans.Pieces) && ans.Tokens[ev.Index] == ev.Token {
 					p = ans.Pieces[ev.Index]
+				}
+				// The token crosses the network: it reaches the stage half
+				// a round trip after the GPU made it.
+				if j.down > 0 && clock.Sleep(ctx, clk, sent.Add(ev.GPU+j.down).Sub(clk.Now())) != nil {
+					return
 				}
 				select {
 				case out <- p:

@@ -240,5 +240,5 @@ func TestSettingsErrors(t *testing.T) {
 
 func TestInfoKnobsPresets(t *testing.T) {
 	labtest.CheckDeclaration(t, labtest.Inert(t, define), labtest.Entry{Slug: "moderation", Lesson: "moderation-and-streaming", PredictionStat: statLeaked,
-		Presets: []string{"Leak: stream then moderate", "Moderate then send", "Buffered window", "Abort mid-stream", "Prompt injection", "Compare all policies"}})
+		Presets: []string{"Leak: stream then moderate", "Moderate then send", "Buffered window", "Abort mid-stream", "Prompt injection", "Compare all policies", hostedPreset}})
 }

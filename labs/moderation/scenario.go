@@ -70,14 +70,20 @@ type request struct {
 	answer   textmodel.Answer
 }
 
-// buildRequest lays out the chat for sc and composes the answer from it.
-// session opens the system message so that no two runs share a cached
-// prefix (the composer skips it: a two-word line is not a sentence).
-func buildRequest(sc scenario, session string) request {
+// buildRequest lays out the chat for sc and composes the answer from it,
+// at its natural length. session opens the system message so that no two
+// runs share a cached prefix (the composer skips it: a two-word line is
+// not a sentence).
+func buildRequest(sc scenario, session string) request { return buildRequestOf(sc, session, 0) }
+
+// buildRequestOf is buildRequest with an answer of exactly tokens tokens
+// (0: the natural length): the model keeps writing from the notes past
+// their natural end, as a longer answer would.
+func buildRequestOf(sc scenario, session string, tokens int) request {
 	msgs := []textmodel.Message{
 		{Role: textmodel.RoleSystem, Content: session + "\n" + instruction + "\n\nSupport notes:\n" + sc.notes},
 		{Role: textmodel.RoleUser, Content: sc.question},
 	}
-	ans := textmodel.Compose(textmodel.ComposeRequest{Messages: msgs, MaxTokens: 400})
+	ans := textmodel.Compose(textmodel.ComposeRequest{Messages: msgs, MaxTokens: max(400, tokens), ForcedTokens: tokens})
 	return request{messages: msgs, prompt: textmodel.PromptTokens(msgs), answer: ans}
 }

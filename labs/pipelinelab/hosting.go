@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/latencylab/latencylab/engine"
+	"github.com/latencylab/latencylab/engine/live"
 	"github.com/latencylab/latencylab/engine/pipeline"
 	"github.com/latencylab/latencylab/labs"
 )
@@ -167,9 +168,46 @@ func (r *Run) Host(ctx context.Context, h Hosting, names ...string) error {
 		r.Tiers[i] = r.late.watch([]pipeline.Tier{t})[0]
 	}
 	if warm != nil {
-		return warm.WarmUp(ctx)
+		up, _ := ph.Legs()
+		return warm.WarmUp(ctx, up) // the same traffic with or without the network
 	}
 	return nil
+}
+
+// Engine is the engine a lab that submits to the engine itself (not
+// through the pipeline) runs prof on, and what to call when the run ends:
+// the shared pool's engine, or, with other tenants' traffic on, a
+// provider's engine of the run's own carrying that traffic, started and
+// warmed up here (say so to the learner first: it takes a few seconds)
+// and stopped by the returned func. The network is the caller's to add
+// (see pipeline.Hosting.Legs): such labs time tokens themselves. The
+// warm-up ends the network's upload early, so the request reaches the
+// engine when the traffic is steady and the same traffic with or without
+// the network.
+func (h Hosting) Engine(ctx context.Context, pool *labs.Engines, prof labs.Profile) (*live.Engine, func(), error) {
+	ph := h.Pipeline()
+	if !ph.Tenants.On() {
+		le, err := pool.For(ctx).Get(prof)
+		if err != nil {
+			return nil, nil, fmt.Errorf("engine for %s: %w", prof, err)
+		}
+		return le, func() {}, nil
+	}
+	cfg, err := prof.Config()
+	if err != nil {
+		return nil, nil, err
+	}
+	he, err := pipeline.StartHostedEngine(cfg, ph, pool.Clock())
+	if err != nil {
+		return nil, nil, fmt.Errorf("provider's engine for %s: %w", prof, err)
+	}
+	stop := func() { _ = he.Close() }
+	up, _ := ph.Legs()
+	if err := he.WarmUp(ctx, up); err != nil {
+		stop()
+		return nil, nil, err
+	}
+	return he.Engine, stop, nil
 }
 
 // Simulate times req on the virtual clock as a tier hosted by h would: on
@@ -198,8 +236,8 @@ func (h Hosting) Simulate(cfg engine.Config, req engine.Request) (ttft, e2e time
 	}
 	for _, r := range res.Requests {
 		if r.ID == req.ID {
-			up := time.Duration(ph.Handshakes())*ph.RTT + ph.RTT/2
-			return up + r.TTFT() + ph.RTT/2, up + r.E2E() + ph.RTT/2, nil
+			up, down := ph.Legs()
+			return up + r.TTFT() + down, up + r.E2E() + down, nil
 		}
 	}
 	return 0, 0, fmt.Errorf("simulate: request %s has no result", req.ID)

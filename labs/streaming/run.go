@@ -8,7 +8,6 @@ import (
 	"github.com/latencylab/latencylab/engine"
 	"github.com/latencylab/latencylab/engine/clock"
 	"github.com/latencylab/latencylab/engine/live"
-	"github.com/latencylab/latencylab/engine/pipeline"
 	"github.com/latencylab/latencylab/labs"
 )
 
@@ -38,16 +37,20 @@ func (l *Lab) run(ctx context.Context, p params, emit func(labs.Frame)) error {
 	ans := composeAnswer(prompt, s.answerTokens)
 	req := engine.Request{ID: id, PromptTokens: prompt.ids, OutputTokens: ans.Tokens, MaxTokens: len(ans.Tokens)}
 
-	host := s.host.Pipeline()
-	le, stop, err := l.engine(ctx, s, host, emit)
+	if s.host.Tenants > 0 {
+		emit(labs.Frame{Status: "Starting the provider's engine and letting other tenants' traffic settle… " + s.host.Describe()})
+	}
+	le, stop, err := s.host.Engine(ctx, l.Engines, s.profile)
 	if err != nil {
-		return err
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		return fmt.Errorf("streaming: %w", err)
 	}
 	defer stop()
 	// The network: the connection and the upload before the engine sees
 	// the request, half a round trip for every token on its way back.
-	up := time.Duration(host.Handshakes())*host.RTT + host.RTT/2
-	down := host.RTT / 2
+	up, down := s.host.Pipeline().Legs()
 	aloneTTFT, aloneE2E, aloneOK := labs.Alone(le.Config(), req)
 	v := &view{s: s, answerWords: countWords(ans.Text), xmax: axisEstimate(up+aloneE2E+down, aloneOK), network: up + down}
 	v.whyTTFT, v.whyTPOT = labs.Why(le.Config(), len(prompt.ids), len(ans.Tokens))
@@ -150,32 +153,6 @@ func (l *Lab) run(ctx context.Context, p params, emit func(labs.Frame)) error {
 			emit(v.frame(m, at))
 		}
 	}
-}
-
-// engine is the engine the run submits to, and what to call when the run
-// ends: the shared pool's engine for the chosen model and GPU, or, with
-// other tenants' traffic on, a provider's engine of the run's own carrying
-// that traffic, started and warmed up here and stopped by the returned
-// func.
-func (l *Lab) engine(ctx context.Context, s settings, host pipeline.Hosting, emit func(labs.Frame)) (*live.Engine, func(), error) {
-	if !host.Tenants.On() {
-		le, err := l.Engines.For(ctx).Get(s.profile)
-		if err != nil {
-			return nil, nil, fmt.Errorf("streaming: engine for %s: %w", s.profile, err)
-		}
-		return le, func() {}, nil
-	}
-	emit(labs.Frame{Status: "Starting the provider's engine and letting other tenants' traffic settle… " + s.host.Describe()})
-	he, err := pipeline.StartHostedEngine(s.engine, host, l.Clock)
-	if err != nil {
-		return nil, nil, fmt.Errorf("streaming: provider's engine for %s: %w", s.profile, err)
-	}
-	stop := func() { _ = he.Close() }
-	if err := he.WarmUp(ctx); err != nil {
-		stop()
-		return nil, nil, ctx.Err()
-	}
-	return he.Engine, stop, nil
 }
 
 // heldToken is a token's text waiting for the speed cap, and when it is
