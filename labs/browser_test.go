@@ -2,6 +2,7 @@ package labs_test
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -18,6 +19,7 @@ import (
 	"github.com/latencylab/latencylab/labs/pipelinelab"
 	"github.com/latencylab/latencylab/labs/prefilldecode"
 	"github.com/latencylab/latencylab/labs/rag"
+	"github.com/latencylab/latencylab/labs/streaming"
 	"github.com/latencylab/latencylab/labs/timeouts"
 	"github.com/latencylab/latencylab/web/e2e"
 )
@@ -37,14 +39,75 @@ func TestBrowserLabs(t *testing.T) {
 		return []labtest.Journey{
 			{Lab: fastBatching(t), Walk: walkBatching},
 			{Lab: must(prefilldecode.New(live)), Walk: walkPrefillDecode, Allowed: []string{"422"}}, // the refused FP8 run answers 422
-			{Lab: must(moderation.New(live)), Walk: walkModeration},
-			{Lab: must(budget.New(onDesk)), Walk: walkBudget},
+			{Lab: must(moderation.New(live)), Walk: withSeedPreset(walkModeration)},
+			{Lab: must(budget.New(onDesk)), Walk: withSeedPreset(walkBudget)},
 			{Lab: must(cancellation.New(onFakeDesk)), Walk: walkCancellation},
-			{Lab: must(levers.New(onDesk)), Walk: walkLevers},
+			{Lab: must(levers.New(onDesk)), Walk: withSeedPreset(walkLevers)},
 			{Lab: must(rag.New(onDesk)), Walk: walkRAG},
 			{Lab: must(timeouts.New(onFakeDesk)), Walk: walkTimeouts},
+			{Lab: must(streaming.New(live)), Walk: withSeedPreset(nil)},
 		}
 	})
+}
+
+// seedFigure is a figure a lesson states that a lab's seed preset must
+// reproduce, within 15%, because of what it models (the network to a
+// hosted provider, other tenants' traffic on its engine, its GPU).
+type seedFigure struct {
+	stat string  // the stat card's key
+	want float64 // the lesson's figure, in the card's base unit (ms, tok/s)
+}
+
+// seedPresets are each lab's seed preset and the figures it must show:
+// the lessons' hosted tier (first token 600 ms, 80 tokens/s), its 815 ms
+// first word, its 4.4 / 2.3 / 1.9 s model calls, and checking a whole
+// 300-token answer before sending it costing that answer's whole time.
+var seedPresets = map[string]struct {
+	preset  string
+	figures []seedFigure
+}{
+	streaming.Slug:  {"Hosted tier as in the lesson", []seedFigure{{"ttft_ms", 600}, {"tokens_per_s", 80}}},
+	budget.Slug:     {"Hosted tier as in the lesson", []seedFigure{{"first_word_ms", 815}}},
+	levers.Slug:     {"Hosted tiers as in the lesson", []seedFigure{{"answer_call_ms", 4400}, {"answer_small_ms", 2300}, {"answer_short_ms", 1900}}},
+	moderation.Slug: {"Moderate then send on a hosted tier", []seedFigure{{"first_word_ms", 4400}}},
+}
+
+// withSeedPreset walks walk (nil for none), then runs the lab's seed
+// preset on the wall clock as a learner would and reads its figures off
+// the stat cards.
+func withSeedPreset(walk func(*testing.T, labs.Lab, e2e.Lab)) func(*testing.T, labs.Lab, e2e.Lab) {
+	return func(t *testing.T, lab labs.Lab, pg e2e.Lab) {
+		if walk != nil {
+			walk(t, lab, pg)
+		}
+		seed, ok := seedPresets[lab.Info().Slug]
+		if !ok {
+			t.Fatalf("no seed preset listed for %s", lab.Info().Slug)
+		}
+		t.Run("seed preset", func(t *testing.T) {
+			i := slices.IndexFunc(lab.Presets(), func(p labs.Preset) bool { return p.Name == seed.preset })
+			if i < 0 {
+				t.Fatalf("no preset %q", seed.preset)
+			}
+			labtest.ApplyPreset(t, pg, i, lab.Presets()[i], "rttMs", "tenantRate")
+			pg.Guess(t, "1000")
+			start := time.Now()
+			pg.Run(t, 2*time.Minute)
+			pg.NoError(t)
+			for _, f := range seed.figures {
+				got, unit := labtest.ShownStat(t, pg, f.stat)
+				if unit == "s" {
+					got *= 1000
+				}
+				t.Logf("%s: %s = %v (the lesson's %v)", seed.preset, f.stat, got, f.want)
+				if got < 0.85*f.want || got > 1.15*f.want {
+					t.Errorf("%s shows %v %s, want the lesson's %v within 15%%", f.stat, got, unit, f.want)
+				}
+			}
+			t.Logf("seed preset ran in %v", time.Since(start).Round(time.Millisecond))
+			e2e.Screenshot(t, pg.Tab, lab.Info().Slug+"-seed-preset")
+		})
+	}
 }
 
 // fastClock is the wall clock sped up: live runs take a tenth of their
