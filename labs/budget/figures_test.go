@@ -65,7 +65,11 @@ func TestHostedPresetFirstWord(t *testing.T) {
 			vals[k] = v
 		}
 		fs := runLab(t, vals)
-		first := labtest.StatMap(t, fs[len(fs)-1])[statFirstWord]
+		st := labtest.StatMap(t, fs[len(fs)-1])
+		first := st[statFirstWord]
+		if tc.change == nil && (st[statComplete] < 4565*0.85 || st[statComplete] > 4565*1.15) {
+			t.Errorf("answer complete at %.0f ms, want the lesson's 4,565 ms within 15%%", st[statComplete])
+		}
 		eng := first - stages - tc.network
 		t.Logf("%s: first word %.0f ms = %.0f stages + %.0f network + %.0f engine", tc.name, first, stages, tc.network, eng)
 		if tc.change == nil && (first < 815*0.85 || first > 815*1.15) {

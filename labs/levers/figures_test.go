@@ -81,6 +81,15 @@ func TestHostedPresetModelCalls(t *testing.T) {
 		if o[statAnswerCall] >= st[statAnswerCall] {
 			t.Errorf("%s: the medium call %.0f ms is not faster than %.0f ms", off.name, o[statAnswerCall], st[statAnswerCall])
 		}
+		// The levers lesson says so: without the neighbours the medium
+		// tier's 300 tokens take under 3 s.
+		if off.change[pipelinelab.KnobTenants] != nil && o[statAnswerCall] >= 3000 {
+			t.Errorf("without other tenants the medium call takes %.0f ms, want under 3 s", o[statAnswerCall])
+		}
+		if off.change[pipelinelab.KnobTenants] != nil && o[statAnswerCall]-o[statAnswerSmall] >= st[statAnswerCall]-st[statAnswerSmall] {
+			t.Errorf("without other tenants the medium-small gap is %.0f ms, with them %.0f ms: want it to shrink",
+				o[statAnswerCall]-o[statAnswerSmall], st[statAnswerCall]-st[statAnswerSmall])
+		}
 	}
 	t.Logf("hosted: medium 300 %.0f ms, small 300 %.0f ms, medium 100 %.0f ms", st[statAnswerCall], st[statAnswerSmall], st[statAnswerShort])
 

@@ -55,8 +55,8 @@ func TestHostedModerateThenSend(t *testing.T) {
 	alone := run(labs.Values{pipelinelab.KnobTenants: 0.0})
 	t.Logf("moderate then send: first word %.0f ms; buffered window %.0f ms; no network %.0f ms; no other tenants %.0f ms",
 		all[statFirstWord], window[statFirstWord], noNet[statFirstWord], alone[statFirstWord])
-	if !(window[statFirstWord] < all[statFirstWord]/3) {
-		t.Errorf("a buffered window's first word %.0f ms is not far ahead of %.0f ms", window[statFirstWord], all[statFirstWord])
+	if w := window[statFirstWord]; w < 800 || w > 1500 {
+		t.Errorf("a buffered window's first word %.0f ms, want about a second (as the lesson and the preset say)", w)
 	}
 	// The request meets the same traffic with or without the network, so
 	// the network's share is exactly its round trips.

@@ -59,6 +59,16 @@ func TestHostedPresetReproducesTheLesson(t *testing.T) {
 	if d := alone[statTTFT] - idle[statTTFT]; d < 3*190-1 || d > 3*190+1 {
 		t.Errorf("the network adds %.1f ms to the first token, want three 190 ms round trips", d)
 	}
+	// The figures the lessons quote from this preset: the GPU alone, and
+	// the hosted tier with its connection kept open.
+	for _, f := range []struct {
+		name      string
+		got, want float64
+	}{{"idle first token (ms)", idle[statTTFT], 30}, {"idle speed (tok/s)", idle[statTokPerS], 128}, {"kept-alive first token (ms)", kept[statTTFT], 220}} {
+		if f.got < 0.85*f.want || f.got > 1.15*f.want {
+			t.Errorf("%s = %.1f, want about %v as the lessons say", f.name, f.got, f.want)
+		}
+	}
 	if alone[statTokPerS] != idle[statTokPerS] {
 		t.Errorf("the network changed the speed: %.2f against %.2f tok/s", alone[statTokPerS], idle[statTokPerS])
 	}
