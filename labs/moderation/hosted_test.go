@@ -1,6 +1,7 @@
 package moderation
 
 import (
+	"strings"
 	"testing"
 
 	mod "github.com/latencylab/latencylab/engine/moderation"
@@ -26,6 +27,16 @@ func TestHostedModerateThenSend(t *testing.T) {
 	if hosted == nil {
 		t.Fatalf("no preset %q", hostedPreset)
 	}
+	// The preset's answer is clean all the way to its 300th token, so the
+	// check passes it and the reader gets it whole, just late.
+	c, err := mod.NewChecker(mod.Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out := c.Detect(buildRequestOf(scenarios[scenarioClean], "Session x", 300).answer.Text); len(out.Categories) != 0 {
+		t.Fatalf("the 300-token clean answer trips %v", out.Categories)
+	}
+	var body string
 	run := func(changes labs.Values) map[string]float64 {
 		vals := labs.Values{}
 		for k, v := range hosted {
@@ -41,9 +52,15 @@ func TestHostedModerateThenSend(t *testing.T) {
 		if last.Error != "" {
 			t.Fatalf("run: %s", last.Error)
 		}
+		if last.Text != nil {
+			body = last.Text.Body
+		}
 		return labtest.StatMap(t, last)
 	}
 	all := run(nil)
+	if all[statLeaked] != 0 || !strings.HasPrefix(body, "The context covers this directly.") || len(body) < 1000 {
+		t.Errorf("%v unsafe tokens; the reader saw %q: want the whole clean answer", all[statLeaked], body)
+	}
 	if all[statGenerated] != 300 {
 		t.Errorf("%v tokens generated, want the preset's 300", all[statGenerated])
 	}

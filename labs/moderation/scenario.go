@@ -30,9 +30,19 @@ var scenarios = map[string]scenario{
 Refunds for a duplicate charge are sent back automatically once the billing team confirms the second payment.
 A refund for a duplicate charge usually reaches the card within five to seven working days.
 The bank may show the refund as a pending credit for a day or two before it appears on the statement.
-Customers who paid by bank transfer receive the refund on the account the payment came from.
+An order paid by bank transfer is refunded to the same account it was paid from.
 If the refund has not arrived after ten working days, the customer can ask for the refund reference and give it to the bank.
-Duplicate charges happen when a payment is retried after a timeout at the bank.`,
+Duplicate charges happen when a payment is retried after a timeout at the bank.
+The refund reference on the order page is the letters RF followed by ten digits.
+A refund for a duplicate charge covers the full amount, delivery included, and never any fee.
+Refunds to a card that has since expired still reach the card account, because the bank links the new card to it.
+A refund for a duplicate charge appears as a separate line on the statement rather than as a change to the original charge.
+The order itself stays valid when a duplicate charge is refunded, so nothing needs to be ordered again.
+Gift card payments charged twice are refunded to the gift card within one working day.
+A confirmation e-mail goes out when the billing team issues the refund, with the amount and the reference.
+The billing team checks for duplicate charges every morning, so most are found before the customer writes in.
+A customer who sees three or more identical charges should write to the billing team so the extra ones are refunded together.
+Refunds for a duplicate charge are issued in the currency of the original order, whatever the card's own currency.`,
 		question: "How long does a refund for a duplicate charge take to reach my card, and what can I do if it has not arrived?",
 	},
 	scenarioLeak: {
