@@ -44,7 +44,7 @@ func TestBrowserLabs(t *testing.T) {
 			{Lab: must(cancellation.New(onFakeDesk)), Walk: walkCancellation},
 			{Lab: must(levers.New(onDesk)), Walk: withSeedPreset(walkLevers)},
 			{Lab: must(rag.New(onDesk)), Walk: walkRAG},
-			{Lab: must(timeouts.New(onFakeDesk)), Walk: walkTimeouts},
+			{Lab: must(timeouts.New(onFakeDesk)), Walk: withSeedPreset(walkTimeouts)},
 			{Lab: must(streaming.New(live)), Walk: withSeedPreset(nil)},
 		}
 	})
@@ -60,8 +60,9 @@ type seedFigure struct {
 
 // seedPresets are each lab's seed preset and the figures it must show:
 // the lessons' hosted tier (first token 600 ms, 80 tokens/s), its 815 ms
-// first word, its 4.4 / 2.3 / 1.9 s model calls, and checking a whole
-// 300-token answer before sending it costing that answer's whole time.
+// first word, its 4.4 / 2.3 / 1.9 s model calls, checking a whole
+// 300-token answer before sending it costing that answer's whole time, and
+// a 5 s first-token timeout's fallback starting at 5 s plus that first word.
 var seedPresets = map[string]struct {
 	preset  string
 	figures []seedFigure
@@ -70,6 +71,9 @@ var seedPresets = map[string]struct {
 	budget.Slug:     {"Hosted tier as in the lesson", []seedFigure{{"first_word_ms", 815}}},
 	levers.Slug:     {"Hosted tiers as in the lesson", []seedFigure{{"answer_call_ms", 4400}, {"answer_small_ms", 2300}, {"answer_short_ms", 1900}}},
 	moderation.Slug: {"Moderate then send on a hosted tier", []seedFigure{{"first_word_ms", 4400}}},
+	// The 5 s first-token timeout plus the hosted tier's 815 ms first
+	// word: where a slowed call's answer starts after its fallback.
+	timeouts.Slug: {"5 s first-token timeout on hosted tiers", []seedFigure{{"first_word_p95_ms", 5815}}},
 }
 
 // withSeedPreset walks walk (nil for none), then runs the lab's seed

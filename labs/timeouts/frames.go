@@ -221,7 +221,11 @@ func (v *view) retries(rs []record) (labs.Table, bool) {
 
 // finalStatus sums the run up in one line, saying how it was timed.
 func (v *view) finalStatus(sm summary) string {
-	s := fmt.Sprintf("Wall clock: %d requests ran at once on the shared engines", sm.n)
+	where := "the shared engines"
+	if v.s.host.Tenants > 0 {
+		where = "the provider's engines, beside other tenants' traffic"
+	}
+	s := fmt.Sprintf("Wall clock: %d requests ran at once on %s", sm.n, where)
 	if v.s.fault != faultNone && v.s.sharePct > 0 {
 		s += fmt.Sprintf(", %d%% of them %s", v.s.sharePct, faultPhrase(v.s))
 	}

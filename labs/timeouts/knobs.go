@@ -44,10 +44,13 @@ type params struct {
 	slowBy, ftt, overall, deadline float64 // seconds
 	backup                         string
 	share, requests, answer        int // share in %
+	// host is where the tiers run: next door (Idle) or at a provider.
+	host pipelinelab.Hosting
 }
 
 // defaults are the settings of the default preset.
-var defaults = params{fault: faultSlow, slowBy: 8, share: 30, backup: pipelinelab.TierSmall, requests: 20, answer: 200}
+var defaults = params{fault: faultSlow, slowBy: 8, share: 30, backup: pipelinelab.TierSmall, requests: 20, answer: 200,
+	host: pipelinelab.Idle}
 
 // define declares the lab: its knobs, bound to params' fields, and presets.
 func define(run func(context.Context, params, func(labs.Frame)) error) (*labs.Kit[params], error) {
@@ -62,10 +65,12 @@ func define(run func(context.Context, params, func(labs.Frame)) error) (*labs.Ki
 		p.slowBy, p.ftt, p.overall, p.deadline, p.answer = slowBy, ftt, overall, deadline, answer
 		return p
 	}
+	hosted := preset(8, 5, 20, 20, 200)
+	hosted.host = pipelinelab.AsInTheLesson
 	return labs.Define(labs.Spec[params]{
 		Info:     info(),
 		Defaults: defaults,
-		Knobs: []labs.Field[params]{
+		Knobs: append([]labs.Field[params]{
 			labs.Bind(labs.Knob{Name: knobFault, Label: "Slowdown on the primary model",
 				Help: "What goes wrong with the medium tier for the affected calls.",
 				Options: []labs.Option{
@@ -90,7 +95,7 @@ func define(run func(context.Context, params, func(labs.Frame)) error) (*labs.Ki
 				Help: "Requests in the batch; they start 100 ms apart and run at the same time."}, func(p *params) *int { return &p.requests }),
 			labs.Bind(labs.Knob{Name: knobAnswer, Label: "Answer length", Unit: "tokens", Min: 20, Max: 800, Step: 10,
 				Help: "Tokens each answer has; a longer answer takes longer to write."}, func(p *params) *int { return &p.answer }),
-		},
+		}, pipelinelab.HostingKnobs(func(p *params) *pipelinelab.Hosting { return &p.host })...),
 		Presets: []labs.Example[params]{
 			{Name: "Provider slowdown, no timeout", Params: preset(8, 0, 0, 0, 200),
 				Note: "Three calls in ten wait out the slow provider: the p95 first word is the slowdown itself."},
@@ -100,10 +105,16 @@ func define(run func(context.Context, params, func(labs.Frame)) error) (*labs.Ki
 				Note: "A one-second limit on the whole call cuts off healthy answers that were simply still being written."},
 			{Name: "Shared 20 s deadline with a retry at 18 s", Params: preset(25, 18, 0, 20, 600),
 				Note: "The checks before the call take about 0.2 s, so the 18 s first-token timeout fires near second 18.2 and the retry gets only the 1.8 s left of the 20 s deadline, not a fresh 20: long answers are cut there."},
+			{Name: hostedPreset, Params: hosted,
+				Note: "The 5 s timeout in front of hosted tiers (190 ms away, a new connection per call, nine other chats a second on each GPU): " +
+					"the slowed calls show their first word at 5 s plus the backup's hosted first word, under 6 s, and every healthy call completes."},
 		},
 		Run: run,
 	})
 }
+
+// hostedPreset is the 5 s first-token timeout in front of hosted tiers.
+const hostedPreset = "5 s first-token timeout on hosted tiers"
 
 // Check has no rule across knobs: each knob's own range suffices.
 func (p params) Check() []labs.FieldError { return nil }
@@ -119,6 +130,7 @@ type settings struct {
 	backup   string // "" when none
 	requests int
 	answer   int
+	host     pipelinelab.Hosting
 }
 
 // settings converts checked params.
@@ -127,7 +139,7 @@ func (p params) settings() (settings, error) {
 	s := settings{
 		fault: p.fault, slowBy: sec(p.slowBy), sharePct: p.share,
 		ftt: sec(p.ftt), overall: sec(p.overall), deadline: sec(p.deadline),
-		backup: p.backup, requests: p.requests, answer: p.answer,
+		backup: p.backup, requests: p.requests, answer: p.answer, host: p.host,
 	}
 	if s.backup == backupNone {
 		s.backup = ""
