@@ -34,16 +34,7 @@ func TestFigures(t *testing.T) {
 // own first token: the same with or without the network (the request
 // meets the same traffic), a few tens of ms less without the tenants.
 func TestHostedPresetFirstWord(t *testing.T) {
-	l := labtest.Inert(t, define)
-	var hosted labs.Values
-	for _, p := range l.Presets() {
-		if p.Name == hostedPreset {
-			hosted = p.Values
-		}
-	}
-	if hosted == nil {
-		t.Fatalf("no preset %q", hostedPreset)
-	}
+	hosted := labtest.PresetWith(t, labtest.Inert(t, define), hostedPreset)
 	const stages, rtt = 215.0, 190.0
 	var engines []float64
 	for _, tc := range []struct {
@@ -57,14 +48,7 @@ func TestHostedPresetFirstWord(t *testing.T) {
 		{"a kept-alive connection", labs.Values{pipelinelab.KnobFresh: false}, rtt, 40, 120},
 		{"no other tenants", labs.Values{pipelinelab.KnobTenants: 0.0}, 3 * rtt, 10, 30},
 	} {
-		vals := labs.Values{}
-		for k, v := range hosted {
-			vals[k] = v
-		}
-		for k, v := range tc.change {
-			vals[k] = v
-		}
-		fs := runLab(t, vals)
+		fs := runLab(t, hosted(tc.change))
 		st := labtest.StatMap(t, fs[len(fs)-1])
 		first := st[statFirstWord]
 		if tc.change == nil && (st[statComplete] < 4565*0.85 || st[statComplete] > 4565*1.15) {

@@ -35,25 +35,9 @@ func TestFigures(t *testing.T) {
 // medium) because of the network, the other tenants and the tier; with
 // every cause off they are far below.
 func TestHostedPresetModelCalls(t *testing.T) {
-	l := labtest.Inert(t, define)
-	var hosted labs.Values
-	for _, p := range l.Presets() {
-		if p.Name == hostedPreset {
-			hosted = p.Values
-		}
-	}
-	if hosted == nil {
-		t.Fatalf("no preset %q", hostedPreset)
-	}
+	hosted := labtest.PresetWith(t, labtest.Inert(t, define), hostedPreset)
 	stats := func(changes labs.Values) map[string]float64 {
-		vals := labs.Values{}
-		for k, v := range hosted {
-			vals[k] = v
-		}
-		for k, v := range changes {
-			vals[k] = v
-		}
-		frames, _ := runLab(t, vals, DefaultWallLimit)
+		frames, _ := runLab(t, hosted(changes), DefaultWallLimit)
 		return labtest.StatMap(t, frames[len(frames)-1])
 	}
 	st := stats(nil)
@@ -97,7 +81,7 @@ func TestHostedPresetModelCalls(t *testing.T) {
 	// tenants' traffic really submitted beside them, behind real waits
 	// for the network. The rows run one after another, so each meets a
 	// different moment of that traffic; they still land near the lesson.
-	frames, _ := runLab(t, hosted, time.Hour)
+	frames, _ := runLab(t, hosted(nil), time.Hour)
 	live := labtest.StatMap(t, frames[len(frames)-1])
 	for _, c := range seeds {
 		if got := live[c.key]; got < 0.85*c.seed || got > 1.15*c.seed {

@@ -17,16 +17,7 @@ import (
 // buffered window gets most of it back; each cause switched off takes its
 // share away.
 func TestHostedModerateThenSend(t *testing.T) {
-	l := labtest.Inert(t, define)
-	var hosted labs.Values
-	for _, p := range l.Presets() {
-		if p.Name == hostedPreset {
-			hosted = p.Values
-		}
-	}
-	if hosted == nil {
-		t.Fatalf("no preset %q", hostedPreset)
-	}
+	hosted := labtest.PresetWith(t, labtest.Inert(t, define), hostedPreset)
 	// The preset's answer is clean all the way to its 300th token, so the
 	// check passes it and the reader gets it whole, just late.
 	c, err := mod.NewChecker(mod.Config{})
@@ -37,21 +28,9 @@ func TestHostedModerateThenSend(t *testing.T) {
 		t.Fatalf("the 300-token clean answer trips %v", out.Categories)
 	}
 	var body string
+	onPool := func(pool *labs.Engines) labs.Lab { return mustNew(t, Config{Engines: pool, Tick: -1}) }
 	run := func(changes labs.Values) map[string]float64 {
-		vals := labs.Values{}
-		for k, v := range hosted {
-			vals[k] = v
-		}
-		for k, v := range changes {
-			vals[k] = v
-		}
-		frames := labtest.RunInBubble(t, func(pool *labs.Engines) labs.Lab {
-			return mustNew(t, Config{Engines: pool, Tick: -1})
-		}, vals, nil)
-		last := frames[len(frames)-1]
-		if last.Error != "" {
-			t.Fatalf("run: %s", last.Error)
-		}
+		last := labtest.FinalFrame(t, onPool, hosted(changes))
 		if last.Text != nil {
 			body = last.Text.Body
 		}

@@ -16,32 +16,10 @@ import (
 // trips from the first token and nothing from the speed; the tenants most
 // of the slowdown.
 func TestHostedPresetReproducesTheLesson(t *testing.T) {
-	l := labtest.Inert(t, define)
-	var hosted labs.Values
-	for _, p := range l.Presets() {
-		if p.Name == hostedPreset {
-			hosted = p.Values
-		}
-	}
-	if hosted == nil {
-		t.Fatalf("no preset %q", hostedPreset)
-	}
+	hosted := labtest.PresetWith(t, labtest.Inert(t, define), hostedPreset)
+	onPool := func(pool *labs.Engines) labs.Lab { return mustNew(t, Config{Engines: pool, Tick: -1}) }
 	run := func(changes labs.Values) map[string]float64 {
-		vals := labs.Values{}
-		for k, v := range hosted {
-			vals[k] = v
-		}
-		for k, v := range changes {
-			vals[k] = v
-		}
-		frames := labtest.RunInBubble(t, func(pool *labs.Engines) labs.Lab {
-			return mustNew(t, Config{Engines: pool, Tick: -1})
-		}, vals, nil)
-		last := frames[len(frames)-1]
-		if last.Error != "" {
-			t.Fatalf("run: %s", last.Error)
-		}
-		return labtest.StatMap(t, last)
+		return labtest.StatMap(t, labtest.FinalFrame(t, onPool, hosted(changes)))
 	}
 	all := run(nil)
 	if got := all[statTTFT]; got < 0.85*600 || got > 1.15*600 {
