@@ -1,0 +1,143 @@
+package stack
+
+import (
+	"math"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/latencylab/latencylab/labs"
+	"github.com/latencylab/latencylab/labs/labtest"
+)
+
+// onPool is the lab on a given pool, for RunInBubble and RunBusy.
+var onPool = labtest.OnPool(New, "test")
+
+// runOnVirtualTime runs vals inside a synctest bubble: every figure exact.
+func runOnVirtualTime(t *testing.T, vals labs.Values) []labs.Frame {
+	return labtest.RunInBubble(t, onPool, vals, nil)
+}
+
+func TestDeclaration(t *testing.T) {
+	l := labtest.Inert(t, define)
+	labtest.CheckDeclaration(t, l, labtest.Entry{Slug: "stack", Lesson: "streaming-through-the-stack",
+		PredictionStat: statFirstWord, PredictionUnit: "ms",
+		Presets: []string{"Works on my laptop", "In production behind a buffering proxy", "A smaller proxy buffer",
+			"A proxy that flushes on a timer", "Fixed: buffering off for the stream route", "Fixed, with the other provider"}})
+	if labtest.Defaults(l)[knobProxy] != false {
+		t.Error("the default view is not the laptop (no proxy)")
+	}
+}
+
+// TestPresetsShowWhatTheirNotesSay runs every preset on virtual time and
+// holds each to its note: the laptop and both fixes stream a burst per
+// token from the GPU's first token; the production proxy shows the whole
+// answer in one burst when the GPU ends; the small buffer lands in a few
+// lumps cut mid-event; the timer lets go on the half second.
+func TestPresetsShowWhatTheirNotesSay(t *testing.T) {
+	l := labtest.Inert(t, define)
+	finals := labtest.PresetFinals(t, l, runOnVirtualTime)
+	tokens := float64(defaults.answer)
+	type figures struct{ first, last, bursts, gap float64 }
+	got := map[string]figures{}
+	for name, f := range finals {
+		labtest.CheckUnits(t, name, f)
+		got[name] = figures{labtest.Stat(t, f, statFirstWord), labtest.Stat(t, f, statLastWord),
+			labtest.Stat(t, f, statBursts), labtest.Stat(t, f, statLongest)}
+		if why := labtest.StatOf(t, f, statFirstWord).Why; !strings.Contains(why, "First word =") && !strings.Contains(why, "first word =") {
+			t.Errorf("%s: the first word's arithmetic is missing: %q", name, why)
+		}
+	}
+	laptop := got["Works on my laptop"]
+	for _, name := range []string{"Works on my laptop", "Fixed: buffering off for the stream route", "Fixed, with the other provider"} {
+		g := got[name]
+		if g != laptop {
+			t.Errorf("%s: %+v, want the laptop's %+v", name, g, laptop)
+		}
+		if g.bursts != tokens || g.gap > 20 {
+			t.Errorf("%s: %v bursts, longest gap %v ms; want one per token, a decode step apart", name, g.bursts, g.gap)
+		}
+	}
+	prod := got["In production behind a buffering proxy"]
+	if prod.bursts != 1 || prod.first != prod.last || prod.last != laptop.last {
+		t.Errorf("production: %+v, want one burst at the GPU's last token (%v ms)", prod, laptop.last)
+	}
+	small := got["A smaller proxy buffer"]
+	if small.bursts < 2 || small.bursts > 6 || small.first <= laptop.first {
+		t.Errorf("small buffer: %+v, want a few lumps", small)
+	}
+	cut := false
+	for _, r := range finals["A smaller proxy buffer"].Tables[2].Rows[:1] {
+		cut = cut || !strings.HasSuffix(r[3], `\n\n`)
+	}
+	if !cut {
+		t.Error("small buffer: the first write ends on an event boundary; the note says writes are cut mid-event")
+	}
+	timer := got["A proxy that flushes on a timer"]
+	if timer.gap != 500 || timer.bursts < 4 || math.Abs(timer.first-laptop.first-500) > 1e-6 {
+		t.Errorf("timer: %+v, want bursts every 500 ms from the first byte", timer)
+	}
+}
+
+// TestLessonByteFigures holds the lesson's sentence: the provider's
+// OpenAI-style chunks take about 160 bytes a token, the gateway's events
+// about 30, about five times fewer.
+func TestLessonByteFigures(t *testing.T) {
+	fs := runOnVirtualTime(t, labs.Values{})
+	final := fs[len(fs)-1]
+	perWrite := func(title string) float64 {
+		var b, n float64
+		if _, err := fmtSscan(title, &b, &n); err != nil {
+			t.Fatalf("title %q: %v", title, err)
+		}
+		return b / n
+	}
+	prov, gw := perWrite(final.Tables[0].Title), perWrite(final.Tables[1].Title)
+	t.Logf("provider %.0f bytes a write, gateway %.0f, ratio %.1f", prov, gw, prov/gw)
+	if prov < 140 || prov > 180 || gw < 25 || gw > 35 || prov/gw < 4.5 || prov/gw > 5.5 {
+		t.Errorf("provider %.0f, gateway %.0f bytes a write: the lesson says about 160 and 30, five times", prov, gw)
+	}
+}
+
+// TestTheGatewayHidesTheProvider: the two formats differ on the
+// provider's hop and give the same bytes on the gateway's.
+func TestTheGatewayHidesTheProvider(t *testing.T) {
+	openai := runOnVirtualTime(t, labs.Values{knobProxy: true, knobBuffering: false})
+	anthropic := runOnVirtualTime(t, labs.Values{knobProxy: true, knobBuffering: false, knobFormat: "anthropic"})
+	a, b := openai[len(openai)-1].Tables, anthropic[len(anthropic)-1].Tables
+	if a[0].Title == b[0].Title {
+		t.Errorf("both providers wrote %q", a[0].Title)
+	}
+	if !strings.Contains(b[0].Rows[0][2], "event: message_start") {
+		t.Errorf("the Anthropic-style stream opens with %q", b[0].Rows[0][2])
+	}
+	if a[1].Title != b[1].Title || len(a[1].Rows) != len(b[1].Rows) {
+		t.Errorf("the gateway's streams differ: %q vs %q", a[1].Title, b[1].Title)
+	}
+}
+
+// TestStarvedHandlerKeepsGPUFigures: a handler that takes 200 ms over
+// every frame (the lab emits one per 50 ms of GPU time) sees tokens late,
+// yet every figure equals the calm run's.
+func TestStarvedHandlerKeepsGPUFigures(t *testing.T) {
+	for _, changes := range []labs.Values{{}, {knobProxy: true, knobFlush: 500.0}} {
+		labtest.CheckStarvedRun(t, onPool, labtest.Values(changes), 200*time.Millisecond)
+	}
+}
+
+// TestFramesNeverCarryALineEndInACell: raw bytes are shown escaped, so
+// nothing a provider sends can start a line of the page's own stream.
+func TestFramesNeverCarryALineEndInACell(t *testing.T) {
+	fs := runOnVirtualTime(t, labs.Values{knobAnswer: 40.0, knobProxy: true, knobBuffer: 1024.0})
+	for _, f := range fs {
+		for _, tb := range f.Tables {
+			for _, r := range tb.Rows {
+				for _, c := range r {
+					if strings.ContainsAny(c, "\r\n") {
+						t.Fatalf("table %q has a cell with a line end: %q", tb.Title, c)
+					}
+				}
+			}
+		}
+	}
+}
