@@ -12,7 +12,7 @@ import (
 // the event's name.
 var AnthropicFormat = WireFormat{
 	Name:  "anthropic",
-	Label: "Anthropic-style message events",
+	Label: "Anthropic-style events",
 	start: func(id, model string, promptTokens int) []SSEEvent {
 		return []SSEEvent{
 			anEvent("message_start", anPayload{Message: &anMessage{ID: id, Type: "message", Role: "assistant",

@@ -12,7 +12,7 @@ import (
 // write it too.
 var OpenAIFormat = WireFormat{
 	Name:  "openai",
-	Label: "OpenAI-style chat completion chunks",
+	Label: "OpenAI-style chunks",
 	start: func(id, model string, _ int) []SSEEvent {
 		role := "assistant"
 		return []SSEEvent{{Data: mustJSON(oaChunk{ID: id, Object: oaObject, Model: model,
