@@ -2,6 +2,7 @@ package stack
 
 import (
 	"fmt"
+	"math"
 	"strings"
 	"time"
 
@@ -180,11 +181,11 @@ func (v *view) stats(a answer, h hops, seen screen) []labs.Stat {
 func (v *view) whyFirstWord(a answer, h hops, seen screen) string {
 	first := a.firstToken()
 	gpu := fmt.Sprintf("The GPU made the first token at %s: the %s-token prompt read in one prefill step on the %s tier, plus any queue on the shared engine. "+
-		"The gateway turned the provider's event into its own at once.", labs.FormatMS(labs.Millis(first)), labs.Thousands(a.prompt), v.s.tier.Name)
+		"The gateway turned the provider's event into its own at once.", inMS(first), labs.Thousands(a.prompt), v.s.tier.Name)
 	wait := seen.firstWord - first
 	if !v.s.proxy.buffers() || wait <= 0 {
 		return gpu + fmt.Sprintf(" Nothing on the way held it: first word = %s + 0 ms in transit = %s. The GPU's time is all of it.",
-			labs.FormatMS(labs.Millis(first)), labs.FormatMS(labs.Millis(seen.firstWord)))
+			inMS(first), inMS(seen.firstWord))
 	}
 	why := v.releaseReason(a, h, seen.firstWord)
 	dominant := "the wait in the proxy dominated"
@@ -192,9 +193,11 @@ func (v *view) whyFirstWord(a answer, h hops, seen screen) string {
 		dominant = "the GPU's first token still dominated"
 	}
 	return gpu + fmt.Sprintf(" The proxy held it until %s, when %s. First word = %s on the GPU + %s in the proxy = %s: %s.",
-		labs.FormatMS(labs.Millis(seen.firstWord)), why, labs.FormatMS(labs.Millis(first)), labs.FormatMS(labs.Millis(wait)),
-		labs.FormatMS(labs.Millis(seen.firstWord)), dominant)
+		inMS(seen.firstWord), why, inMS(first), inMS(wait), inMS(seen.firstWord), dominant)
 }
+
+// inMS writes d in whole milliseconds, the one unit of the arithmetic.
+func inMS(d time.Duration) string { return labs.Thousands(int(math.Round(labs.Millis(d)))) + " ms" }
 
 // releaseReason says why the proxy let bytes go at time at.
 func (v *view) releaseReason(a answer, h hops, at time.Duration) string {
@@ -203,7 +206,7 @@ func (v *view) releaseReason(a answer, h hops, at time.Duration) string {
 	case at == a.end:
 		return "the answer was complete and the proxy passed on all it held"
 	case p.flush > 0 && len(h.gateway) > 0 && (at-h.gateway[0].at)%p.flush == 0 && !writtenAt(h.gateway, at):
-		return fmt.Sprintf("its %s flush timer fired", labs.FormatMS(labs.Millis(p.flush)))
+		return fmt.Sprintf("its %s flush timer fired", inMS(p.flush))
 	}
 	return fmt.Sprintf("its %s-byte buffer filled (about %s of events)", labs.Thousands(p.size), labs.Count(tokensIn(h.gateway, p.size), "token"))
 }
