@@ -151,3 +151,66 @@ func TestFramesNeverCarryALineEndInACell(t *testing.T) {
 		}
 	}
 }
+
+func TestRefusals(t *testing.T) {
+	labtest.ExpectRefusals(t, labtest.Inert(t, define), []labtest.Refusal{
+		{Name: "unknown format", Vals: labs.Values{knobFormat: "grpc"}, Knob: knobFormat, Want: "not one of"},
+		{Name: "buffer too small", Vals: labs.Values{knobBuffer: 10.0}, Knob: knobBuffer, Want: "between"},
+		{Name: "negative flush", Vals: labs.Values{knobFlush: -5.0}, Knob: knobFlush, Want: "between"},
+		{Name: "answer not a number", Vals: labs.Values{knobAnswer: "long"}, Knob: knobAnswer, Want: "number"},
+		{Name: "unknown knob", Vals: labs.Values{"gzip": true}, Want: "not a setting"},
+		{Name: "the anthropic format", Vals: labs.Values{knobFormat: "anthropic", knobProxy: true}},
+	})
+}
+
+// TestLeavingStopsTheRun: a learner who leaves mid-answer ends the run
+// with no final frame.
+func TestLeavingStopsTheRun(t *testing.T) {
+	labtest.CancelMidRun(t, onPool, labs.Values{knobProxy: true}, func(f labs.Frame) bool {
+		return strings.Contains(f.Status, "holding")
+	})
+}
+
+// TestWhatTheReaderSeesWhileItStreams: on the laptop the reader's text
+// grows frame by frame; behind the buffering proxy it stays empty, with
+// the proxy's growing hoard named, until the final frame shows it all.
+func TestWhatTheReaderSeesWhileItStreams(t *testing.T) {
+	tests := []struct {
+		name  string
+		vals  labs.Values
+		grows bool
+	}{
+		{"laptop", labs.Values{}, true},
+		{"buffering proxy", labs.Values{knobProxy: true}, false},
+		{"proxy with buffering off", labs.Values{knobProxy: true, knobBuffering: false}, true},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			fs := runOnVirtualTime(t, tc.vals)
+			live := fs[:len(fs)-1]
+			if len(live) < 10 {
+				t.Fatalf("%d live frames, want the run to be watched as it goes", len(live))
+			}
+			var lengths []int
+			holding := 0
+			for _, f := range live {
+				if f.Text != nil {
+					lengths = append(lengths, len(f.Text.Body))
+				}
+				if strings.Contains(f.Status, "the proxy is holding") {
+					holding++
+				}
+			}
+			rises := labtest.Rises(lengths)
+			if tc.grows && (rises < 5 || holding > 0) {
+				t.Errorf("the reader's text grew %d times and %d frames said the proxy held it; want it to grow as it streams", rises, holding)
+			}
+			if !tc.grows && (rises > 0 || holding < len(live)-2) {
+				t.Errorf("the reader's text grew %d times before the end; %d of %d frames said the proxy held it", rises, holding, len(live))
+			}
+			if final := fs[len(fs)-1]; final.Text == nil || len(strings.Fields(final.Text.Body)) < 100 {
+				t.Error("the final frame does not show the whole answer")
+			}
+		})
+	}
+}
