@@ -92,7 +92,7 @@ func fidelityView(rep *fidelity.Report, err error) views.Fidelity {
 	if err != nil {
 		return views.Fidelity{Ready: true, Error: "The reference set could not be replayed: " + err.Error()}
 	}
-	f := views.Fidelity{Ready: true, About: rep.Set.About, Figures: len(rep.Rows), HeldOut: rep.HeldOutCount(),
+	f := views.Fidelity{Ready: true, About: rep.Set.About, Notes: rep.Set.Notes, Figures: len(rep.Rows), HeldOut: rep.HeldOutCount(),
 		HeldOutMedian: pct(rep.HeldOutMedian), FittedMedian: pct(rep.FittedMedian), AllMedian: pct(rep.AllMedian)}
 	if w := rep.WorstHeldOut; w.Run != nil {
 		f.Worst = fmt.Sprintf("%s, %s: measured %s, modelled %s (%+.1f%%)", w.Run.ID, fidelity.MetricLabel(w.Metric),

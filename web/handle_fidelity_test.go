@@ -39,6 +39,11 @@ func TestFidelityPage(t *testing.T) {
 			t.Errorf("%s: no link to %s", r.ID, r.URL)
 		}
 	}
+	for _, n := range set.Notes {
+		if !strings.Contains(page, n) {
+			t.Errorf("note missing from the page: %.60s…", n)
+		}
+	}
 	m := regexp.MustCompile(`id="fid-heldout-median">([^<]*)<`).FindStringSubmatch(page)
 	if m == nil {
 		t.Fatal("no held-out median on the page")

@@ -61,7 +61,9 @@ type Run struct {
 
 // Set is the whole reference set.
 type Set struct {
-	About   string   `json:"about"`
+	About string `json:"about"`
+	// Notes say what the set leaves out and where the engine misses most.
+	Notes   []string `json:"notes"`
 	Sources []Source `json:"sources"`
 	Runs    []Run    `json:"references"`
 }

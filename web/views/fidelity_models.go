@@ -13,6 +13,7 @@ type Fidelity struct {
 	// Error is a failure to compute the table, in words for the page.
 	Error   string
 	About   string
+	Notes   []string
 	Figures int // figures in the table
 	HeldOut int // of which held out
 	Sources []FidelitySource
