@@ -78,10 +78,10 @@ func (n FidelityNote) Sentence() string {
 	w := n.Within
 	switch len(w) {
 	case 0:
-		return "These figures are modelled, not measured on a GPU."
+		return "This lab's figures come from the modelled engine, not from a GPU."
 	case 1:
-		return "These figures are modelled. On published vLLM benchmarks this engine is typically within " + w[0] + "."
+		return "This lab's figures come from the modelled engine. On published vLLM benchmarks this engine is typically within " + w[0] + "."
 	}
-	return "These figures are modelled. On published vLLM benchmarks this engine is typically within " +
+	return "This lab's figures come from the modelled engine. On published vLLM benchmarks this engine is typically within " +
 		strings.Join(w[:len(w)-1], ", ") + " and " + w[len(w)-1] + "."
 }
