@@ -64,7 +64,7 @@ func (v *sweepView) xmax() float64 {
 }
 
 func (v *sweepView) throughputChart() labs.Chart {
-	return labs.Chart{ID: chartSweepThroughput, Title: "Output throughput against request rate (log scales)", Kind: labs.ChartLine,
+	return labs.Chart{ID: chartSweepThroughput, Title: "Output throughput by rate (log scales)", Kind: labs.ChartLine,
 		XLabel: "request rate", XUnit: "req/s", YLabel: "output throughput", YUnit: "tok/s", XMax: v.xmax(), LogX: true, LogY: true,
 		Series: v.series(func(p *point) float64 { return math.Round(p.sum.throughput()) })}
 }
@@ -75,7 +75,7 @@ func (v *sweepView) throughputChart() labs.Chart {
 // policies' rates span a decade or more between them, so X is log too.
 func (v *sweepView) ttftChart() labs.Chart {
 	p95 := func(p *point) float64 { return round1(percentile(p.sum.ttft, 95)) }
-	return labs.Chart{ID: chartSweepTTFT, Kind: labs.ChartLine, Title: "p95 time to first token against request rate (log scale)",
+	return labs.Chart{ID: chartSweepTTFT, Kind: labs.ChartLine, Title: "p95 TTFT by rate (log scales)",
 		XLabel: "request rate", XUnit: "req/s", YLabel: "p95 TTFT", YUnit: "ms", XMax: v.xmax(), LogX: true, LogY: true,
 		Series: v.series(p95),
 		HLines: []labs.Mark{{Label: "TTFT limit", At: labs.Millis(v.plan.s.ttftSLO)}}}
@@ -90,7 +90,7 @@ func (v *sweepView) goodputChart() labs.Chart {
 	}
 	offered := labs.Series{Name: "request rate", Dashed: true, Points: []labs.Point{{X: lo, Y: lo}, {X: v.xmax(), Y: v.xmax()}}}
 	return labs.Chart{ID: chartSweepGoodput, Kind: labs.ChartLine,
-		Title:  fmt.Sprintf("Goodput: requests/s within TTFT ≤ %s and TPOT ≤ %s (log scales)", fmtMS(labs.Millis(v.plan.s.ttftSLO)), fmtMS(labs.Millis(v.plan.s.tpotSLO))),
+		Title:  fmt.Sprintf("Goodput (TTFT ≤ %s, TPOT ≤ %s)", fmtMS(labs.Millis(v.plan.s.ttftSLO)), fmtMS(labs.Millis(v.plan.s.tpotSLO))),
 		XLabel: "request rate", XUnit: "req/s", YLabel: "goodput", YUnit: "req/s", XMax: v.xmax(), YMax: v.xmax(), LogX: true, LogY: true,
 		Series: append(ss, offered)}
 }

@@ -17,7 +17,7 @@ const (
 
 	seriesStreamed = "streamed answer"
 	seriesBlocked  = "blocked answer"
-	markBlocked    = "blocked answer shown"
+	markBlocked    = "blocked shown"
 )
 
 // sideView turns the two players of a side-by-side run into frames.
@@ -83,7 +83,7 @@ func (v *sideView) stats(st, bl *meter) []labs.Stat {
 // reader of the streamed answer.
 func (v *sideView) chart(st, bl *meter, now time.Duration) labs.Chart {
 	c := labs.Chart{
-		ID: chartID, Title: "Words on screen: a long streamed answer and a short blocked one, sent together", Kind: labs.ChartLine,
+		ID: chartID, Title: "Words on screen, both answers", Kind: labs.ChartLine,
 		XLabel: "Time since the requests were sent", XUnit: "ms", YLabel: "Words", YUnit: "words",
 		XMax: v.xmax, YMax: float64(v.answerWords),
 		Series: []labs.Series{{Name: seriesStreamed, Points: st.wordSteps(now)}, {Name: seriesBlocked, Points: bl.wordSteps(now)}},

@@ -3,6 +3,7 @@ package charts
 import (
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"testing"
 )
 
@@ -125,6 +126,19 @@ func TestRunHuesDistinct(t *testing.T) {
 			if d := distance(a, b); d < minDistance {
 				t.Errorf("run hues %s and %s: distance %.1f, want ≥ %d", a, b, d, minDistance)
 			}
+		}
+	}
+}
+
+// A reference line does not move a series off its colour: the same names
+// get the same colours with and without one.
+func TestReferenceLineKeepsColours(t *testing.T) {
+	names := []string{"sequential", "static", "continuous"}
+	plain := newColours(names)
+	withRef := newColours(append(slices.Clone(names), "request rate"))
+	for _, n := range names {
+		if plain.of(n) != withRef.of(n) {
+			t.Errorf("%q is %s alone and %s beside a reference line", n, plain.of(n), withRef.of(n))
 		}
 	}
 }

@@ -145,11 +145,17 @@ func (c *colours) farFromTaken(col string) bool {
 	return !c.taken[col] && c.nearestTaken(col) >= minDistance
 }
 
-// nearestTaken is col's distance to the closest colour in use.
+// nearestTaken is col's distance to the closest colour in use. Grey is
+// left out: it marks references and waiting, drawn dashed or as gaps, and
+// counting it would move a series off its colour only in the charts that
+// have a reference line (continuous batching blue in one chart of a lab,
+// green in the next).
 func (c *colours) nearestTaken(col string) float64 {
 	d := math.Inf(1)
 	for t := range c.taken {
-		d = min(d, distance(col, t))
+		if t != greyColour {
+			d = min(d, distance(col, t))
+		}
 	}
 	return d
 }
