@@ -30,25 +30,16 @@ func TestTwoModelCalls(t *testing.T) {
 	if _, ok := one[statSecondCall]; ok {
 		t.Error("one model call reports a second call")
 	}
-	checks := []struct {
-		what   string
-		got    float64
-		lo, hi float64 // ms
-	}{
-		{"one call: first word (about 230 ms)", one[statFirstWord], 200, 260},
-		{"in sequence: first word (about 700 ms)", seq[statFirstWord], 650, 750},
-		{"in sequence: the summary (close to half a second)", seq[statSecondCall], 400, 500},
-		{"in sequence: first word minus one call's, less the summary", seq[statFirstWord] - one[statFirstWord] - seq[statSecondCall], -10, 10},
-		{"together: first word (about 250 ms)", tog[statFirstWord], 230, 270},
-		{"together: first word later than one call's (some 15 ms)", tog[statFirstWord] - one[statFirstWord], 5, 30},
-		{"together: the summary slower than alone", tog[statSecondCall] - seq[statSecondCall], 1, 50},
-		{"together: the answer ends later than one call's", tog[statComplete] - one[statComplete], 1, 60},
-	}
-	for _, c := range checks {
-		if c.got < c.lo || c.got > c.hi {
-			t.Errorf("%s: %.1f ms, want %v–%v ms", c.what, c.got, c.lo, c.hi)
-		}
-	}
+	labtest.CheckRanges(t, "ms", []labtest.Range{
+		{What: "one call: first word (about 230 ms)", Got: one[statFirstWord], Lo: 200, Hi: 260},
+		{What: "in sequence: first word (about 700 ms)", Got: seq[statFirstWord], Lo: 650, Hi: 750},
+		{What: "in sequence: the summary (close to half a second)", Got: seq[statSecondCall], Lo: 400, Hi: 500},
+		{What: "in sequence: first word minus one call's, less the summary", Got: seq[statFirstWord] - one[statFirstWord] - seq[statSecondCall], Lo: -10, Hi: 10},
+		{What: "together: first word (about 250 ms)", Got: tog[statFirstWord], Lo: 230, Hi: 270},
+		{What: "together: first word later than one call's (some 15 ms)", Got: tog[statFirstWord] - one[statFirstWord], Lo: 5, Hi: 30},
+		{What: "together: the summary slower than alone", Got: tog[statSecondCall] - seq[statSecondCall], Lo: 1, Hi: 50},
+		{What: "together: the answer ends later than one call's", Got: tog[statComplete] - one[statComplete], Lo: 1, Hi: 60},
+	})
 	// The batch on the virtual clock follows the same rules.
 	if !(seq[statP95] > tog[statP95] && tog[statP95] > one[statP95]) {
 		t.Errorf("p95 first word: one call %v, together %v, in sequence %v ms; want one < together < in sequence",

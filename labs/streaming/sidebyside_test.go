@@ -121,19 +121,10 @@ func TestSideBySidePreset(t *testing.T) {
 	}
 	frames := runSide(t, vals)
 	st := labtest.StatMap(t, frames[len(frames)-1])
-	checks := []struct {
-		what   string
-		got    float64
-		lo, hi float64 // ms
-	}{
-		{"streamed first word (about a quarter of a second)", st[statFirstWord], 200, 300},
-		{"streamed complete (about 4 s)", st[statStreamedComplete], 3800, 4200},
-		{"blocked first word (about 2.1 s)", st[statBlockedFirstWord], 2000, 2200},
-		{"blocked done sooner (almost 2 s)", st[statStreamedComplete] - st[statBlockedComplete], 1700, 2000},
-	}
-	for _, c := range checks {
-		if c.got < c.lo || c.got > c.hi {
-			t.Errorf("%s: %v ms, want %v–%v ms", c.what, c.got, c.lo, c.hi)
-		}
-	}
+	labtest.CheckRanges(t, "ms", []labtest.Range{
+		{What: "streamed first word (about a quarter of a second)", Got: st[statFirstWord], Lo: 200, Hi: 300},
+		{What: "streamed complete (about 4 s)", Got: st[statStreamedComplete], Lo: 3800, Hi: 4200},
+		{What: "blocked first word (about 2.1 s)", Got: st[statBlockedFirstWord], Lo: 2000, Hi: 2200},
+		{What: "blocked done sooner (almost 2 s)", Got: st[statStreamedComplete] - st[statBlockedComplete], Lo: 1700, Hi: 2000},
+	})
 }
