@@ -1,7 +1,11 @@
 package streaming
 
 import (
+	"context"
+	"errors"
+	"sync/atomic"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/latencylab/latencylab/engine"
@@ -126,5 +130,48 @@ func TestSideBySidePreset(t *testing.T) {
 		{What: "streamed complete (about 4 s)", Got: st[statStreamedComplete], Lo: 3800, Hi: 4200},
 		{What: "blocked first word (about 2.1 s)", Got: st[statBlockedFirstWord], Lo: 2000, Hi: 2200},
 		{What: "blocked done sooner (almost 2 s)", Got: st[statStreamedComplete] - st[statBlockedComplete], Lo: 1700, Hi: 2000},
+	})
+}
+
+// Stopping a side-by-side run ends both requests on the engine at once:
+// their KV blocks are freed and no frame comes after Run returns.
+func TestSideBySideCancel(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		l, pool := newTestLab(t)
+		v := labtest.Values(labs.Values{knobSide: true, knobAnswer: 1000.0})
+		s, _ := parse(t, v)
+		ctx, cancel := context.WithCancel(context.Background())
+		defer cancel()
+		var returned atomic.Bool
+		var frames, late atomic.Int32
+		err := l.Run(ctx, v, func(labs.Frame) {
+			if returned.Load() {
+				late.Add(1)
+			}
+			if frames.Add(1) == 30 {
+				cancel()
+			}
+		})
+		returned.Store(true)
+		if !errors.Is(err, context.Canceled) {
+			t.Fatalf("Run returned %v, want context.Canceled", err)
+		}
+		le, err := pool.Get(s.profile)
+		if err != nil {
+			t.Fatal(err)
+		}
+		deadline := time.Now().Add(5 * time.Second)
+		for es := le.Stats(); es.Running+es.Waiting > 0 || es.KVUsage > 0 || es.FinishedRequests < 2; es = le.Stats() {
+			if time.Now().After(deadline) {
+				t.Fatalf("engine still busy after cancel: %+v", es)
+			}
+			time.Sleep(time.Millisecond)
+		}
+		if es := le.Stats(); es.GenerationTokens >= int64(s.answerTokens) {
+			t.Errorf("engine generated %d tokens after the stop, want fewer than %d", es.GenerationTokens, s.answerTokens)
+		}
+		if late.Load() != 0 {
+			t.Errorf("%d frames emitted after Run returned", late.Load())
+		}
 	})
 }
