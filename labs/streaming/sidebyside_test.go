@@ -156,18 +156,7 @@ func TestSideBySideCancel(t *testing.T) {
 		if !errors.Is(err, context.Canceled) {
 			t.Fatalf("Run returned %v, want context.Canceled", err)
 		}
-		le, err := pool.Get(s.profile)
-		if err != nil {
-			t.Fatal(err)
-		}
-		deadline := time.Now().Add(5 * time.Second)
-		for es := le.Stats(); es.Running+es.Waiting > 0 || es.KVUsage > 0 || es.FinishedRequests < 2; es = le.Stats() {
-			if time.Now().After(deadline) {
-				t.Fatalf("engine still busy after cancel: %+v", es)
-			}
-			time.Sleep(time.Millisecond)
-		}
-		if es := le.Stats(); es.GenerationTokens >= int64(s.answerTokens) {
+		if es := waitIdle(t, pool, s, 2); es.GenerationTokens >= int64(s.answerTokens) {
 			t.Errorf("engine generated %d tokens after the stop, want fewer than %d", es.GenerationTokens, s.answerTokens)
 		}
 		if late.Load() != 0 {
