@@ -19,6 +19,7 @@ import (
 	"github.com/latencylab/latencylab/labs/pipelinelab"
 	"github.com/latencylab/latencylab/labs/prefilldecode"
 	"github.com/latencylab/latencylab/labs/rag"
+	"github.com/latencylab/latencylab/labs/stack"
 	"github.com/latencylab/latencylab/labs/streaming"
 	"github.com/latencylab/latencylab/labs/timeouts"
 	"github.com/latencylab/latencylab/web/e2e"
@@ -45,6 +46,7 @@ func TestBrowserLabs(t *testing.T) {
 			{Lab: must(levers.New(onDesk)), Walk: withSeedPreset(walkLevers)},
 			{Lab: must(rag.New(onDesk)), Walk: walkRAG},
 			{Lab: must(timeouts.New(onFakeDesk)), Walk: withSeedPreset(walkTimeouts)},
+			{Lab: must(stack.New(live)), Walk: walkStack},
 			{Lab: must(streaming.New(live)), Walk: withSeedPreset(nil)},
 		}
 	})

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"sort"
 	"time"
 
 	"github.com/latencylab/latencylab/engine"
@@ -21,6 +20,7 @@ type sample struct {
 	lookups                                   time.Duration // the context stage as the pipeline composes it
 	pre                                       time.Duration // request start → prompt at the engine
 	ttft, decode                              time.Duration // from the engine simulation
+	second                                    time.Duration // the second model call, arrival to last token (0: none)
 	firstWord, complete                       time.Duration
 	slowStage                                 string // the stage that stalled, if any
 }
@@ -69,7 +69,10 @@ func draw(rng *rand.Rand, base time.Duration, spread float64) time.Duration {
 // different customers whose prompts differ after the system prompt, while
 // here they share one prompt and would otherwise reuse each other's KV
 // blocks and look faster than they are.
-func simulateMany(s settings, cfg engine.Config, req engine.Request) (batch, error) {
+//
+// With two model calls, second is the other call every request makes,
+// sent beside the answer or before it (see simulateCalls).
+func simulateMany(s settings, cfg engine.Config, req, second engine.Request) (batch, error) {
 	if s.requests <= 0 || s.rate <= 0 {
 		return batch{}, fmt.Errorf("batch needs requests and a rate")
 	}
@@ -77,10 +80,15 @@ func simulateMany(s settings, cfg engine.Config, req engine.Request) (batch, err
 	cfg.PrefixCaching = false
 	b := batch{samples: make([]sample, s.requests)}
 	reqs := make([]engine.Request, s.requests)
+	var seconds []engine.Request
+	if s.calls != callsOne {
+		seconds = make([]engine.Request, s.requests)
+	}
+	starts := make([]time.Duration, s.requests)
 	// On a hosted tier other tenants' traffic runs from time 0 and the
 	// batch starts once it is steady, as the live request does; the
 	// network adds its handshakes and upload before the engine sees a
-	// request and half a round trip to every chunk on its way back.
+	// call and half a round trip to every chunk on its way back.
 	host := s.host.Pipeline()
 	up, down := host.Legs()
 	start := time.Duration(0)
@@ -103,40 +111,36 @@ func simulateMany(s settings, cfg engine.Config, req engine.Request) (batch, err
 		}
 		sm.pre, sm.lookups = compose(s, sm)
 		b.samples[i] = sm
+		starts[i] = start
 		r := req
 		r.ID = fmt.Sprintf("batch-%d", i)
 		r.Arrival = start + sm.pre + up
 		reqs[i] = r
+		if seconds != nil {
+			sc := second
+			sc.ID, sc.Arrival = r.ID+"-summary", r.Arrival
+			seconds[i] = sc
+		}
 	}
 	last := time.Duration(0)
 	for _, r := range reqs {
 		last = max(last, r.Arrival)
 	}
-	tenants := host.Tenants.Requests(last + 10*time.Second)
-	reqs = append(reqs, tenants...)
-	order := make([]int, len(reqs))
-	for i := range order {
-		order[i] = i
-	}
-	sort.SliceStable(order, func(a, c int) bool { return reqs[order[a]].Arrival < reqs[order[c]].Arrival })
-	sorted := make([]engine.Request, len(reqs))
-	for i, j := range order {
-		sorted[i] = reqs[j]
-	}
-	res, err := engine.Simulate(cfg, sorted, engine.SimOptions{})
+	times, err := simulateCalls(cfg, reqs, seconds, s.calls == callsSequence,
+		provider{tenants: host.Tenants.Requests(last + 10*time.Second), hop: down + up})
 	if err != nil {
 		return batch{}, fmt.Errorf("simulate the batch: %w", err)
 	}
-	for i, j := range order {
-		if j >= len(b.samples) {
-			continue // another tenant's request
-		}
-		r := res.Requests[i]
-		sm := &b.samples[j]
-		sm.ttft = up + r.TTFT() + down
-		sm.decode = r.E2E() - r.TTFT()
+	for i, t := range times {
+		sm := &b.samples[i]
+		sent := starts[i] + sm.pre // the model calls start
+		sm.ttft = t.answer.FirstToken + down - sent
+		sm.decode = t.answer.End - t.answer.FirstToken
 		sm.firstWord = sm.pre + sm.ttft
-		sm.complete = sm.pre + up + r.E2E() + down
+		sm.complete = t.answer.End + down - starts[i]
+		if seconds != nil {
+			sm.second = t.second.End + down - (t.second.Arrival - up)
+		}
 	}
 	return b, nil
 }
