@@ -160,3 +160,53 @@ func TestHostingValidate(t *testing.T) {
 		}
 	}
 }
+
+// Calls sent together cross the network together: Stream returns at once
+// and each call's first Recv waits for its own upload. A call closed or
+// cancelled on its way out never reaches the provider's stream.
+func TestNetworkCallsCrossTogether(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		he, err := StartHostedEngine(engine.DefaultConfig(), Hosting{}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer he.Close()
+		net := Hosting{RTT: 100 * time.Millisecond, FreshConnection: true}.Behind(NewEngineProvider(he.Engine), nil)
+		req := ProviderRequest{ID: "a", ExactTokens: 5, Messages: []textmodel.Message{{Role: "user", Content: "Where is my order?"}}}
+		start := time.Now()
+		a, err := net.Stream(context.Background(), req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := net.Stream(context.Background(), req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if d := time.Since(start); d != 0 {
+			t.Errorf("Stream took %v, want it to return at once", d)
+		}
+		// Read b only once a is done: b went out with a all the same.
+		var firsts []time.Duration
+		for _, s := range []Stream{a, b} {
+			if _, err := s.Recv(); err != nil {
+				t.Fatal(err)
+			}
+			firsts = append(firsts, time.Since(start))
+			s.Close()
+		}
+		if firsts[1]-firsts[0] > 10*time.Millisecond {
+			t.Errorf("first tokens at %v: want both calls to have crossed at once", firsts)
+		}
+		closed, _ := net.Stream(context.Background(), req)
+		closed.Close()
+		if _, err := closed.Recv(); err == nil {
+			t.Error("Recv after Close answered")
+		}
+		ctx, cancel := context.WithCancel(context.Background())
+		going, _ := net.Stream(ctx, req)
+		time.AfterFunc(50*time.Millisecond, cancel)
+		if _, err := going.Recv(); err == nil {
+			t.Error("a call cancelled during its upload still answered")
+		}
+	})
+}

@@ -29,34 +29,47 @@ type NetworkProvider struct {
 // for TCP, one for TLS 1.3.
 const FreshConnectionHandshakes = 2
 
-// Stream waits for the connection and the upload, then streams the inner
-// provider's chunks, each delivered half a round trip after it was sent.
+// Stream returns at once and sends the request in the background: the
+// connection and the upload take their round trips before the inner
+// provider sees it, so calls sent together cross the network together.
+// Each chunk is then delivered half a round trip after the provider
+// stamped it.
 func (n NetworkProvider) Stream(ctx context.Context, req ProviderRequest) (Stream, error) {
-	clk := clock.Or(n.Clock)
-	up := time.Duration(n.Handshakes)*n.RTT + n.RTT/2
-	if err := clock.Sleep(ctx, clk, up); err != nil {
-		return nil, err
-	}
-	s, err := n.Inner.Stream(ctx, req)
-	if err != nil {
-		return nil, err
-	}
-	return &delayedStream{Stream: s, ctx: ctx, clk: clk, down: n.RTT / 2}, nil
+	ctx, cancel := context.WithCancel(ctx)
+	s := &delayedStream{ctx: ctx, cancel: cancel, clk: clock.Or(n.Clock), down: n.RTT / 2, sent: make(chan struct{})}
+	go func() {
+		defer close(s.sent)
+		up := time.Duration(n.Handshakes)*n.RTT + n.RTT/2
+		if s.err = clock.Sleep(ctx, s.clk, up); s.err != nil {
+			return
+		}
+		s.inner, s.err = n.Inner.Stream(ctx, req)
+	}()
+	return s, nil
 }
 
-// delayedStream hands each chunk on half a round trip after the provider
-// stamped it. The delay is the same for every chunk, so waiting in Recv
-// keeps them in order while the provider goes on writing.
+// delayedStream is one call across the network. The delay back is the
+// same for every chunk, so waiting in Recv keeps them in order while the
+// provider goes on writing.
 type delayedStream struct {
-	Stream
-	ctx  context.Context
-	clk  clock.Clock
-	down time.Duration
+	ctx    context.Context
+	cancel context.CancelFunc
+	clk    clock.Clock
+	down   time.Duration
+	// sent is closed once the request has crossed (inner set) or failed
+	// to (err set); both are written before it closes.
+	sent  chan struct{}
+	inner Stream
+	err   error
 }
 
 // Recv returns the next chunk once it has crossed the network.
 func (s *delayedStream) Recv() (StreamEvent, error) {
-	ev, err := s.Stream.Recv()
+	<-s.sent
+	if s.err != nil {
+		return StreamEvent{}, s.err
+	}
+	ev, err := s.inner.Recv()
 	if err != nil || s.down <= 0 {
 		return ev, err
 	}
@@ -69,4 +82,15 @@ func (s *delayedStream) Recv() (StreamEvent, error) {
 		return StreamEvent{}, err
 	}
 	return ev, nil
+}
+
+// Close stops the call, whether or not the request has crossed yet, and
+// waits until the sending goroutine has returned.
+func (s *delayedStream) Close() error {
+	s.cancel()
+	<-s.sent
+	if s.inner != nil {
+		return s.inner.Close()
+	}
+	return nil
 }

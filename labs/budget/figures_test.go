@@ -68,3 +68,20 @@ func TestHostedPresetFirstWord(t *testing.T) {
 		t.Errorf("the engine's first token moved by %.1f ms with the network: %v", d, engines[:3])
 	}
 }
+
+// A second model call in front of the answer pays the hosted tier's
+// network again: in sequence the first word waits for the summary's whole
+// call, round trips included, so it lands later than with both at once.
+func TestHostedTwoCalls(t *testing.T) {
+	hosted := labtest.PresetWith(t, labtest.Inert(t, define), hostedPreset)
+	first := map[string]float64{}
+	for _, calls := range []string{callsTogether, callsSequence} {
+		fs := runLab(t, hosted(labs.Values{knobModelCalls: calls}))
+		st := labtest.StatMap(t, fs[len(fs)-1])
+		first[calls] = st[statFirstWord]
+	}
+	t.Logf("hosted first word: both at once %.0f ms, in sequence %.0f ms", first[callsTogether], first[callsSequence])
+	if !(first[callsSequence] > first[callsTogether]+3*190) {
+		t.Errorf("in sequence %.0f ms, at once %.0f ms: want the summary's call, three round trips and more, in front", first[callsSequence], first[callsTogether])
+	}
+}
