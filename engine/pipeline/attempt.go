@@ -104,15 +104,16 @@ func (r *run) attempt(ctx context.Context, tier Tier, preq ProviderRequest, dead
 			if ev.Tokens == 0 && ev.Text == "" {
 				continue
 			}
+			when := r.tokenTime(ev, at.Start, a.lastToken)
 			if !got {
 				got = true
 				close(first)
-				at.FirstToken = r.rec.since()
+				at.FirstToken = when
 				a.attemptAt, a.modelFirst, a.tier = at.Start, at.FirstToken, tier.Name
 				r.rec.add(Span{Stage: StageFirstToken, Tier: tier.Name, Start: at.Start, End: at.FirstToken})
 			}
 			tokens += ev.Tokens
-			r.deliver(a, ev.Text, ev.Tokens, tier.Name)
+			r.deliver(a, ev.Text, ev.Tokens, tier.Name, when)
 		}
 		_ = stream.Close()
 	}
@@ -160,4 +161,21 @@ func (r *run) attempt(ctx context.Context, tier Tier, preq ProviderRequest, dead
 	}
 	sp.end(at.Outcome, err)
 	return at
+}
+
+// tokenTime is when a chunk reached the gateway, since the request start:
+// the provider's stamp when it has one (the bundled engine stamps each
+// token with when its modelled GPU made it, plus the network's way back),
+// so a host that reads the stream late does not move the figures; else
+// now. A stamp outside the attempt's span so far (another clock) is not
+// trusted, and times never run backwards.
+func (r *run) tokenTime(ev StreamEvent, start, last time.Duration) time.Duration {
+	now := r.rec.since()
+	when := now
+	if !ev.At.IsZero() {
+		if s := ev.At.Sub(r.rec.start); s >= start && s <= now {
+			when = s
+		}
+	}
+	return max(when, last)
 }

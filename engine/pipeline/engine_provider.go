@@ -6,8 +6,10 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"sync/atomic"
+	"time"
 
 	"github.com/latencylab/latencylab/engine"
+	"github.com/latencylab/latencylab/engine/clock"
 	"github.com/latencylab/latencylab/engine/live"
 	"github.com/latencylab/latencylab/engine/textmodel"
 )
@@ -19,7 +21,13 @@ type EngineProvider struct {
 	Engine *live.Engine
 	// Text is the tokenizer and composer; nil uses the shared model.
 	Text *textmodel.Model
-	seq  atomic.Uint64
+	// Clock is the engine's clock (nil: the wall clock). Each chunk is
+	// stamped with the time the request was sent on it plus the modelled
+	// GPU time of the token, so the stamp does not move when the host
+	// reads the stream late or the engine's runner catches up after a
+	// stall.
+	Clock clock.Clock
+	seq   atomic.Uint64
 }
 
 // NewEngineProvider wraps a running live engine.
@@ -51,17 +59,19 @@ func (p *EngineProvider) Stream(ctx context.Context, req ProviderRequest) (Strea
 	}
 	// Other providers may share the engine: a random part keeps ids unique.
 	id := fmt.Sprintf("%s-%d-%08x", req.ID, p.seq.Add(1), rand.Uint32())
+	sent := clock.Or(p.Clock).Now()
 	events, err := p.Engine.Submit(ctx, engine.Request{ID: id, PromptTokens: prompt, OutputTokens: answer.Tokens})
 	if err != nil {
 		cancel()
 		return nil, fmt.Errorf("engine provider: submit: %w", err)
 	}
-	go forwardEngine(ctx, events, answer, out)
+	go forwardEngine(ctx, events, answer, sent, out)
 	return s, nil
 }
 
-// forwardEngine turns engine token ids back into the composed text pieces.
-func forwardEngine(ctx context.Context, events <-chan live.Event, answer textmodel.Answer, out chan<- streamItem) {
+// forwardEngine turns engine token ids back into the composed text pieces,
+// each stamped sent plus its modelled GPU time.
+func forwardEngine(ctx context.Context, events <-chan live.Event, answer textmodel.Answer, sent time.Time, out chan<- streamItem) {
 	defer close(out)
 	send := func(it streamItem) bool {
 		select {
@@ -77,7 +87,7 @@ func forwardEngine(ctx context.Context, events <-chan live.Event, answer textmod
 				send(streamItem{err: fmt.Errorf("engine: %w", ev.Err)})
 				return
 			}
-			send(streamItem{ev: StreamEvent{Done: true, At: ev.At, FinishReason: answer.FinishReason,
+			send(streamItem{ev: StreamEvent{Done: true, At: sent.Add(ev.GPU), FinishReason: answer.FinishReason,
 				Usage: Usage{PromptTokens: ev.Usage.PromptTokens, CompletionTokens: ev.Usage.CompletionTokens,
 					CachedTokens: ev.Usage.CachedTokens}}})
 			return
@@ -86,7 +96,7 @@ func forwardEngine(ctx context.Context, events <-chan live.Event, answer textmod
 		if ev.Index >= 0 && ev.Index < len(answer.Pieces) {
 			piece = answer.Pieces[ev.Index]
 		}
-		if !send(streamItem{ev: StreamEvent{Text: piece, Tokens: 1, At: ev.At}}) {
+		if !send(streamItem{ev: StreamEvent{Text: piece, Tokens: 1, At: sent.Add(ev.GPU)}}) {
 			return
 		}
 	}

@@ -73,6 +73,9 @@ type faultyStream struct {
 	clk     clock.Clock
 	tokens  int
 	stalled bool
+	// resumed is when a stall ended: chunks the provider made during it
+	// reach the caller then, not when their stamps say.
+	resumed time.Time
 }
 
 func (s *faultyStream) Recv() (StreamEvent, error) {
@@ -85,10 +88,14 @@ func (s *faultyStream) Recv() (StreamEvent, error) {
 		if err := clock.Sleep(s.ctx, s.clk, s.f.StallFor); err != nil {
 			return StreamEvent{}, err
 		}
+		s.resumed = s.clk.Now()
 	}
 	ev, err := s.inner.Recv()
 	if err != nil {
 		return ev, err
+	}
+	if !ev.At.IsZero() && ev.At.Before(s.resumed) {
+		ev.At = s.resumed
 	}
 	s.tokens += ev.Tokens
 	return ev, nil

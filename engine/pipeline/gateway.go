@@ -111,7 +111,7 @@ func (r *run) replayCache(key [32]byte, a *answer) bool {
 	a.tier, a.cached, a.finish, a.usage, a.status = hit.tier, true, hit.finish, hit.usage, StatusComplete
 	a.attemptAt, a.modelFirst = start, start
 	for _, d := range hit.deltas {
-		r.deliver(a, d.text, d.tokens, hit.tier)
+		r.deliver(a, d.text, d.tokens, hit.tier, r.rec.since())
 	}
 	r.flush(a, hit.tier)
 	end := r.rec.since()
@@ -123,27 +123,27 @@ func (r *run) replayCache(key [32]byte, a *answer) bool {
 }
 
 // deliver forwards text to the user as it arrives (or, in buffered mode,
-// holds it back) and keeps it for the cache.
-func (r *run) deliver(a *answer, text string, tokens int, tier string) {
-	a.lastToken = r.rec.since()
+// holds it back) and keeps it for the cache. at is when it arrived, since
+// the request start.
+func (r *run) deliver(a *answer, text string, tokens int, tier string, at time.Duration) {
+	a.lastToken = at
 	r.delivered = append(r.delivered, cachedDelta{text: text, tokens: tokens})
 	if r.cfg.Gateway.Buffered {
 		a.pending.WriteString(text)
 		a.pendingN += tokens
 		return
 	}
-	r.show(a, text, tokens, tier)
+	r.show(a, text, tokens, tier, at)
 }
 
-// show puts text on the user's screen.
-func (r *run) show(a *answer, text string, tokens int, tier string) {
-	now := r.rec.since()
+// show puts text on the user's screen at at (since the request start).
+func (r *run) show(a *answer, text string, tokens int, tier string, at time.Duration) {
 	if !a.shown {
-		a.shown, a.firstShown = true, now
+		a.shown, a.firstShown = true, at
 	}
-	a.lastShown = now
+	a.lastShown = at
 	a.text.WriteString(text)
-	r.rec.emit(Event{Kind: EventDelta, At: now, Text: text, Tokens: tokens, Tier: tier})
+	r.rec.emit(Event{Kind: EventDelta, At: at, Text: text, Tokens: tokens, Tier: tier})
 	r.growAnswer(a, tokens)
 }
 
@@ -151,6 +151,6 @@ func (r *run) show(a *answer, text string, tokens int, tier string) {
 // would; an answer that did not complete shows nothing.
 func (r *run) flush(a *answer, tier string) {
 	if r.cfg.Gateway.Buffered && a.status == StatusComplete && a.pending.Len() > 0 {
-		r.show(a, a.pending.String(), a.pendingN, tier)
+		r.show(a, a.pending.String(), a.pendingN, tier, max(a.lastToken, a.attemptAt))
 	}
 }

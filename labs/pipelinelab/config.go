@@ -20,6 +20,9 @@ type Config struct {
 	// Orders is the order system (web/store in the app); nil switches the
 	// order lookup off. Labs that never look an order up ignore it.
 	Orders pipeline.Orders
+	// RunTag fixes the tag in run ids and session lines ("": a random
+	// one per lab), so tests that compare two runs send the same prompts.
+	RunTag string
 }
 
 // Validate reports a missing engine pool.

@@ -151,7 +151,9 @@ func (r *Run) Host(ctx context.Context, h Hosting, names ...string) error {
 			}
 			r.onEnd(func() { _ = he.Close() })
 			warm = he
-			provider = pipeline.NewEngineProvider(he.Engine)
+			ep := pipeline.NewEngineProvider(he.Engine)
+			ep.Clock = clk
+			provider = ep
 		} else {
 			prof := spec.Profile
 			if ph.Hardware != "" {
@@ -161,7 +163,9 @@ func (r *Run) Host(ctx context.Context, h Hosting, names ...string) error {
 			if err != nil {
 				return fmt.Errorf("tier %s: %w", name, err)
 			}
-			provider = pipeline.NewEngineProvider(le)
+			ep := pipeline.NewEngineProvider(le)
+			ep.Clock = clk
+			provider = ep
 		}
 		t := r.Tiers[i]
 		t.Provider = ph.Behind(provider, clk)

@@ -42,6 +42,8 @@ func New[P labs.Params, S any](cfg Config,
 		}
 		seq, id := ids.Next()
 		late := &lateness{clk: rc.Engines.Clock()}
+		out := newForwarder(late.final(emit))
+		defer out.close() // after the hosted engines stop, so the last frame is out before the run returns
 		var ends []func()
 		defer func() {
 			for _, end := range ends {
@@ -49,7 +51,7 @@ func New[P labs.Params, S any](cfg Config,
 			}
 		}()
 		// Tiers are copied so Host can replace one without touching another run's.
-		return run(ctx, Run{Config: rc, Seq: seq, ID: id, Tiers: late.watch(tiers), late: late, ends: &ends}, s, late.final(emit))
+		return run(ctx, Run{Config: rc, Seq: seq, ID: id, Tiers: late.watch(tiers), late: late, ends: &ends}, s, out.send)
 	}))
 	if err != nil {
 		return nil, err
@@ -59,5 +61,8 @@ func New[P labs.Params, S any](cfg Config,
 		return nil, fmt.Errorf("%s: %w", slug, err)
 	}
 	ids = labs.NewRunIDs(slug)
+	if cfg.RunTag != "" {
+		ids = labs.NewRunIDsTag(slug, cfg.RunTag)
+	}
 	return kit, nil
 }

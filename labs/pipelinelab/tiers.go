@@ -97,7 +97,9 @@ func Tiers(pool *labs.Engines) ([]pipeline.Tier, error) {
 		if err != nil {
 			return nil, fmt.Errorf("tier %s: %w", s.Name, err)
 		}
-		out = append(out, pipeline.Tier{Name: s.Name, Provider: pipeline.NewEngineProvider(le),
+		ep := pipeline.NewEngineProvider(le)
+		ep.Clock = pool.Clock()
+		out = append(out, pipeline.Tier{Name: s.Name, Provider: ep,
 			Model: s.Profile.Model, PriceIn: s.PriceIn, PriceOut: s.PriceOut})
 	}
 	return out, nil
