@@ -51,7 +51,7 @@ func slowest(ts []labs.Term) labs.Formula {
 		expr += t.Name + " " + labs.Figure(t.Value)
 	}
 	return labs.Formula{Unit: "ms", Expr: "max(" + expr + ")", Result: top.Value,
-		Lead: "Side by side, only the slowest counts: " + top.Name,
+		Lead:      "Side by side, only the slowest counts: " + top.Name,
 		Remainder: "starting and collecting the lookups"}
 }
 
