@@ -118,7 +118,7 @@ func (v *view) stats() []labs.Stat {
 			shorter = r
 		}
 	}
-	return []labs.Stat{
+	out := []labs.Stat{
 		{Key: statBaseFirst, Label: "Baseline: first word", Value: pipelinelab.Round1(b.firstWord), Unit: "ms"},
 		{Key: statBestFirst, Label: "Best single lever: first word", Value: pipelinelab.Round1(bestFirst.firstWord), Unit: "ms", Note: bestFirst.lever.name},
 		{Key: statBaseTotal, Label: "Baseline: total", Value: pipelinelab.Round1(b.total), Unit: "ms"},
@@ -126,4 +126,6 @@ func (v *view) stats() []labs.Stat {
 		{Key: statShorterSaves, Label: "Total time the shorter answer saves", Value: pipelinelab.Round1(b.total - shorter.total), Unit: "ms",
 			Note: fmt.Sprintf("%d instead of %d tokens", v.s.shortTokens, v.s.answerTokens)},
 	}
+	labs.Explain(out, v.why(b, bestFirst, bestTotal, shorter))
+	return out
 }

@@ -76,4 +76,9 @@ type result struct {
 	firstWord float64 // ms
 	total     float64 // ms
 	cost      float64 // USD
+	// The parts its why panel adds up (ms): the time before the model
+	// call, the model's first token, and the answer's length; a cache
+	// hit calls no model and has none of the last two.
+	before, modelFirst float64
+	tokens             int
 }
