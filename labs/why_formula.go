@@ -107,6 +107,8 @@ func Explain(stats []Stat, formulas map[string]Formula) {
 func Figure(x float64) string {
 	a := math.Abs(x)
 	switch {
+	case x == math.Trunc(x) && a < 1e15:
+		return Thousands(int(x))
 	case a >= 100:
 		return Thousands(int(math.Round(x)))
 	case a >= 10:
