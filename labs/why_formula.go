@@ -125,6 +125,10 @@ func withUnit(x float64, unit string) string {
 		return Figure(x)
 	case "$":
 		return "$" + Figure(x)
+	case "tokens":
+		if x == 1 {
+			return "1 token"
+		}
 	}
 	return Figure(x) + " " + unit
 }

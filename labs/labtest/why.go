@@ -34,7 +34,7 @@ func CheckWhy(t *testing.T, st labs.Stat, bound string) {
 }
 
 // formulaRe finds the result of a labs.Formula: the one "≈" figure.
-var formulaRe = regexp.MustCompile(`≈ \$?(-?[0-9][0-9.,]*)`)
+var formulaRe = regexp.MustCompile(`≈ \$?(-?[0-9][0-9,]*(?:\.[0-9]+)?)`)
 
 // CheckFormula checks a stat's filled-in formula (labs.Formula): its
 // result is within tol (a fraction, 0.05 for 5%) of what the run
