@@ -47,9 +47,9 @@ func (s *Server) handleLabRun(c echo.Context) error {
 		}
 	}
 	labRun, fieldErrs := lab.Decode(raw)
-	guess, guessErr := parseGuess(signals[ids.Guess], info)
-	if len(fieldErrs) > 0 || guessErr != "" {
-		return s.rejectFields(c, ids, knobs, fieldErrs, guessErr)
+	guesses, guessErrs := parseGuesses(signals, ids, info)
+	if len(fieldErrs) > 0 || guessErrs != [2]string{} {
+		return s.rejectFields(c, ids, info, knobs, fieldErrs, guessErrs)
 	}
 
 	learner := learnerID(c)
@@ -67,11 +67,12 @@ func (s *Server) handleLabRun(c echo.Context) error {
 	defer workshopDone()
 
 	st := openStream(c, http.StatusOK)
-	closed := guess != nil && closedGuess(c)
+	closed := len(guesses) > 0 && closedGuess(c)
 	if closed {
-		guess = nil // typed after the instructor closed predictions
+		guesses = nil // typed after the instructor closed predictions
 	}
-	p := &framePatcher{st: st, ctx: chartContext(c.Request().Context(), signals[ids.Width]), ids: ids, guess: guess}
+	p := &framePatcher{st: st, ctx: chartContext(c.Request().Context(), signals[ids.Width]), ids: ids, guesses: guesses,
+		second: info.Second.Prediction != ""}
 	if err := p.start(knobs); err != nil {
 		return nil // the client left before the run began
 	}
@@ -115,8 +116,13 @@ func (s *Server) handleLabRun(c echo.Context) error {
 	}
 	run := store.Run{Learner: learner, Lab: info.Slug, Params: labRun.Values, CreatedAt: s.cfg.Clock.Now(),
 		Summary: store.Summary{Stats: final.Stats, Status: final.Status, Error: final.Error}, Panels: shown.panels()}
-	if guess != nil {
-		run.Summary.Prediction = &store.Prediction{Value: guess.Value, Unit: guess.Unit, Stat: guess.Stat}
+	for _, g := range guesses {
+		pr := &store.Prediction{Value: g.Value, Unit: g.Unit, Stat: g.Stat}
+		if g.Stat == info.PredictionStat {
+			run.Summary.Prediction = pr
+		} else {
+			run.Summary.Second = pr
+		}
 	}
 	runID, err := s.store.SaveRun(c.Request().Context(), run)
 	if err != nil {
@@ -134,9 +140,32 @@ func (s *Server) handleLabRun(c echo.Context) error {
 	return nil
 }
 
-// parseGuess reads the prediction signal: empty means no prediction.
-func parseGuess(raw json.RawMessage, info labs.Info) (*views.Guess, string) {
-	if info.Prediction == "" || len(raw) == 0 || string(raw) == "null" {
+// parseGuesses reads the prediction signals, the second only where the
+// lab asks for two: the guesses typed, and a message per bad one.
+func parseGuesses(signals map[string]json.RawMessage, ids labIDs, info labs.Info) ([]views.Guess, [2]string) {
+	var out []views.Guess
+	var errs [2]string
+	if info.Prediction == "" {
+		return nil, errs
+	}
+	g, msg := parseGuess(signals[ids.Guess], info.PredictionUnit, info.PredictionStat)
+	if g != nil {
+		out = append(out, *g)
+	}
+	errs[0] = msg
+	if sp := info.Second; sp.Prediction != "" {
+		g, msg := parseGuess(signals[ids.Guess2], sp.Unit, sp.Stat)
+		if g != nil {
+			out = append(out, *g)
+		}
+		errs[1] = msg
+	}
+	return out, errs
+}
+
+// parseGuess reads one prediction signal: empty means no prediction.
+func parseGuess(raw json.RawMessage, unit, stat string) (*views.Guess, string) {
+	if len(raw) == 0 || string(raw) == "null" {
 		return nil, ""
 	}
 	var v any
@@ -163,12 +192,12 @@ func parseGuess(raw json.RawMessage, info labs.Info) (*views.Guess, string) {
 	if f < 0 || f > 1e9 || f != f {
 		return nil, "Your prediction must be a positive number."
 	}
-	return &views.Guess{Value: f, Unit: info.PredictionUnit, Stat: info.PredictionStat}, ""
+	return &views.Guess{Value: f, Unit: unit, Stat: stat}, ""
 }
 
 // rejectFields answers a run request with bad settings: each message
 // lands under its knob, the others are cleared, and nothing runs.
-func (s *Server) rejectFields(c echo.Context, ids labIDs, knobs []labs.Knob, errs []labs.FieldError, guessErr string) error {
+func (s *Server) rejectFields(c echo.Context, ids labIDs, info labs.Info, knobs []labs.Knob, errs []labs.FieldError, guessErrs [2]string) error {
 	byKnob := map[string]string{}
 	for _, e := range errs {
 		byKnob[e.Knob] = e.Message
@@ -194,7 +223,10 @@ func (s *Server) rejectFields(c echo.Context, ids labIDs, knobs []labs.Knob, err
 			return nil
 		}
 	}
-	_ = st.patch(ctx, ids.Prefix+"-err-guess", views.FieldError(ids.Prefix+"-err-guess", guessErr))
+	_ = st.patch(ctx, ids.Prefix+"-err-guess", views.FieldError(ids.Prefix+"-err-guess", guessErrs[0]))
+	if info.Second.Prediction != "" {
+		_ = st.patch(ctx, ids.Prefix+"-err-guess2", views.FieldError(ids.Prefix+"-err-guess2", guessErrs[1]))
+	}
 	_ = st.patch(ctx, ids.Prefix+"-status", views.Status(ids.Prefix, "Fix the settings marked below, then run again.", "failed"))
 	return nil
 }

@@ -113,7 +113,10 @@ func compareRows(knobs []labs.Knob, a, b store.Run) (rows []views.CompareRow, sa
 		rows = append(rows, row)
 	}
 	if a.Summary.Prediction != nil || b.Summary.Prediction != nil {
-		rows = append(rows, views.CompareRow{Label: "Your prediction", A: guessText(a), B: guessText(b), Kind: "guess"})
+		rows = append(rows, views.CompareRow{Label: "Your prediction", A: guessText(a.Summary.Prediction), B: guessText(b.Summary.Prediction), Kind: "guess"})
+	}
+	if a.Summary.Second != nil || b.Summary.Second != nil {
+		rows = append(rows, views.CompareRow{Label: "Your second prediction", A: guessText(a.Summary.Second), B: guessText(b.Summary.Second), Kind: "guess"})
 	}
 	return rows, same
 }
@@ -145,8 +148,8 @@ func statOf(r store.Run, key string) (labs.Stat, bool) {
 	return labs.Stat{}, false
 }
 
-func guessText(r store.Run) string {
-	if p := r.Summary.Prediction; p != nil {
+func guessText(p *store.Prediction) string {
+	if p != nil {
 		return views.FormatValue(p.Value, p.Unit)
 	}
 	return "—"

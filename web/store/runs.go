@@ -34,6 +34,21 @@ type Summary struct {
 	Status     string      `json:"status,omitempty"`
 	Error      string      `json:"error,omitempty"`
 	Prediction *Prediction `json:"prediction,omitempty"`
+	// Second is the second guess of a lab that asks for two. Summaries
+	// are JSON, so runs saved before it read back with none: no schema
+	// change.
+	Second *Prediction `json:"second_prediction,omitempty"`
+}
+
+// Predictions are the run's guesses, the first then the second.
+func (s Summary) Predictions() []Prediction {
+	var out []Prediction
+	for _, p := range []*Prediction{s.Prediction, s.Second} {
+		if p != nil {
+			out = append(out, *p)
+		}
+	}
+	return out
 }
 
 // Prediction is the guess a learner entered before running.
