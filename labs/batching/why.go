@@ -209,3 +209,39 @@ func medianStep(r *recorder) float64 {
 	slices.Sort(d)
 	return percentile(d, 50)
 }
+
+// sweepWhy are the sweep's figures as the ratios they are: requests or
+// tokens over the time the burst or the best point took.
+func (v *sweepView) sweepWhy() map[string]labs.Formula {
+	out := map[string]labs.Formula{}
+	if c := v.plan.capacity; c > 0 {
+		out["capacity_rps"] = labs.Formula{Unit: "req/s", Result: c,
+			Expr: fmt.Sprintf("%d requests sent at once ÷ %s s until the last one finished", sweepRequests, labs.Figure(float64(sweepRequests)/c)),
+			Lead: "Continuous batching on a burst is the fastest this engine drains the workload; the sweep offers fractions of it"}
+	}
+	for pi, pol := range sweepPolicies {
+		var peak, good *point
+		for _, pt := range v.points[pi] {
+			if pt == nil || pt.sum.duration <= 0 {
+				continue
+			}
+			if peak == nil || pt.sum.throughput() > peak.sum.throughput() {
+				peak = pt
+			}
+			if good == nil || pt.sum.goodput() > good.sum.goodput() {
+				good = pt
+			}
+		}
+		if peak != nil {
+			out["peak_throughput_"+string(pol)] = labs.Formula{Unit: "tok/s", Result: peak.sum.throughput(),
+				Expr: fmt.Sprintf("%s output tokens ÷ %s s", labs.Thousands(peak.sum.outputTokens), labs.Figure(peak.sum.duration.Seconds())),
+				Lead: fmt.Sprintf("Reached at %s req/s offered: %s", labs.Figure(peak.rate), queueRule[pol])}
+		}
+		if good != nil {
+			out["goodput_"+string(pol)] = labs.Formula{Unit: "req/s", Result: good.sum.goodput(),
+				Expr: fmt.Sprintf("%d of %d requests within both limits ÷ %s s", good.sum.good, good.sum.completed, labs.Figure(good.sum.duration.Seconds())),
+				Lead: fmt.Sprintf("Best at %s req/s offered; past it, queueing pushes TTFT over its limit", labs.Figure(good.rate))}
+		}
+	}
+	return out
+}

@@ -24,3 +24,13 @@ func TestWhyMatchesTheRun(t *testing.T) {
 		})
 	}
 }
+
+// The sweep's figures are ratios of the run's own counts and times: exact
+// up to the stats' rounding.
+func TestSweepWhyMatchesTheRun(t *testing.T) {
+	frames := runSweepFrames(t, mustNew(t, Config{}), sweepValues(nil))
+	last := frames[len(frames)-1]
+	for _, st := range last.Stats {
+		labtest.CheckFormula(t, st, 0.01)
+	}
+}
