@@ -32,8 +32,8 @@ func (v *view) why(cfg engine.Config) map[string]labs.Formula {
 	}
 	ttft.Before = fmt.Sprintf("First token = one prefill step over the %s-token prompt (%s):", labs.Thousands(v.res.Prompt.Tokens()),
 		strings.TrimSuffix(size.Expr, " + "))
-	ttft.After = strings.TrimSpace(ttft.After + fmt.Sprintf(" Every prompt token costs the same prefill work, so the largest part, the %s (%.0f%% of the prompt), carries the largest share of it.",
-		top.Name, 100*top.Value/size.Result))
+	ttft.Lead = fmt.Sprintf("Every prompt token costs the same prefill work, so the largest part of the prompt, the %s (%.0f%%), carries the largest share of it",
+		top.Name, 100*top.Value/size.Result)
 	ttft.Remainder = "time outside the prefill step: the hop from the pipeline to the engine and any step already running on the shared engine"
 	out[statTTFT] = ttft
 	return out

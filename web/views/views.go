@@ -7,6 +7,7 @@ package views
 import (
 	"github.com/latencylab/latencylab/labs"
 	"github.com/latencylab/latencylab/lessons"
+	"math"
 )
 
 // Page is what the layout needs for every page.
@@ -168,8 +169,17 @@ type Guess struct {
 
 // ratio says how the measured value compares with the guess.
 func (g Guess) ratio(measured float64) string {
-	if g.Value <= 0 || measured <= 0 {
-		return ""
+	// A ratio has no meaning against 0, which is often the right guess (no
+	// unsafe token shown): say the difference instead.
+	switch {
+	case g.Value == measured:
+		return "exactly your guess"
+	case g.Value <= 0 || measured <= 0:
+		more := " more"
+		if measured < g.Value {
+			more = " less"
+		}
+		return FormatValue(math.Abs(measured-g.Value), g.Unit) + more + " than your guess"
 	}
 	r := measured / g.Value
 	switch {
