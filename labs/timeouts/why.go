@@ -69,5 +69,8 @@ func (v *view) against(ms float64) string {
 		}
 		out += fmt.Sprintf(" Against the %s deadline this is %s %s it.", pipelinelab.FmtMS(d), pipelinelab.FmtMS(math.Abs(d-ms)), room)
 	}
+	if out == "" {
+		out = "No first-token timeout or deadline is set, so nothing cut this wait short."
+	}
 	return out
 }
