@@ -4,16 +4,14 @@ import (
 	"slices"
 
 	"github.com/latencylab/latencylab/labs"
+	"github.com/latencylab/latencylab/web/views/charts"
 )
 
-// Hue families of the two runs of a comparison: the first run's series in
-// cool hues, the second's in warm hues (and dashed), so a series keeps its
-// run at a glance. The i-th series name of a chart gets the i-th hue in
-// both runs. All are palette colours with 3:1 contrast on both themes.
-var (
-	firstRunHues  = []string{"#4e79a7", "#569e4c", "#599995", "#8686d2"} // blue, green, teal, lavender
-	secondRunHues = []string{"#d67500", "#e15759", "#ac8900", "#cf727c"} // orange, red, gold, pink
-)
+// Hue families of the two runs of a comparison (the second run's series
+// also dashed), so a series keeps its run at a glance. The i-th series
+// name of a chart gets the i-th hue in both runs. The chart palette picks
+// them so they stay apart for colour-blind readers too.
+var firstRunHues, secondRunHues = charts.RunHues()
 
 // overlayCharts pairs the charts of two runs by id. A chart both runs drew
 // with the same kind comes back once with both runs' data (shared, in the

@@ -39,11 +39,8 @@ const (
 	arriveBurst   = "burst"
 )
 
-// maxLiveRequests caps a live run; sweepRequests is every sweep point's size.
-const (
-	maxLiveRequests = 64
-	sweepRequests   = 200
-)
+// maxLiveRequests caps a live run.
+const maxLiveRequests = 64
 
 // params are the lab's settings, one field per knob (the page's signals).
 type params struct {
@@ -75,8 +72,8 @@ func define(run func(context.Context, params, func(labs.Frame)) error) (*labs.Ki
 		Defaults: defaults,
 		Knobs: []labs.Field[params]{
 			labs.Bind(labs.Knob{Name: knobMode, Label: "Mode",
-				Options: []labs.Option{{Value: modeLive, Label: "Live run (watch it happen)"}, {Value: modeSweep, Label: "Sweep (3 policies × 8 request rates)"}},
-				Help:    "A live run plays the requests on a modelled GPU in real time; a sweep runs 200 requests per point on a virtual clock in a moment."}, func(p *params) *string { return &p.mode }),
+				Options: []labs.Option{{Value: modeLive, Label: "Live run (watch it happen)"}, {Value: modeSweep, Label: "Sweep (3 policies × 16 request rates)"}},
+				Help:    "A live run plays the requests on a modelled GPU in real time; a sweep runs 1,000 requests per point on a virtual clock, each policy at rates around what it can serve, in a second or two."}, func(p *params) *string { return &p.mode }),
 			labs.Bind(labs.Knob{Name: knobShared, Label: "Shared engine",
 				Help: "Live run only. On: send the requests to the one engine every learner on this model and GPU shares, so you see each other's load; it always runs continuous batching with vLLM's defaults, so the policy and batch knobs below do not apply."}, func(p *params) *bool { return &p.shared }),
 			labs.Bind(labs.Knob{Name: knobPolicy, Label: "Batching policy",
@@ -100,7 +97,7 @@ func define(run func(context.Context, params, func(labs.Frame)) error) (*labs.Ki
 			labs.Bind(labs.Knob{Name: knobRate, Label: "Request rate", Unit: "req/s", Min: 0.5, Max: 100, Step: 0.5,
 				Help: "Average arrivals per second for Poisson arrivals (live run)."}, func(p *params) *float64 { return &p.rate }),
 			labs.Bind(labs.Knob{Name: knobRequests, Label: "Requests", Unit: "requests", Min: 1, Max: maxLiveRequests, Step: 1,
-				Help: "How many requests a live run sends (the sweep sends 200 per point)."}, func(p *params) *int { return &p.requests }),
+				Help: "How many requests a live run sends (the sweep sends 1,000 per point)."}, func(p *params) *int { return &p.requests }),
 			labs.Bind(labs.Knob{Name: knobPrompt, Label: "Prompt length", Unit: "tokens", Min: 16, Max: 8000, Step: 16,
 				Help: "Tokens each request's prompt holds."}, func(p *params) *int { return &p.prompt }),
 			labs.Bind(labs.Knob{Name: knobOutputMean, Label: "Mean answer length", Unit: "tokens", Min: 8, Max: 1024, Step: 8,
@@ -140,7 +137,7 @@ func presets() []labs.Example[params] {
 		{Name: "Chunked prefill on", Params: chunkedParams(true),
 			Note: "The same workload with chunked prefill and a 2,048-token budget: the long prompt is read in chunks between decode steps, so the stall is spread thin."},
 		{Name: "Sweep: find the knee", Params: sweep,
-			Note: "Three policies, eight request rates from light to overload, 200 requests each. Find the rate where p95 TTFT shoots up; continuous batching moves that knee far to the right."},
+			Note: "Three policies, each at sixteen request rates from light load to twice what it can serve, 1,000 requests per point. Find each policy's knee, the rate where p95 TTFT shoots up: continuous batching moves it far to the right."},
 		{Name: "A batch of 32 (then try 1)", Params: batch32,
 			Note: "32 equal requests at once, all decoding in one batch: about 2,900 output tokens a second, each token taking about 10 ms. Set the max batch size to 1 and run again: about 130 tokens a second, some 22 times fewer, though each token then takes 7.7 ms. Compare the two runs from your run list."},
 	}

@@ -23,11 +23,13 @@ type sweepView struct {
 }
 
 func (v *sweepView) frame(final bool) labs.Frame {
-	total := len(sweepPolicies) * len(v.plan.rates)
-	status := fmt.Sprintf("Sweep: %d of %d points simulated (%d requests each; continuous batching handles about %s req/s on a burst).",
-		v.done, total, sweepRequests, fmtNum(v.plan.capacity))
+	total := len(sweepPolicies) * sweepRates
+	status := fmt.Sprintf("Sweep: %d of %d points simulated (%s requests each). On a burst this GPU serves about %s req/s one at a time, %s in static batches and %s with continuous batching; each policy's rates run from %s to %s times its own figure.",
+		v.done, total, labs.Thousands(sweepRequests), fmtNum(roundSig(v.plan.capacity[0], 2)), fmtNum(roundSig(v.plan.capacity[1], 2)),
+		fmtNum(roundSig(v.plan.capacity[2], 2)), fmtNum(loadLow), fmtNum(loadHigh))
 	if final {
-		status = fmt.Sprintf("Sweep done: %d points of %d requests on %s, on the virtual clock.", total, sweepRequests, v.plan.s.profile)
+		status = fmt.Sprintf("Sweep done: %d points of %s requests on %s, on the virtual clock. The rate axis is logarithmic so all three knees fit.",
+			total, labs.Thousands(sweepRequests), v.plan.s.profile)
 	}
 	return labs.Frame{
 		Final:  final,
@@ -52,34 +54,44 @@ func (v *sweepView) series(f func(*point) float64) []labs.Series {
 	return out
 }
 
-func (v *sweepView) xmax() float64 { return labs.NiceCeil(v.plan.rates[len(v.plan.rates)-1] * 1.05) }
+// xmax is the highest rate any policy runs at, so the axis never grows.
+func (v *sweepView) xmax() float64 {
+	var m float64
+	for _, rs := range v.plan.rates {
+		m = max(m, rs[len(rs)-1])
+	}
+	return labs.NiceCeil(m * 1.05)
+}
 
 func (v *sweepView) throughputChart() labs.Chart {
-	return labs.Chart{ID: chartSweepThroughput, Title: "Output throughput against request rate", Kind: labs.ChartLine,
-		XLabel: "request rate", XUnit: "req/s", YLabel: "output throughput", YUnit: "tok/s", XMax: v.xmax(),
+	return labs.Chart{ID: chartSweepThroughput, Title: "Output throughput by rate (log scales)", Kind: labs.ChartLine,
+		XLabel: "request rate", XUnit: "req/s", YLabel: "output throughput", YUnit: "tok/s", XMax: v.xmax(), LogX: true, LogY: true,
 		Series: v.series(func(p *point) float64 { return math.Round(p.sum.throughput()) })}
 }
 
-// ttftChart draws p95 TTFT on a log axis: past its knee a queue grows
+// ttftChart draws p95 TTFT on log axes: past its knee a queue grows
 // without bound (sequential reaches minutes), and only a log axis shows
-// those minutes and the batching policies' milliseconds on one chart.
+// those minutes and the batching policies' milliseconds on one chart; the
+// policies' rates span a decade or more between them, so X is log too.
 func (v *sweepView) ttftChart() labs.Chart {
 	p95 := func(p *point) float64 { return round1(percentile(p.sum.ttft, 95)) }
-	return labs.Chart{ID: chartSweepTTFT, Kind: labs.ChartLine, Title: "p95 time to first token against request rate (log scale)",
-		XLabel: "request rate", XUnit: "req/s", YLabel: "p95 TTFT", YUnit: "ms", XMax: v.xmax(), LogY: true,
+	return labs.Chart{ID: chartSweepTTFT, Kind: labs.ChartLine, Title: "p95 TTFT by rate (log scales)",
+		XLabel: "request rate", XUnit: "req/s", YLabel: "p95 TTFT", YUnit: "ms", XMax: v.xmax(), LogX: true, LogY: true,
 		Series: v.series(p95),
 		HLines: []labs.Mark{{Label: "TTFT limit", At: labs.Millis(v.plan.s.ttftSLO)}}}
 }
 
 func (v *sweepView) goodputChart() labs.Chart {
 	ss := v.series(func(p *point) float64 { return round2(p.sum.goodput()) })
-	offered := labs.Series{Name: "request rate", Dashed: true}
-	for _, r := range v.plan.rates {
-		offered.Points = append(offered.Points, labs.Point{X: r, Y: r})
+	// Every request within both limits: goodput equals the rate offered.
+	lo := v.xmax()
+	for _, rs := range v.plan.rates {
+		lo = min(lo, rs[0])
 	}
+	offered := labs.Series{Name: "request rate", Dashed: true, Points: []labs.Point{{X: lo, Y: lo}, {X: v.xmax(), Y: v.xmax()}}}
 	return labs.Chart{ID: chartSweepGoodput, Kind: labs.ChartLine,
-		Title:  fmt.Sprintf("Goodput: requests/s within TTFT ≤ %s and TPOT ≤ %s", fmtMS(labs.Millis(v.plan.s.ttftSLO)), fmtMS(labs.Millis(v.plan.s.tpotSLO))),
-		XLabel: "request rate", XUnit: "req/s", YLabel: "goodput", YUnit: "req/s", XMax: v.xmax(), YMax: v.xmax(),
+		Title:  fmt.Sprintf("Goodput (TTFT ≤ %s, TPOT ≤ %s)", fmtMS(labs.Millis(v.plan.s.ttftSLO)), fmtMS(labs.Millis(v.plan.s.tpotSLO))),
+		XLabel: "request rate", XUnit: "req/s", YLabel: "goodput", YUnit: "req/s", XMax: v.xmax(), YMax: v.xmax(), LogX: true, LogY: true,
 		Series: append(ss, offered)}
 }
 
@@ -95,8 +107,11 @@ func (v *sweepView) best(pi int, f func(*point) float64) float64 {
 }
 
 func (v *sweepView) stats() []labs.Stat {
-	out := []labs.Stat{{Key: "capacity_rps", Label: "Burst capacity (continuous)", Value: round2(v.plan.capacity), Unit: "req/s",
-		Note: fmt.Sprintf("%d requests at once; sets the sweep's rates", sweepRequests)}}
+	var out []labs.Stat
+	for pi, pol := range sweepPolicies {
+		out = append(out, labs.Stat{Key: "capacity_rps_" + string(pol), Label: "Burst capacity, " + string(pol), Value: round2(v.plan.capacity[pi]), Unit: "req/s",
+			Note: fmt.Sprintf("%d requests at once; places this policy's rates", calibrationRequests(v.plan.s))})
+	}
 	for pi, pol := range sweepPolicies {
 		out = append(out, labs.Stat{Key: "peak_throughput_" + string(pol), Label: "Peak throughput, " + string(pol),
 			Value: math.Round(v.best(pi, func(p *point) float64 { return p.sum.throughput() })), Unit: "tok/s"})

@@ -214,10 +214,13 @@ func medianStep(r *recorder) float64 {
 // tokens over the time the burst or the best point took.
 func (v *sweepView) sweepWhy() map[string]labs.Formula {
 	out := map[string]labs.Formula{}
-	if c := v.plan.capacity; c > 0 {
-		out["capacity_rps"] = labs.Formula{Unit: "req/s", Result: c,
-			Expr: fmt.Sprintf("%d requests sent at once ÷ %s s until the last one finished", sweepRequests, labs.Figure(float64(sweepRequests)/c)),
-			Lead: "Continuous batching on a burst is the fastest this engine drains the workload; the sweep offers fractions of it"}
+	n := calibrationRequests(v.plan.s)
+	for pi, pol := range sweepPolicies {
+		if c := v.plan.capacity[pi]; c > 0 {
+			out["capacity_rps_"+string(pol)] = labs.Formula{Unit: "req/s", Result: c,
+				Expr: fmt.Sprintf("%d requests sent at once ÷ %s s until the last one finished", n, labs.Figure(float64(n)/c)),
+				Lead: "The fastest this policy drains the workload; its sweep offers fractions of it"}
+		}
 	}
 	for pi, pol := range sweepPolicies {
 		var peak, good *point

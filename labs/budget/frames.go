@@ -39,6 +39,8 @@ type view struct {
 	firstAt, lastAt time.Duration
 	tokens          int
 	res             *pipeline.Result
+	// second times the request's second model call; nil with one call.
+	second *secondCall
 }
 
 func (v *view) addSpan(sp pipeline.Span) { v.spans = append(v.spans, sp) }
@@ -70,6 +72,9 @@ func (v *view) waterfall() labs.Chart {
 			row.Spans = append(row.Spans, labs.Span{Name: r.label, Start: pipelinelab.MS(v.firstAt), End: pipelinelab.MS(v.lastAt)})
 		}
 		c.Rows = append(c.Rows, row)
+	}
+	if v.second != nil {
+		c.Rows = append(c.Rows, v.secondRow())
 	}
 	if v.tokens > 0 {
 		c.Marks = append(c.Marks, labs.Mark{Label: "first word", At: pipelinelab.MS(v.firstAt)})
@@ -110,11 +115,23 @@ func (v *view) liveStats(res *pipeline.Result) []labs.Stat {
 		{Key: statComplete, Label: "Complete (one request)", Value: pipelinelab.Round1(pipelinelab.MS(res.Summary.Total)), Unit: "ms",
 			Note: fmt.Sprintf("%d tokens written", res.Summary.OutputTokens)},
 	}
+	if v.second != nil {
+		if start, end, done := v.second.span(); done {
+			out = append(out, labs.Stat{Key: statSecondCall, Label: "Second model call (one request)", Value: pipelinelab.Round1(pipelinelab.MS(end - start)), Unit: "ms",
+				Note: v.secondNote()})
+		}
+	}
 	if sp, ok := spanOf(res.Spans, pipeline.StageContext); ok {
 		out = append(out, labs.Stat{Key: statLookups, Label: "Context lookups (one request)",
 			Value: pipelinelab.Round1(pipelinelab.MS(sp.Duration())), Unit: "ms", Note: "three lookups, " + mode})
 	}
-	labs.Explain(out, liveWhy(res))
+	var waited time.Duration
+	if v.second != nil && v.s.calls == callsSequence {
+		if start, end, done := v.second.span(); done {
+			waited = end - start
+		}
+	}
+	labs.Explain(out, liveWhy(res, waited))
 	return out
 }
 
@@ -172,11 +189,15 @@ func stageTable(b batch) labs.Table {
 		{"model: first token", func(s sample) time.Duration { return s.ttft }},
 		{"first word", func(s sample) time.Duration { return s.firstWord }},
 		{"model: writing", func(s sample) time.Duration { return s.decode }},
+		{"model: second call", func(s sample) time.Duration { return s.second }},
 		{"complete", func(s sample) time.Duration { return s.complete }},
 	}
 	t := labs.Table{Title: fmt.Sprintf("Stage times over %d requests (ms)", len(b.samples)),
 		Columns: []string{"stage", "mean", "p50", "p95", "p99", "max"}}
 	for _, c := range cols {
+		if c.name == "model: second call" && b.samples[0].second == 0 {
+			continue // one model call
+		}
 		xs := make([]float64, len(b.samples))
 		for i, s := range b.samples {
 			xs[i] = pipelinelab.MS(c.get(s))

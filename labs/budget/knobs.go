@@ -28,6 +28,7 @@ const (
 	knobSlowMS      = "slowMs"
 	knobBudgetMS    = "budgetMs"
 	knobPercentile  = "percentile"
+	knobModelCalls  = "modelCalls"
 )
 
 func stageKnob(name, label, help string) labs.Knob {
@@ -43,12 +44,13 @@ type params struct {
 	answerTokens, requests                            int
 	rate, spread, slowChance, slowMS, budgetMS        float64
 	percentile                                        string
+	modelCalls                                        string
 }
 
 // defaults are the lesson's stage times, the default preset.
 var defaults = params{lookups: "parallel", guardMS: 80, historyMS: 30, retrievalMS: 120, orderMS: 60, gateway: 15,
 	tier: pipelinelab.TierMedium, answerTokens: 300, requests: 200, rate: 2, spread: 0.3, slowChance: 1, slowMS: 3000,
-	budgetMS: 1000, percentile: "95"}
+	budgetMS: 1000, percentile: "95", modelCalls: callsOne}
 
 // define declares the lab: its knobs, bound to params' fields, and presets.
 func define(run func(context.Context, params, func(labs.Frame)) error) (*labs.Kit[params], error) {
@@ -97,6 +99,11 @@ func define(run func(context.Context, params, func(labs.Frame)) error) (*labs.Ki
 				Options: []labs.Option{{Value: "50", Label: "50% (p50)"}, {Value: "90", Label: "90% (p90)"},
 					{Value: "95", Label: "95% (p95)"}, {Value: "99", Label: "99% (p99)"}}},
 				func(p *params) *string { return &p.percentile }),
+			labs.Bind(labs.Knob{Name: knobModelCalls, Label: "Model calls per request",
+				Help: "Add a second model call that does not need the answer, nor the answer it: a one-line case summary for the support queue (60 tokens, over the same conversation). Send it first and wait for it, or send both at once to the same engine, where they share the GPU's batch.",
+				Options: []labs.Option{{Value: callsOne, Label: "One: the answer"}, {Value: callsSequence, Label: "Two, in sequence: summary, then answer"},
+					{Value: callsTogether, Label: "Two, at the same time"}}},
+				func(p *params) *string { return &p.modelCalls }),
 		},
 		Presets: []labs.Example[params]{
 			{Name: "Seed example: parallel lookups", Note: "The lesson's stage times with the three lookups together: the context stage takes as long as the slowest lookup.",
@@ -105,6 +112,7 @@ func define(run func(context.Context, params, func(labs.Frame)) error) (*labs.Ki
 				Params: sequential},
 			{Name: "Heavy tail: one in twenty slow", Note: "About one request in twenty stalls for 12 s, judged at p99. The mean and p50 look healthy; the tail does not.",
 				Params: tail},
+			twoCallsPreset(callsSequence), twoCallsPreset(callsTogether),
 		},
 		Run: run,
 	})
@@ -132,6 +140,7 @@ type settings struct {
 	budgetMS      float64
 	percentile    float64
 	percentileTag string // "p95"
+	calls         string // callsOne, callsSequence or callsTogether
 }
 
 func millis(ms float64) time.Duration { return time.Duration(ms * float64(time.Millisecond)) }
@@ -150,5 +159,6 @@ func (p params) settings() (settings, error) {
 		answerTokens: p.answerTokens, requests: p.requests, rate: p.rate,
 		spread: p.spread, slowChance: p.slowChance / 100, slow: millis(p.slowMS),
 		budgetMS: p.budgetMS, percentile: pct, percentileTag: "p" + p.percentile,
+		calls: p.modelCalls,
 	}, nil
 }

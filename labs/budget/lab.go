@@ -28,6 +28,8 @@ const (
 	// statJudged is the first word at the budget's percentile, the figure
 	// the verdict (and the learner's guess) is about.
 	statJudged = "judged_ms"
+	// statSecondCall is the live request's second model call, start to end.
+	statSecondCall = "second_call_ms"
 )
 
 // Config wires a Lab: the engine pool, and the knowledge base and order

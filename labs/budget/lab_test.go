@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/latencylab/latencylab/engine"
 	"github.com/latencylab/latencylab/labs"
 	"github.com/latencylab/latencylab/labs/labtest"
 	"github.com/latencylab/latencylab/labs/pipelinelab"
@@ -108,7 +109,7 @@ func simulate(t testing.TB, s settings) batch {
 	for i := range prompt {
 		prompt[i] = 500 + i
 	}
-	b, err := simulateMany(s, cfg, engineReq(prompt, out))
+	b, err := simulateMany(s, cfg, engineReq(prompt, out), engine.Request{})
 	if err != nil {
 		t.Fatal(err)
 	}

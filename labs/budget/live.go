@@ -55,12 +55,22 @@ func live(ctx context.Context, run pipelinelab.Run, s settings, v *view, update 
 	if err != nil {
 		return nil, cfg, deps, pipeline.Request{}, err
 	}
+	plain := deps // the dry run that follows makes its own calls
+	var second *secondCall
+	if s.calls != callsOne {
+		second = &secondCall{ctx: ctx, together: s.calls == callsTogether, clk: run.Engines.Clock()}
+		deps.Tiers = second.wrap(deps.Tiers)
+		v.second = second
+	}
 	p, err := pipeline.New(cfg, deps)
 	if err != nil {
-		return nil, cfg, deps, pipeline.Request{}, err
+		return nil, cfg, plain, pipeline.Request{}, err
 	}
 	tokens := 0
 	req := pipeline.Request{ID: id, ConversationID: id, Customer: pipelinelab.Customer, Question: question, Seed: int64(run.Seq)}
+	if second != nil {
+		second.t0 = second.clk.Now()
+	}
 	res, err := p.Run(ctx, req, func(ev pipeline.Event) {
 		switch ev.Kind {
 		case pipeline.EventStageEnd:
@@ -74,5 +84,11 @@ func live(ctx context.Context, run pipelinelab.Run, s settings, v *view, update 
 			}
 		}
 	})
-	return res, cfg, deps, req, err
+	if second != nil {
+		// Together, the summary may still be writing after the answer.
+		if serr := second.wait(); err == nil && ctx.Err() == nil {
+			err = serr
+		}
+	}
+	return res, cfg, plain, req, err
 }

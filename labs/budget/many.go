@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"sort"
 	"time"
 
 	"github.com/latencylab/latencylab/engine"
@@ -20,6 +19,7 @@ type sample struct {
 	lookups                                   time.Duration // the context stage as the pipeline composes it
 	pre                                       time.Duration // request start → prompt at the engine
 	ttft, decode                              time.Duration // from the engine simulation
+	second                                    time.Duration // the second model call, arrival to last token (0: none)
 	firstWord, complete                       time.Duration
 	slowStage                                 string // the stage that stalled, if any
 }
@@ -68,7 +68,10 @@ func draw(rng *rand.Rand, base time.Duration, spread float64) time.Duration {
 // different customers whose prompts differ after the system prompt, while
 // here they share one prompt and would otherwise reuse each other's KV
 // blocks and look faster than they are.
-func simulateMany(s settings, cfg engine.Config, req engine.Request) (batch, error) {
+//
+// With two model calls, second is the other call every request makes,
+// sent beside the answer or before it (see simulateCalls).
+func simulateMany(s settings, cfg engine.Config, req, second engine.Request) (batch, error) {
 	if s.requests <= 0 || s.rate <= 0 {
 		return batch{}, fmt.Errorf("batch needs requests and a rate")
 	}
@@ -76,6 +79,11 @@ func simulateMany(s settings, cfg engine.Config, req engine.Request) (batch, err
 	cfg.PrefixCaching = false
 	b := batch{samples: make([]sample, s.requests)}
 	reqs := make([]engine.Request, s.requests)
+	var seconds []engine.Request
+	if s.calls != callsOne {
+		seconds = make([]engine.Request, s.requests)
+	}
+	starts := make([]time.Duration, s.requests)
 	start := time.Duration(0)
 	for i := range b.samples {
 		// Arrivals of a Poisson process at the chosen rate.
@@ -93,31 +101,31 @@ func simulateMany(s settings, cfg engine.Config, req engine.Request) (batch, err
 		}
 		sm.pre, sm.lookups = compose(s, sm)
 		b.samples[i] = sm
+		starts[i] = start
 		r := req
 		r.ID = fmt.Sprintf("batch-%d", i)
 		r.Arrival = start + sm.pre
 		reqs[i] = r
+		if seconds != nil {
+			sc := second
+			sc.ID, sc.Arrival = r.ID+"-summary", r.Arrival
+			seconds[i] = sc
+		}
 	}
-	order := make([]int, len(reqs))
-	for i := range order {
-		order[i] = i
-	}
-	sort.SliceStable(order, func(a, c int) bool { return reqs[order[a]].Arrival < reqs[order[c]].Arrival })
-	sorted := make([]engine.Request, len(reqs))
-	for i, j := range order {
-		sorted[i] = reqs[j]
-	}
-	res, err := engine.Simulate(cfg, sorted, engine.SimOptions{})
+	times, err := simulateCalls(cfg, reqs, seconds, s.calls == callsSequence)
 	if err != nil {
 		return batch{}, fmt.Errorf("simulate the batch: %w", err)
 	}
-	for i, j := range order {
-		r := res.Requests[i]
-		sm := &b.samples[j]
-		sm.ttft = r.TTFT()
-		sm.decode = r.E2E() - r.TTFT()
+	for i, t := range times {
+		sm := &b.samples[i]
+		sent := starts[i] + sm.pre // the model calls start
+		sm.ttft = t.answer.FirstToken - sent
+		sm.decode = t.answer.End - t.answer.FirstToken
 		sm.firstWord = sm.pre + sm.ttft
-		sm.complete = sm.pre + r.E2E()
+		sm.complete = t.answer.End - starts[i]
+		if seconds != nil {
+			sm.second = t.second.End - t.second.Arrival
+		}
 	}
 	return b, nil
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/latencylab/latencylab/engine"
 	"github.com/latencylab/latencylab/engine/pipeline"
 	"github.com/latencylab/latencylab/labs"
 	"github.com/latencylab/latencylab/labs/pipelinelab"
@@ -49,7 +50,13 @@ func measure(ctx context.Context, run pipelinelab.Run, s settings, emit func(lab
 	if err != nil {
 		return fmt.Errorf("latency budget: %w", err)
 	}
-	b, err := simulateMany(s, engCfg, ereq)
+	var sreq engine.Request
+	if s.calls != callsOne {
+		if sreq, _, err = pipelinelab.EngineRequest(nil, "batch-summary", secondRequest(preq)); err != nil {
+			return fmt.Errorf("latency budget: %w", err)
+		}
+	}
+	b, err := simulateMany(s, engCfg, ereq, sreq)
 	if err != nil {
 		return fmt.Errorf("latency budget: %w", err)
 	}

@@ -12,11 +12,22 @@ import (
 )
 
 // liveWhy are the formulas of the one live request's stats, from its own
-// trace.
-func liveWhy(res *pipeline.Result) map[string]labs.Formula {
+// trace; waited is the summary call the answer waited for (two calls in
+// sequence), 0 otherwise.
+func liveWhy(res *pipeline.Result, waited time.Duration) map[string]labs.Formula {
 	fw := pipelinelab.MS(res.Summary.FirstWord)
+	first := pipelinelab.FirstWord(res)
+	if parts := pipelinelab.FirstWordParts(res); waited > 0 && len(parts) > 0 {
+		// The answer's call began with the summary call: split it out.
+		model := parts[len(parts)-1]
+		model.Value -= pipelinelab.MS(waited)
+		parts = append(parts[:len(parts)-1], labs.Term{Name: "the summary call, waited for", Value: pipelinelab.MS(waited)}, model)
+		f := labs.Sum("ms", parts...)
+		f.Before, f.Remainder = first.Before, first.Remainder
+		first = f
+	}
 	out := map[string]labs.Formula{
-		statFirstWord: pipelinelab.FirstWord(res),
+		statFirstWord: first,
 		statComplete:  pipelinelab.Complete(fw, pipelinelab.MS(res.Summary.Total), res.Summary.OutputTokens),
 	}
 	var lookups []labs.Term
@@ -82,9 +93,10 @@ func batchWhy(s settings, b batch) map[string]labs.Formula {
 		mean.lookups += sm.lookups
 		mean.gateway += sm.gateway
 		mean.ttft += sm.ttft
+		mean.second += sm.second
 	}
 	n := time.Duration(max(len(b.samples), 1))
-	mean.guard, mean.lookups, mean.gateway, mean.ttft = mean.guard/n, mean.lookups/n, mean.gateway/n, mean.ttft/n
+	mean.guard, mean.lookups, mean.gateway, mean.ttft, mean.second = mean.guard/n, mean.lookups/n, mean.gateway/n, mean.ttft/n, mean.second/n
 	mf := labs.Sum("ms", sampleParts(s, mean)...)
 	mf.Before = "Mean first word = the mean of each stage, added:"
 	mf.Remainder = "rounding of the stage times"
@@ -107,9 +119,15 @@ func sampleParts(s settings, sm sample) []labs.Term {
 	} else {
 		look += " (the guardrail among them)"
 	}
-	return append(parts, labs.Term{Name: look, Value: pipelinelab.MS(sm.lookups)},
-		labs.Term{Name: "prompt and gateway", Value: pipelinelab.MS(sm.gateway)},
-		labs.Term{Name: "model first token", Value: pipelinelab.MS(sm.ttft)})
+	parts = append(parts, labs.Term{Name: look, Value: pipelinelab.MS(sm.lookups)},
+		labs.Term{Name: "prompt and gateway", Value: pipelinelab.MS(sm.gateway)})
+	ttft := sm.ttft
+	if s.calls == callsSequence {
+		// The answer is sent only once the summary call has ended.
+		parts = append(parts, labs.Term{Name: "the summary call, waited for", Value: pipelinelab.MS(sm.second)})
+		ttft -= sm.second
+	}
+	return append(parts, labs.Term{Name: "model first token", Value: pipelinelab.MS(ttft)})
 }
 
 func overUnder(x, budget float64) string {

@@ -18,6 +18,8 @@ func TestWhyMatchesTheRun(t *testing.T) {
 	}{
 		{"parallel", labs.Values{knobRequests: 50.0, knobAnswer: 50.0}},
 		{"sequential", labs.Values{knobLookups: "sequential", knobRequests: 50.0, knobAnswer: 50.0}},
+		{"two calls in sequence", labs.Values{knobModelCalls: callsSequence, knobRequests: 50.0, knobAnswer: 50.0}},
+		{"two calls together", labs.Values{knobModelCalls: callsTogether, knobRequests: 50.0, knobAnswer: 50.0}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			last := runLab(t, tc.vals)

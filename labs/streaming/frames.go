@@ -122,6 +122,27 @@ func (v *view) text(m *meter) *labs.TextPanel {
 
 // chart draws visible words over time against the reading-speed line.
 func (v *view) chart(m *meter, now time.Duration) labs.Chart {
+	words := m.wordSteps(now)
+	c := labs.Chart{
+		ID: chartID, Title: "Words the reader can see", Kind: labs.ChartLine,
+		XLabel: "Time since the request was sent", XUnit: "ms",
+		YLabel: "Words", YUnit: "words",
+		XMax: v.xmax, YMax: float64(v.answerWords),
+		Series: []labs.Series{{Name: seriesWords, Points: words}},
+	}
+	if m.words > 0 {
+		c.Series = append(c.Series, readingLine(m.firstWord, v.answerWords, v.s.readingSpeed, v.xmax))
+		c.Marks = append(c.Marks, labs.Mark{Label: markFirstWord, At: labs.Millis(m.firstWord)})
+	}
+	if m.done {
+		c.Marks = append(c.Marks, labs.Mark{Label: markComplete, At: labs.Millis(m.complete)})
+	}
+	return c
+}
+
+// wordSteps is the visible word count as a step line up to now (or to
+// the end of the answer once it is complete).
+func (m *meter) wordSteps(now time.Duration) []labs.Point {
 	end := now
 	if m.done {
 		end = m.complete
@@ -133,27 +154,15 @@ func (v *view) chart(m *meter, now time.Duration) labs.Chart {
 	if last := m.steps[len(m.steps)-1]; end > last.at {
 		words = append(words, labs.Point{X: labs.Millis(end), Y: float64(last.words)})
 	}
-	c := labs.Chart{
-		ID: chartID, Title: "Words the reader can see", Kind: labs.ChartLine,
-		XLabel: "Time since the request was sent", XUnit: "ms",
-		YLabel: "Words", YUnit: "words",
-		XMax: v.xmax, YMax: float64(v.answerWords),
-		Series: []labs.Series{{Name: seriesWords, Points: words}},
-	}
-	if m.words > 0 {
-		// A reader starts at the first word and reads at a steady pace;
-		// the line stops at the end of the answer or of the axis.
-		t0 := labs.Millis(m.firstWord)
-		t1 := min(v.xmax, t0+readingMS(v.answerWords, v.s.readingSpeed))
-		c.Series = append(c.Series, labs.Series{Name: seriesReading, Dashed: true, Points: []labs.Point{
-			{X: t0, Y: 0}, {X: t1, Y: (t1 - t0) / 1000 * v.s.readingSpeed},
-		}})
-		c.Marks = append(c.Marks, labs.Mark{Label: markFirstWord, At: t0})
-	}
-	if m.done {
-		c.Marks = append(c.Marks, labs.Mark{Label: markComplete, At: labs.Millis(m.complete)})
-	}
-	return c
+	return words
+}
+
+// readingLine is a reader starting at the first word at speed words per
+// second, stopped at the end of the answer or of the axis.
+func readingLine(firstWord time.Duration, words int, speed, xmax float64) labs.Series {
+	t0 := labs.Millis(firstWord)
+	t1 := min(xmax, t0+readingMS(words, speed))
+	return labs.Series{Name: seriesReading, Dashed: true, Points: []labs.Point{{X: t0, Y: 0}, {X: t1, Y: (t1 - t0) / 1000 * speed}}}
 }
 
 // readingMS is how long reading words takes at speed words per second.

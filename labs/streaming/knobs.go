@@ -17,6 +17,7 @@ const (
 	knobGPU       = "gpu"
 	knobReading   = "readingSpeed"
 	knobSpeedCap  = "speedCap"
+	knobSide      = "sideBySide"
 )
 
 // params are the lab's settings, one field per knob; they double as the
@@ -29,6 +30,7 @@ type params struct {
 	gpu          string
 	readingSpeed float64 // words per second
 	speedCap     int     // most tokens a second the model may write; 0: as fast as the GPU goes
+	sideBySide   bool    // send a streamed answer and a blocked one half as long together
 }
 
 // defaults are the settings of the default preset.
@@ -64,6 +66,9 @@ func define(run func(context.Context, params, func(labs.Frame)) error) (*labs.Ki
 			labs.Bind(labs.Knob{Name: knobSpeedCap, Label: "Model speed cap", Unit: "tokens/s", Min: 0, Max: 300, Step: 10,
 				Help: "Hold the model to at most this many tokens a second, as a busy hosted API does (0: as fast as the GPU goes)."},
 				func(p *params) *int { return &p.speedCap }),
+			labs.Bind(labs.Knob{Name: knobSide, Label: "Side by side",
+				Help: "Send two requests at once: one answer of the chosen length, streamed, and one half as long, shown only when complete. Both go to the same GPU, so they share its batch. The Streaming knob does not apply."},
+				func(p *params) *bool { return &p.sideBySide }),
 		},
 		Presets: []labs.Example[params]{
 			{Name: "Streaming on an H100", Params: defaults,
@@ -74,6 +79,7 @@ func define(run func(context.Context, params, func(labs.Frame)) error) (*labs.Ki
 				Note: "A slower GPU and a 1,000-token answer: the whole answer takes long, but streaming makes the wait bearable."},
 			{Name: "Huge prompt", Params: huge,
 				Note: "An 8,000-token prompt: reading it takes the GPU longer, so time to first token grows."},
+			sideBySidePreset(),
 		},
 		Run: run,
 	})

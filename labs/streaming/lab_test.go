@@ -11,9 +11,9 @@ import (
 func TestInfoAndKnobs(t *testing.T) {
 	l := labtest.Inert(t, define)
 	labtest.CheckDeclaration(t, l, labtest.Entry{Slug: "streaming", Lesson: "time-to-first-token", PredictionStat: statFirstWord, PredictionUnit: "ms",
-		Presets: []string{"Streaming on an H100", "Blocking on an H100", "Long answer on an L4", "Huge prompt"}})
+		Presets: []string{"Streaming on an H100", "Blocking on an H100", "Long answer on an L4", "Huge prompt", "Streamed 4 s vs blocked 2 s, side by side"}})
 	want := labs.Values{knobStreaming: true, knobAnswer: 300.0, knobPrompt: 1000.0,
-		knobModel: "llama-3.1-8b", knobGPU: "h100-sxm", knobReading: 4.5, knobSpeedCap: 0.0}
+		knobModel: "llama-3.1-8b", knobGPU: "h100-sxm", knobReading: 4.5, knobSpeedCap: 0.0, knobSide: false}
 	got := labtest.Defaults(l)
 	for k, w := range want {
 		if got[k] != w {

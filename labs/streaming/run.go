@@ -27,6 +27,9 @@ func (l *Lab) run(ctx context.Context, p params, emit func(labs.Frame)) error {
 	if err != nil {
 		return err
 	}
+	if s.sideBySide {
+		return l.runSideBySide(ctx, s, emit)
+	}
 	_, id := l.IDs.Next()
 	prompt, err := buildPrompt(s.promptTokens, "Session "+id)
 	if err != nil {

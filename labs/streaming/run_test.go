@@ -246,22 +246,7 @@ func TestRunCancel(t *testing.T) {
 				// Let the engine step on at a slow trickle (the handler no
 				// longer reads the clock): the abort must reach it, free the
 				// request's KV blocks and stop its generation.
-				le, err := pool.Get(s.profile)
-				if err != nil {
-					t.Fatal(err)
-				}
-				deadline := time.Now().Add(5 * time.Second)
-				var es engine.Stats
-				for {
-					es = le.Stats()
-					if es.Running == 0 && es.Waiting == 0 && es.KVUsage == 0 {
-						break
-					}
-					if time.Now().After(deadline) {
-						t.Fatalf("engine still busy after cancel: %+v", es)
-					}
-					time.Sleep(time.Millisecond)
-				}
+				es := waitIdle(t, pool, s, 1)
 				if es.GenerationTokens >= int64(s.answerTokens) || es.GenerationTokens < stopAt {
 					t.Errorf("engine generated %d tokens, want between %d and %d (stopped early)", es.GenerationTokens, stopAt, s.answerTokens)
 				}
@@ -409,4 +394,27 @@ func TestWaitRefreshesWhileThePromptIsRead(t *testing.T) {
 			t.Errorf("run did not complete after the wait: %+v", frames[len(frames)-1].Status)
 		}
 	})
+}
+
+// waitIdle lets the engine step on at a slow trickle after a stopped run
+// (the handler no longer reads the clock) until the aborts have reached it:
+// nothing runs or waits, no KV block is held and finished requests have
+// ended. It fails t after five seconds of bubble time.
+func waitIdle(t *testing.T, pool *labs.Engines, s settings, finished int64) engine.Stats {
+	t.Helper()
+	le, err := pool.Get(s.profile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		es := le.Stats()
+		if es.Running == 0 && es.Waiting == 0 && es.KVUsage == 0 && es.FinishedRequests >= finished {
+			return es
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("engine still busy after cancel: %+v", es)
+		}
+		time.Sleep(time.Millisecond)
+	}
 }

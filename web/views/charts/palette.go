@@ -2,12 +2,18 @@ package charts
 
 import (
 	"hash/fnv"
+	"math"
 	"regexp"
 	"strings"
 )
 
-// paletteSize is the number of hues for names without a fixed colour.
-const paletteSize = 10
+// paletteSize is the number of hues for names without a fixed colour;
+// the first coreSize of them are far enough apart (minDistance) for every
+// reader, colour-blind ones included.
+const (
+	paletteSize = 10
+	coreSize    = 6
+)
 
 // palette returns the hues for names without a fixed colour: mid-tone, so
 // they read on light and dark backgrounds, and no grey (grey means
@@ -16,17 +22,20 @@ const paletteSize = 10
 func palette() [paletteSize]string {
 	// Each hue has a luminance between 0.13 and 0.30, which gives at least
 	// 3:1 contrast (WCAG non-text) on white and on the dark theme's
-	// surfaces; palette_test.go checks it. Light hues (yellow, pink, teal)
-	// are darkened in OKLab lightness so they keep their hue.
+	// surfaces; palette_test.go checks it. Within that band few hues stay
+	// apart for red- and green-blind readers, so the first six were picked
+	// by a search for the largest least distance (distinct.go) and every
+	// pair of them differs by at least minDistance; the last four are used
+	// only in charts with more than six names.
 	return [paletteSize]string{
 		"#4e79a7", // blue
 		"#d67500", // orange
-		"#569e4c", // green
-		"#e15759", // red
+		"#b43c6c", // raspberry
+		"#cc60fc", // violet
+		"#0ba45d", // green
+		"#cc240c", // red
 		"#599995", // teal
-		"#ac8900", // yellow (dark gold: pure yellow vanishes on white)
-		"#b07aa1", // purple
-		"#cf727c", // pink
+		"#ac8900", // gold (pure yellow vanishes on white)
 		"#9c755f", // brown
 		"#8686d2", // lavender
 	}
@@ -42,20 +51,20 @@ const greyColour = "#898f95"
 // "prefill" is orange in every chart of every lab.
 func fixedColour(name string) (string, bool) {
 	switch strings.ToLower(strings.TrimSpace(name)) {
-	case "queued", "queue", "waiting", "wait", "idle", "reading speed", "reading", "reader":
+	case "queued", "queue", "waiting", "wait", "idle", "reading speed", "reading", "reader", "request rate":
 		return greyColour, true
 	case "prefill":
 		return "#d67500", true
 	case "decode":
 		return "#4e79a7", true
 	case "budget", "deadline", "timeout", "slo", "error", "errors", "dropped", "timed out":
-		return "#e15759", true
+		return "#cc240c", true
 	case "network", "transfer":
 		return "#599995", true
 	case "retrieval", "rag", "context", "lookup":
-		return "#569e4c", true
+		return "#0ba45d", true
 	case "moderation", "guardrails", "guardrail":
-		return "#b07aa1", true
+		return "#cc60fc", true
 	case "gateway", "proxy":
 		return "#9c755f", true
 	case "tokenize", "prompt assembly", "assembly":
@@ -104,7 +113,10 @@ func newColoursWith(names []string, chosen map[string]string) *colours {
 	return c
 }
 
-// of returns the colour of name, assigning one on first use.
+// of returns the colour of name, assigning one on first use: the core
+// hue its name hashes to when that is free and far from every colour the
+// chart already uses, else the first core hue that is, else the free hue
+// farthest from them.
 func (c *colours) of(name string) string {
 	if col, ok := c.byName[name]; ok {
 		return col
@@ -117,15 +129,61 @@ func (c *colours) of(name string) string {
 	h := fnv.New32a()
 	h.Write([]byte(strings.ToLower(strings.TrimSpace(name))))
 	pal := palette()
-	start := int(h.Sum32() % paletteSize)
+	start := int(h.Sum32() % coreSize)
 	col := pal[start]
-	for i := 0; i < paletteSize; i++ {
-		if p := pal[(start+i)%paletteSize]; !c.taken[p] {
-			col = p
-			break
-		}
+	if !c.farFromTaken(col) {
+		col = c.farthestFree(pal[:], start)
 	}
 	c.byName[name] = col
 	c.taken[col] = true
 	return col
+}
+
+// farFromTaken says whether col is unused and at least minDistance from
+// every colour in use.
+func (c *colours) farFromTaken(col string) bool {
+	return !c.taken[col] && c.nearestTaken(col) >= minDistance
+}
+
+// nearestTaken is col's distance to the closest colour in use. Grey is
+// left out: it marks references and waiting, drawn dashed or as gaps, and
+// counting it would move a series off its colour only in the charts that
+// have a reference line (continuous batching blue in one chart of a lab,
+// green in the next).
+func (c *colours) nearestTaken(col string) float64 {
+	d := math.Inf(1)
+	for t := range c.taken {
+		if t != greyColour {
+			d = min(d, distance(col, t))
+		}
+	}
+	return d
+}
+
+// farthestFree picks the first core hue far from every colour in use, or
+// failing that the unused hue farthest from them (pal[fallback] when all
+// are used: a chart of more than ten names repeats colours).
+func (c *colours) farthestFree(pal []string, fallback int) string {
+	for _, p := range pal[:coreSize] {
+		if c.farFromTaken(p) {
+			return p
+		}
+	}
+	best, bestD := pal[fallback], -1.0
+	for _, p := range pal {
+		if d := c.nearestTaken(p); !c.taken[p] && d > bestD {
+			best, bestD = p, d
+		}
+	}
+	return best
+}
+
+// RunHues are the colours of two runs drawn on one chart, series by
+// series: the first run's series take the first list in order, the
+// second's the second. Their first three each are the six core hues, so up
+// to three series a run every line differs from every other for every
+// reader.
+func RunHues() (first, second []string) {
+	p := palette()
+	return []string{p[0], p[4], p[3], p[6]}, []string{p[1], p[5], p[2], p[7]}
 }

@@ -1,0 +1,169 @@
+package budget
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/latencylab/latencylab/engine/clock"
+	"github.com/latencylab/latencylab/engine/pipeline"
+	"github.com/latencylab/latencylab/engine/textmodel"
+	"github.com/latencylab/latencylab/labs"
+	"github.com/latencylab/latencylab/labs/pipelinelab"
+)
+
+// How a request's two model calls run (the modelCalls knob).
+const (
+	callsOne      = "one"
+	callsSequence = "sequence"
+	callsTogether = "together"
+)
+
+// secondCallTokens is the second call's answer: a one-line case summary.
+const secondCallTokens = 60
+
+// secondCallTask opens the second call's system message. It makes the
+// call a different prompt from the answer's (so neither reuses the other's
+// cached prefix) over the same conversation.
+const secondCallTask = "Task: summarise this case in one line for the support team's queue; do not answer the customer.\n"
+
+// secondRequest is the second call for the answer call req: the same
+// conversation under another task, and a short answer.
+func secondRequest(req pipeline.ProviderRequest) pipeline.ProviderRequest {
+	side := req
+	side.ID = req.ID + "-summary"
+	side.Messages = slices.Clone(req.Messages)
+	if len(side.Messages) > 0 && side.Messages[0].Role == textmodel.RoleSystem {
+		side.Messages[0].Content = secondCallTask + side.Messages[0].Content
+	} else {
+		side.Messages = slices.Insert(side.Messages, 0, textmodel.Message{Role: textmodel.RoleSystem, Content: secondCallTask})
+	}
+	side.MaxTokens, side.ExactTokens = secondCallTokens, secondCallTokens
+	return side
+}
+
+// secondCall runs the second model call of the live request beside the
+// answer call, on the same engine, and times it.
+type secondCall struct {
+	// ctx is the run's: the gateway ends its own call's context when the
+	// answer is done, and a summary sent together may outlast the answer.
+	ctx      context.Context
+	together bool
+	clk      clock.Clock
+	t0       time.Time // the request's start
+
+	wg         sync.WaitGroup
+	mu         sync.Mutex
+	start, end time.Duration // since t0; end is 0 until it is done
+	err        error
+}
+
+// wrap makes every tier's provider run the second call with its answer.
+func (c *secondCall) wrap(tiers []pipeline.Tier) []pipeline.Tier {
+	out := make([]pipeline.Tier, len(tiers))
+	for i, t := range tiers {
+		t.Provider = twoCallProvider{inner: t.Provider, call: c}
+		out[i] = t
+	}
+	return out
+}
+
+// wait blocks until the second call is over and returns its error.
+func (c *secondCall) wait() error {
+	c.wg.Wait()
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.err
+}
+
+// span is the second call's start and end since the request's start;
+// done is false while it runs.
+func (c *secondCall) span() (start, end time.Duration, done bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.start, c.end, c.end > 0
+}
+
+// drain reads the second call's stream to its end.
+func (c *secondCall) drain(s pipeline.Stream) {
+	defer s.Close()
+	for {
+		_, err := s.Recv()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			c.mu.Lock()
+			c.err = fmt.Errorf("second model call: %w", err)
+			c.mu.Unlock()
+			return
+		}
+	}
+	c.mu.Lock()
+	c.end = c.clk.Now().Sub(c.t0)
+	c.mu.Unlock()
+}
+
+// twoCallProvider sends the second call with each answer call: first, and
+// to its end, when in sequence; at the same moment when together.
+type twoCallProvider struct {
+	inner pipeline.Provider
+	call  *secondCall
+}
+
+// Stream starts the answer call with the second call before or beside it.
+func (p twoCallProvider) Stream(ctx context.Context, req pipeline.ProviderRequest) (pipeline.Stream, error) {
+	c := p.call
+	c.mu.Lock()
+	c.start = c.clk.Now().Sub(c.t0)
+	c.mu.Unlock()
+	side, err := p.inner.Stream(c.ctx, secondRequest(req))
+	if err != nil {
+		return nil, fmt.Errorf("second model call: %w", err)
+	}
+	if !c.together {
+		c.drain(side)
+		if err := c.wait(); err != nil {
+			return nil, err
+		}
+		return p.inner.Stream(ctx, req)
+	}
+	c.wg.Go(func() { c.drain(side) })
+	return p.inner.Stream(ctx, req)
+}
+
+// secondRow is the waterfall row of the second model call, drawn from its
+// start to now while it runs.
+func (v *view) secondRow() labs.SpanRow {
+	row := labs.SpanRow{Label: "second model call"}
+	start, end, done := v.second.span()
+	if !done {
+		return row
+	}
+	return labs.SpanRow{Label: row.Label, Spans: []labs.Span{{Name: row.Label, Start: pipelinelab.MS(start), End: pipelinelab.MS(end)}}}
+}
+
+// secondNote says how the second call ran beside the answer.
+func (v *view) secondNote() string {
+	if v.second.together {
+		return "sent with the answer, sharing the GPU's batch"
+	}
+	return "sent first; the answer waited for it"
+}
+
+// twoCallsPreset is the lesson's settings with two model calls run as
+// calls says. The figures its note states are held by TestTwoModelCalls.
+func twoCallsPreset(calls string) labs.Example[params] {
+	p := defaults
+	p.modelCalls = calls
+	if calls == callsSequence {
+		return labs.Example[params]{Name: "Two model calls, one after the other", Params: p,
+			Note: "Each request also asks the model for a one-line case summary and sends the answer only once the summary is back. The first word waits for the whole summary, close to half a second: it comes at about 700 ms instead of about 230 ms with one call."}
+	}
+	return labs.Example[params]{Name: "Two model calls at the same time", Params: p,
+		Note: "The same two calls sent together to the same engine. The first word no longer waits for the summary and comes at about 250 ms. Sharing the GPU is not free, though: both calls run a little slower than alone, the first word some 15 ms later than with one call."}
+}
