@@ -47,6 +47,10 @@ func (s *Server) handleLabRun(c echo.Context) error {
 		}
 	}
 	labRun, fieldErrs := lab.Decode(raw)
+	onServer, engineErr := s.readEngine(info.Slug, signals[engineSignal(ids)])
+	if engineErr != nil {
+		fieldErrs = append(fieldErrs, *engineErr)
+	}
 	guess, guessErr := parseGuess(signals[ids.Guess], info)
 	if len(fieldErrs) > 0 || guessErr != "" {
 		return s.rejectFields(c, ids, knobs, fieldErrs, guessErr)
@@ -65,6 +69,11 @@ func (s *Server) handleLabRun(c echo.Context) error {
 	defer unregister()
 	ctx, workshopDone := s.workshopRunContext(c, ctx) // a workshop's learners run on the room's engines
 	defer workshopDone()
+	var twin *twinRun
+	if onServer && c.QueryParam("w") == "" { // a room's runs stay on the room's engines
+		twin = s.startTwin(ctx, labRun)
+		ctx = s.cfg.Upstream.ServerContext(ctx)
+	}
 
 	st := openStream(c, http.StatusOK)
 	closed := guess != nil && closedGuess(c)
@@ -74,6 +83,9 @@ func (s *Server) handleLabRun(c echo.Context) error {
 	p := &framePatcher{st: st, ctx: chartContext(c.Request().Context(), signals[ids.Width]), ids: ids, guess: guess}
 	if err := p.start(knobs); err != nil {
 		return nil // the client left before the run began
+	}
+	if s.offersEngines(info.Slug) {
+		_ = st.patch(p.ctx, ids.Prefix+"-engines", views.EngineComparison(ids.Prefix, pendingEngines(s.cfg.Upstream, twin != nil)))
 	}
 	if closed {
 		_ = st.patch(p.ctx, ids.Prefix+"-err-guess", views.FieldError(ids.Prefix+"-err-guess",
@@ -106,15 +118,21 @@ func (s *Server) handleLabRun(c echo.Context) error {
 		return nil
 	}
 
+	run := store.Run{Learner: learner, Lab: info.Slug, Params: labRun.Values, CreatedAt: s.cfg.Clock.Now(),
+		Summary: store.Summary{Stats: final.Stats, Status: final.Status, Error: final.Error}, Panels: shown.panels()}
+	if twin != nil {
+		run.Engine = s.cfg.Upstream.Label
+	}
 	if !hadLearnerCookie(c) {
 		// A fresh id per request would add a learner row per run: the run
 		// is shown, not kept.
 		_ = st.patch(p.ctx, ids.Prefix+"-error", views.ErrorBox(ids.Prefix,
 			"This run was not saved: your browser did not send this site's cookie. Allow cookies for this site and reload the page to keep a list of your runs."))
+		if twin != nil {
+			s.showEngines(c, p, &run, 0, twin)
+		}
 		return nil
 	}
-	run := store.Run{Learner: learner, Lab: info.Slug, Params: labRun.Values, CreatedAt: s.cfg.Clock.Now(),
-		Summary: store.Summary{Stats: final.Stats, Status: final.Status, Error: final.Error}, Panels: shown.panels()}
 	if guess != nil {
 		run.Summary.Prediction = &store.Prediction{Value: guess.Value, Unit: guess.Unit, Stat: guess.Stat}
 	}
@@ -125,6 +143,9 @@ func (s *Server) handleLabRun(c echo.Context) error {
 		return nil
 	}
 	s.workshopRunSaved(c, runID, run)
+	if twin != nil {
+		s.showEngines(c, p, &run, runID, twin)
+	}
 	runs, err := s.runList(c.Request().Context(), learner, lab)
 	if err != nil {
 		log.Error("list runs", "err", err)
