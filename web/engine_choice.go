@@ -30,9 +30,10 @@ func (s *Server) engineKnob(ids labIDs) views.KnobView {
 	k := labs.Knob{Name: engineKnobName, Label: "Engine", Kind: labs.KnobEnum, Default: labs.EngineBundled,
 		Options: []labs.Option{
 			{Value: labs.EngineBundled, Label: "Bundled engine"},
-			{Value: labs.EngineServer, Label: "That server, with the bundled engine beside it"},
+			{Value: labs.EngineServer, Label: "That server (and the model beside it)"},
 		},
-		Help: "That server is " + s.cfg.Upstream.Label + "; the bundled engine beside it models " + s.cfg.Upstream.Modelled + ". The model and GPU knobs do not change a server."}
+		Help: "That server is " + s.cfg.Upstream.Label + ". A run on it also runs the same settings on the bundled engine modelling it (" +
+			s.cfg.Upstream.Modelled + ") and shows both. The model and GPU knobs do not change a server."}
 	return views.KnobView{Knob: k, Signal: engineSignal(ids), ErrID: ids.Prefix + "-err-" + engineKnobName, Value: labs.EngineBundled}
 }
 

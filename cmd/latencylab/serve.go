@@ -64,7 +64,7 @@ func parseServeFlags(args []string, getenv func(string) string, stderr io.Writer
 	fs.StringVar(&f.DB, "db", f.DB, "SQLite database file for progress and runs (env LATENCYLAB_DB)")
 	fs.StringVar(&f.Hardware, "hardware", f.Hardware, "default GPU profile for labs: "+strings.Join(engine.HardwareNames(), ", ")+" (env LATENCYLAB_HARDWARE)")
 	fs.StringVar(&f.Model, "model", f.Model, "default model profile for labs: "+strings.Join(engine.ModelNames(), ", ")+" (env LATENCYLAB_MODEL)")
-	fs.StringVar(&f.UpstreamURL, "upstream-url", f.UpstreamURL, "answer the chat with this OpenAI-compatible server, e.g. http://127.0.0.1:8000/v1 (env LATENCYLAB_UPSTREAM_URL); default the bundled engine")
+	fs.StringVar(&f.UpstreamURL, "upstream-url", f.UpstreamURL, "an OpenAI-compatible server (vLLM, SGLang, Ollama, a fleet's gateway) that answers the chat and that every engine lab can run on beside the bundled engine, e.g. http://127.0.0.1:8000/v1 (env LATENCYLAB_UPSTREAM_URL); default the bundled engine only")
 	fs.BoolVar(&f.ModerateAPI, "moderate-api", getenv("LATENCYLAB_MODERATE_API") == "1", "moderate /v1 answers (PII, policy, prompt injection): blocked streams end with finish_reason content_filter (env LATENCYLAB_MODERATE_API=1)")
 	fs.StringVar(&f.UpstreamModel, "upstream-model", f.UpstreamModel, "model name on the upstream server (env LATENCYLAB_UPSTREAM_MODEL); default the first it lists")
 	f.Upstream.register(fs, getenv)
