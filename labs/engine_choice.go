@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"sync/atomic"
 
 	"github.com/latencylab/latencylab/engine"
 	"github.com/latencylab/latencylab/engine/upstream"
@@ -85,9 +86,23 @@ func NewEngineChoice(u UpstreamConfig, base EnginesConfig) (*EngineChoice, error
 func (c *EngineChoice) Close() error { return errors.Join(c.Server.Close(), c.Twin.Close()) }
 
 // ServerContext makes a lab run with ctx on the server, TwinContext on the
-// bundled engine modelling it.
-func (c *EngineChoice) ServerContext(ctx context.Context) context.Context {
-	return WithEngines(ctx, c.Server)
+// bundled engine modelling it. The count goes up for every request the run
+// sends the server: a lab mode that never asks the pool for an engine
+// (batching's sweep, or its dedicated engine) leaves it at zero, and its
+// figures are then the bundled engine's, not the server's.
+func (c *EngineChoice) ServerContext(ctx context.Context) (context.Context, *atomic.Int64) {
+	sent := new(atomic.Int64)
+	return context.WithValue(WithEngines(ctx, c.Server), sentKey{}, sent), sent
+}
+
+// sentKey carries a run's count of requests sent to the server.
+type sentKey struct{}
+
+// countSent adds one to the count in ctx, if any.
+func countSent(ctx context.Context) {
+	if n, ok := ctx.Value(sentKey{}).(*atomic.Int64); ok {
+		n.Add(1)
+	}
 }
 
 // TwinContext is ServerContext for the bundled engine modelling the server.

@@ -1,6 +1,7 @@
 package labs_test
 
 import (
+	"context"
 	"math"
 	"strings"
 	"testing"
@@ -34,13 +35,13 @@ func TestEngineChoiceRunsTheLabOnTheServerAndItsTwin(t *testing.T) {
 		base := labs.NewEngines(labs.EnginesConfig{})
 		defer base.Close()
 		lab := labtest.Must[*streaming.Lab](t)(streaming.New(labs.LiveConfig{Engines: base, Tick: -1, RunTag: "t"}))
-		start := func(on *labs.Engines) labs.Frame {
+		start := func(ctx context.Context) labs.Frame {
 			r, errs := lab.Decode(labs.Values{"streaming": true, "answerTokens": 60.0})
 			if len(errs) > 0 {
 				t.Fatalf("decode: %v", errs)
 			}
 			var last labs.Frame
-			if err := r.Start(labs.WithEngines(t.Context(), on), func(f labs.Frame) { last = f }); err != nil {
+			if err := r.Start(ctx, func(f labs.Frame) { last = f }); err != nil {
 				t.Fatal(err)
 			}
 			if !last.Final || last.Error != "" {
@@ -48,10 +49,11 @@ func TestEngineChoiceRunsTheLabOnTheServerAndItsTwin(t *testing.T) {
 			}
 			return last
 		}
-		server := start(choice.Server)
-		twin := start(choice.Twin)
-		if srv.Served() != 1 || base.Len() != 0 {
-			t.Errorf("the server served %d requests, the learners' pool started %d engines; want 1 and 0", srv.Served(), base.Len())
+		onServer, sent := choice.ServerContext(t.Context())
+		server := start(onServer)
+		twin := start(choice.TwinContext(t.Context()))
+		if srv.Served() != 1 || sent.Load() != 1 || base.Len() != 0 {
+			t.Errorf("the server served %d requests (the run counted %d), the learners' pool started %d engines; want 1, 1 and 0", srv.Served(), sent.Load(), base.Len())
 		}
 		got := labtest.Stat(t, server, "ttft_ms")
 		if want := tr.Requests[0].TTFTMS; math.Abs(got-want) > 1e-3 {

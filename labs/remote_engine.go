@@ -40,6 +40,7 @@ func (r *remote) submit(ctx context.Context, req engine.Request, start time.Time
 	zero := 0.0
 	ureq := upstream.Request{Model: r.model, Prompt: textmodel.Decode(req.PromptTokens), MaxTokens: want,
 		IgnoreEOS: req.IgnoreEOS || len(req.OutputTokens) > 0, Temperature: &zero}
+	countSent(ctx)
 	out := make(chan live.Event, 64)
 	go func() {
 		defer close(out)

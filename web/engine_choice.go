@@ -3,10 +3,13 @@ package web
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"sync"
+	"sync/atomic"
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/latencylab/latencylab/engine/upstream"
 	"github.com/latencylab/latencylab/labs"
 	"github.com/latencylab/latencylab/web/store"
 	"github.com/latencylab/latencylab/web/views"
@@ -54,6 +57,8 @@ func (s *Server) readEngine(slug string, raw json.RawMessage) (bool, *labs.Field
 // twinRun is the lab's settings run on the bundled engine modelling the
 // server, beside the learner's run on the server.
 type twinRun struct {
+	// sent counts the requests the run on the server sent it.
+	sent   *atomic.Int64
 	wg     sync.WaitGroup
 	final  *labs.Frame
 	shown  shownPanels
@@ -84,6 +89,14 @@ func (s *Server) showEngines(c echo.Context, p *framePatcher, server *store.Run,
 	twin.wg.Wait()
 	ids := p.ids
 	v := views.EngineView{Server: s.cfg.Upstream.Label, Modelled: s.cfg.Upstream.Modelled}
+	if twin.sent != nil && twin.sent.Load() == 0 {
+		// Nothing went to the server (batching's sweep or its dedicated
+		// engine): both runs are the bundled engine's, and showing one as
+		// measured would be false.
+		v.Note = "These settings never reach an engine a server can stand in for (a sweep, or a dedicated engine), so the run above is the bundled engine's own. In the batching lab, pick the live mode with Shared engine on to measure that server."
+		_ = p.st.patch(p.ctx, ids.Prefix+"-engines", views.EngineComparison(ids.Prefix, v))
+		return
+	}
 	if twin.final == nil || twin.final.Error != "" {
 		v.Note = "The bundled engine could not run the same settings, so there is nothing to set beside the measurement."
 		if twin.final != nil {
@@ -105,6 +118,16 @@ func (s *Server) showEngines(c echo.Context, p *framePatcher, server *store.Run,
 	shared, _, _ := overlayCharts(panelCharts(*server), panelCharts(modelled), "that server", "bundled engine")
 	v.Charts = scopeCharts(ids.Prefix+"-eng", shared)
 	_ = p.st.patch(p.ctx, ids.Prefix+"-engines", views.EngineComparison(ids.Prefix, v))
+}
+
+// serverFailure says why a run on the server failed, in the server's words
+// when it answered with an error, without the client's internals.
+func serverFailure(u *labs.EngineChoice, err error) string {
+	var se *upstream.ServerError
+	if errors.As(err, &se) {
+		return "That server refused the run: " + truncateRunes(se.Message, 200) + "."
+	}
+	return "That server (" + u.Label + ") could not be reached or broke off the answer. Check that it is running, or switch the engine back to the bundled one."
 }
 
 // pendingEngines is the side-by-side slot as a run starts: a note while

@@ -72,7 +72,7 @@ func (s *Server) handleLabRun(c echo.Context) error {
 	var twin *twinRun
 	if onServer && c.QueryParam("w") == "" { // a room's runs stay on the room's engines
 		twin = s.startTwin(ctx, labRun)
-		ctx = s.cfg.Upstream.ServerContext(ctx)
+		ctx, twin.sent = s.cfg.Upstream.ServerContext(ctx)
 	}
 
 	st := openStream(c, http.StatusOK)
@@ -108,6 +108,10 @@ func (s *Server) handleLabRun(c echo.Context) error {
 		return nil
 	case res.Canceled:
 		_ = p.ended("Stopped: "+res.Cause.Error()+".", "failed")
+		return nil
+	case res.Err != nil && twin != nil:
+		log.Warn("run on the upstream server failed", "err", res.Err)
+		_ = p.ended(serverFailure(s.cfg.Upstream, res.Err), "failed")
 		return nil
 	case res.Err != nil:
 		log.Error("lab run failed", "err", res.Err)
