@@ -101,14 +101,7 @@ type kv struct {
 // settings, totals, throughputs, then mean_/median_/std_/pNN_ for each of
 // ttft, tpot, itl and e2el in milliseconds.
 func (r *Result) MarshalJSON() ([]byte, error) {
-	var rate any = r.RequestRate
-	if math.IsInf(r.RequestRate, 1) {
-		rate = "inf"
-	}
-	var maxConc any
-	if r.MaxConcurrency > 0 {
-		maxConc = r.MaxConcurrency
-	}
+	rate, maxConc := r.traffic()
 	pairs := []kv{
 		{"num_prompts", r.NumPrompts},
 		{"request_rate", rate},
@@ -145,6 +138,19 @@ func (r *Result) metricPairs() []kv {
 		}
 	}
 	return pairs
+}
+
+// traffic is request_rate and max_concurrency as vLLM saves them: "inf"
+// for no pacing, null for no limit.
+func (r *Result) traffic() (rate, maxConcurrency any) {
+	rate = r.RequestRate
+	if math.IsInf(r.RequestRate, 1) {
+		rate = "inf"
+	}
+	if r.MaxConcurrency > 0 {
+		maxConcurrency = r.MaxConcurrency
+	}
+	return rate, maxConcurrency
 }
 
 // goodputValue is request_goodput as vLLM saves it: null without

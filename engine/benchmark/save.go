@@ -31,14 +31,7 @@ func WriteSaved(w io.Writer, meta SaveMeta, r Result, outs []Output, detailed bo
 	if label == "" {
 		label = meta.Backend
 	}
-	var rate any = r.RequestRate
-	if math.IsInf(r.RequestRate, 1) {
-		rate = "inf"
-	}
-	var maxConc any
-	if r.MaxConcurrency > 0 {
-		maxConc = r.MaxConcurrency
-	}
+	rate, maxConc := r.traffic()
 	pairs := []kv{
 		{"date", meta.Date}, {"endpoint_type", meta.Backend}, {"backend", meta.Backend},
 		{"label", label}, {"model_id", meta.ModelID}, {"tokenizer_id", meta.Tokenizer},
