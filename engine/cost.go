@@ -64,6 +64,20 @@ const (
 	// allReduceLatencyPCIe is the same over PCIe, where vLLM falls back to
 	// NCCL rings (tens of microseconds per call).
 	allReduceLatencyPCIe = 30 * time.Microsecond
+	// allReducePerPeer is what each further GPU adds to an all-reduce's
+	// latency: the one-shot kernel reads every peer's buffer and waits on a
+	// barrier across all of them. Fitted to Lambda's 4× and 8×H100 BF16
+	// Llama-3-70B decode (TPOT 18.1 and 12.2 ms), both of which need about
+	// 2.2 µs per peer per call beyond the fixed latency.
+	allReducePerPeer = 2200 * time.Nanosecond
+	// fp8LayerOverhead is the per-layer, per-step cost of running FP8
+	// weights with FP8 activations (W8A8, on GPUs with FP8 tensor cores):
+	// each linear layer first quantizes its input with a dynamic per-token
+	// scale, an extra small kernel that bandwidth does not explain. Fitted to
+	// Lambda's H100 FP8 runs (Llama-3.1-8B TP1, 70B TP2/4/8), which decode
+	// 7-39% slower than their weight bytes alone predict. GPUs without FP8
+	// tensor cores run FP8 weights as W8A16 and skip it.
+	fp8LayerOverhead = 16 * time.Microsecond
 )
 
 // Roofline is the default cost model: per step, the weights are read once,
@@ -83,6 +97,9 @@ type Roofline struct {
 	allReduceCalls    float64 // all-reduces per step
 	allReduceBW       float64 // bytes/s per direction
 	allReduceLat      time.Duration
+	// layerOverhead is fixed work every step pays once per layer on this
+	// GPU (FP8 activation quantization), independent of batch size.
+	layerOverhead time.Duration
 }
 
 // NewRoofline derives the cost model for a validated config.
@@ -122,6 +139,10 @@ func NewRoofline(c Config) (*Roofline, error) {
 		if c.Hardware.Interconnect == "" || c.Hardware.Interconnect[0] == 'p' {
 			r.allReduceLat = allReduceLatencyPCIe
 		}
+		r.allReduceLat += time.Duration(c.TP-1) * allReducePerPeer
+	}
+	if c.Precision == FP8 && c.Hardware.FP8TFLOPS > 0 {
+		r.layerOverhead = time.Duration(m.NumLayers) * fp8LayerOverhead
 	}
 	return r, nil
 }
@@ -149,7 +170,7 @@ func (r *Roofline) Explain(b BatchShape) StepBreakdown {
 		comm = r.allReduceCalls * r.allReduceBytesTok * tokens / r.allReduceBW
 	}
 	e.Compute, e.Memory = seconds(compute), seconds(memory)
-	e.Overhead = stepOverhead + time.Duration(b.NumSeqs)*seqOverhead
+	e.Overhead = stepOverhead + time.Duration(b.NumSeqs)*seqOverhead + r.layerOverhead
 	e.AllReduce = seconds(comm)
 	e.Total = time.Duration((sec+comm)*1e9) + e.Overhead
 	if r.allReduceCalls > 0 {

@@ -18,6 +18,7 @@ import (
 	"github.com/latencylab/latencylab/labs/pipelinelab"
 	"github.com/latencylab/latencylab/labs/prefilldecode"
 	"github.com/latencylab/latencylab/labs/rag"
+	"github.com/latencylab/latencylab/labs/stack"
 	"github.com/latencylab/latencylab/labs/timeouts"
 	"github.com/latencylab/latencylab/web/e2e"
 )
@@ -43,6 +44,7 @@ func TestBrowserLabs(t *testing.T) {
 			{Lab: must(levers.New(onDesk)), Walk: walkLevers},
 			{Lab: must(rag.New(onDesk)), Walk: walkRAG},
 			{Lab: must(timeouts.New(onFakeDesk)), Walk: walkTimeouts},
+			{Lab: must(stack.New(live)), Walk: walkStack},
 		}
 	})
 }

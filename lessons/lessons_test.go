@@ -11,6 +11,7 @@ import (
 var knownLabs = map[string]bool{
 	"streaming": true, "prefill-decode": true, "rag": true, "batching": true, "moderation": true,
 	"latency-budget": true, "cancellation": true, "levers": true, "timeouts": true,
+	"stack": true,
 }
 
 func embeddedSlugs(t *testing.T) []string {

@@ -47,7 +47,8 @@ func (s *Server) labView(c echo.Context, lab labs.Lab, heading int) (views.Lab, 
 		Heading:  heading,
 		// A tall column of knobs would push Run far from the results;
 		// past a handful, the controls go above the panels in a grid.
-		Wide: len(knobs) > 6,
+		Wide:     len(knobs) > 6,
+		Fidelity: s.fidelity.note(),
 	}
 	if s.offersEngines(info.Slug) {
 		v.Knobs = append(v.Knobs, s.engineKnob(ids))

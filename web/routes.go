@@ -36,6 +36,7 @@ func (s *Server) routes() {
 	e.GET("/labs/:slug/runs/:id", s.handleLabRunPage, site...)
 	e.POST("/labs/:slug/runs/:id/reflection", s.handleRunReflection, site...)
 	e.GET("/labs/:slug/compare", s.handleLabCompare, site...)
+	e.GET(fidelityURL, s.handleFidelity, site...)
 	s.registerChat(site)
 	s.registerWorkshops(site)
 	s.registerPractice(site)

@@ -40,6 +40,9 @@ type Server struct {
 
 	grader *grader // nil without a grading server
 
+	// fidelity is the engine's error on its public reference set.
+	fidelity *fidelityTable
+
 	// stopCtx ends when shutdown begins, so running streams can send a last
 	// event before the HTTP server waits for them.
 	stopCtx   context.Context
@@ -84,6 +87,7 @@ func New(cfg Config) (*Server, error) {
 		labRuns:     newRunningWork(cfg.Clock),
 		proxies:     prox,
 		grader:      newGrader(cfg.Grader),
+		fidelity:    newFidelityTable(),
 	}
 	s.origins.Store(origins)
 	s.workshops, s.joinFails = newRooms(s), newKeyedLimiter(cfg.Workshops.JoinFailRate, cfg.Workshops.JoinFailBurst)
@@ -118,6 +122,7 @@ func (s *Server) Run(ctx context.Context) error {
 // them, and closes the store.
 func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 	defer s.Close()
+	s.fidelity.start()
 	lim := s.cfg.Limits
 	// ReadTimeout covers headers and body, so a body trickled in a byte at
 	// a time is cut; WriteTimeout bounds pages. Streams extend both for

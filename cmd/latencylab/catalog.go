@@ -11,6 +11,7 @@ import (
 	"github.com/latencylab/latencylab/labs/moderation"
 	"github.com/latencylab/latencylab/labs/prefilldecode"
 	"github.com/latencylab/latencylab/labs/rag"
+	"github.com/latencylab/latencylab/labs/stack"
 	"github.com/latencylab/latencylab/labs/streaming"
 	"github.com/latencylab/latencylab/labs/timeouts"
 	"github.com/latencylab/latencylab/web/store"
@@ -45,6 +46,7 @@ func newCatalog(deps catalogDeps) (*labs.Catalog, error) {
 		func() (labs.Lab, error) {
 			return cancellation.New(cancellation.Config{Engines: deps.Engines, Retriever: deps.Store})
 		},
+		func() (labs.Lab, error) { return stack.New(stack.Config{Engines: deps.Engines}) },
 		func() (labs.Lab, error) {
 			return levers.New(levers.Config{Engines: deps.Engines, Retriever: deps.Store, Orders: deps.Store})
 		},

@@ -101,6 +101,9 @@ type Lab struct {
 	Wide      bool   // many knobs: controls span the width above the panels
 	LessonURL string // link to the lesson that teaches it, if any
 	LessonTtl string
+	// Fidelity says how close the engine lands to real servers, under the
+	// headline stats.
+	Fidelity FidelityNote
 }
 
 // KnobView is one knob with its signal path.

@@ -119,3 +119,26 @@ func TestFormatInRow(t *testing.T) {
 		}
 	}
 }
+
+func TestFidelityNoteSentence(t *testing.T) {
+	for _, c := range []struct {
+		within []string
+		want   string
+	}{
+		{nil, "This lab's figures come from the modelled engine, not from a GPU."},
+		{[]string{"3% on TPOT"}, "This lab's figures come from the modelled engine. On published vLLM benchmarks this engine is typically within 3% on TPOT."},
+		{[]string{"1% on a", "2% on b", "3% on c"}, "This lab's figures come from the modelled engine. On published vLLM benchmarks this engine is typically within 1% on a, 2% on b and 3% on c."},
+	} {
+		if got := (FidelityNote{Within: c.within}).Sentence(); got != c.want {
+			t.Errorf("Sentence(%v) = %q, want %q", c.within, got, c.want)
+		}
+	}
+}
+
+func TestCount(t *testing.T) {
+	for n, want := range map[int]string{0: "0 figures", 1: "1 figure", 12: "12 figures"} {
+		if got := Count(n, "figure"); got != want {
+			t.Errorf("Count(%d) = %q, want %q", n, got, want)
+		}
+	}
+}

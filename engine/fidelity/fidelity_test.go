@@ -1,0 +1,126 @@
+package fidelity
+
+import (
+	"math"
+	"strings"
+	"testing"
+)
+
+// TestHeldOutError replays every reference on the current engine and holds
+// the engine to the issue's bar on the figures it was never fitted to: a
+// median absolute error of at most 10%, and no figure off by 2× or more.
+func TestHeldOutError(t *testing.T) {
+	set, err := Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep, err := Evaluate(set)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range rep.Rows {
+		mark := "fit "
+		if r.HeldOut() {
+			mark = "HELD"
+		}
+		t.Logf("%s %-38s %-15s measured %10.3f modelled %10.3f error %+6.1f%%", mark, r.Run.ID, r.Metric, r.Measured, r.Modelled, 100*r.Error())
+	}
+	t.Logf("%d figures, %d held out; median |error| held out %.1f%%, fitted %.1f%%, all %.1f%%; worst held out %s %s ×%.2f",
+		len(rep.Rows), rep.HeldOutCount(), 100*rep.HeldOutMedian, 100*rep.FittedMedian, 100*rep.AllMedian,
+		rep.WorstHeldOut.Run.ID, rep.WorstHeldOut.Metric, rep.WorstHeldOut.Factor())
+	if rep.HeldOutMedian > 0.10 {
+		t.Errorf("held-out median error %.1f%% exceeds 10%%", 100*rep.HeldOutMedian)
+	}
+	for _, r := range rep.Rows {
+		if r.HeldOut() && r.Factor() >= 2 {
+			t.Errorf("%s %s: modelled %.3f vs measured %.3f, off by ×%.2f", r.Run.ID, r.Metric, r.Modelled, r.Measured, r.Factor())
+		}
+	}
+}
+
+// TestHoldOutIsAThird keeps the held-out share of figures honest: about a
+// third of the set, chosen by whole source.
+func TestHoldOutIsAThird(t *testing.T) {
+	set, err := Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	total, held := 0, 0
+	heldSources := map[string]bool{}
+	for _, s := range set.Sources {
+		heldSources[s.ID] = s.HeldOut
+	}
+	for _, r := range set.Runs {
+		total += len(r.Metrics)
+		if heldSources[r.Source] {
+			held += len(r.Metrics)
+		}
+	}
+	if share := float64(held) / float64(total); share < 0.25 || share > 0.45 {
+		t.Errorf("%d of %d figures held out (%.0f%%), want about a third", held, total, 100*share)
+	}
+}
+
+func TestMedian(t *testing.T) {
+	for _, c := range []struct {
+		in   []float64
+		want float64
+	}{
+		{nil, 0},
+		{[]float64{0.3}, 0.3},
+		{[]float64{0.3, 0.1}, 0.2},
+		{[]float64{0.5, 0.1, 0.3}, 0.3},
+	} {
+		if got := median(c.in); math.Abs(got-c.want) > 1e-12 {
+			t.Errorf("median(%v) = %g, want %g", c.in, got, c.want)
+		}
+	}
+}
+
+func TestFactor(t *testing.T) {
+	for _, c := range []struct {
+		measured, modelled, want float64
+	}{
+		{10, 10, 1}, {10, 20, 2}, {10, 5, 2}, {10, 0, math.Inf(1)},
+	} {
+		if got := (Row{Measured: c.measured, Modelled: c.modelled}).Factor(); got != c.want {
+			t.Errorf("Factor(%g, %g) = %g, want %g", c.measured, c.modelled, got, c.want)
+		}
+	}
+}
+
+// TestParseRejects checks that a malformed reference set is refused with
+// a reason rather than replayed.
+func TestParseRejects(t *testing.T) {
+	src := `"sources":[{"id":"s","url":"https://example.org"}]`
+	for _, c := range []struct{ name, doc, want string }{
+		{"not json", `{`, "reference set"},
+		{"unknown field", `{"refs":[]}`, "unknown field"},
+		{"empty", `{` + src + `,"references":[]}`, "no references"},
+		{"unknown source", `{` + src + `,"references":[{"id":"a","source":"x","input_len":1,"output_len":1,"num_prompts":1,"metrics":{"duration_s":1}}]}`, "unknown source"},
+		{"unknown metric", `{` + src + `,"references":[{"id":"a","source":"s","input_len":1,"output_len":1,"num_prompts":1,"metrics":{"speed":1}}]}`, "unknown figure"},
+		{"negative figure", `{` + src + `,"references":[{"id":"a","source":"s","input_len":1,"output_len":1,"num_prompts":1,"metrics":{"duration_s":-1}}]}`, "positive"},
+		{"lengths differ", `{` + src + `,"references":[{"id":"a","source":"s","input_lens":[1,2],"output_lens":[1],"metrics":{"duration_s":1}}]}`, "output lengths"},
+		{"too many", `{` + src + `,"references":[{"id":"a","source":"s","input_len":1,"output_len":1,"num_prompts":99999,"metrics":{"duration_s":1}}]}`, "out of range"},
+		{"repeated id", `{` + src + `,"references":[{"id":"a","source":"s","input_len":1,"output_len":1,"num_prompts":1,"metrics":{"duration_s":1}},{"id":"a","source":"s","input_len":1,"output_len":1,"num_prompts":1,"metrics":{"duration_s":1}}]}`, "repeated"},
+	} {
+		_, err := Parse(strings.NewReader(c.doc))
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: error %v, want one mentioning %q", c.name, err, c.want)
+		}
+	}
+}
+
+// FuzzParse feeds arbitrary documents to the parser: it must return a set
+// that validates or an error, never panic.
+func FuzzParse(f *testing.F) {
+	f.Add(string(referencesJSON))
+	f.Add(`{"sources":[{"id":"s","url":"u"}],"references":[{"id":"a","source":"s","input_lens":[3],"output_lens":[0],"metrics":{"median_tpot_ms":1}}]}`)
+	f.Add(`{"references":null}`)
+	f.Fuzz(func(t *testing.T, doc string) {
+		s, err := Parse(strings.NewReader(doc))
+		if err == nil && s.Validate() != nil {
+			t.Fatalf("Parse accepted a set that does not validate")
+		}
+	})
+}

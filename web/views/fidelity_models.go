@@ -1,0 +1,87 @@
+package views
+
+import (
+	"strconv"
+	"strings"
+)
+
+// Fidelity is the reference-table page: every published figure beside the
+// engine's figure for the same deployment and workload.
+type Fidelity struct {
+	// Ready is false while the table is still being computed at start-up.
+	Ready bool
+	// Error is a failure to compute the table, in words for the page.
+	Error   string
+	About   string
+	Notes   []string
+	Figures int // figures in the table
+	HeldOut int // of which held out
+	Sources []FidelitySource
+	// HeldOutMedian, FittedMedian and AllMedian are percentages, formatted.
+	HeldOutMedian, FittedMedian, AllMedian string
+	// Worst is the held-out figure furthest off, in words.
+	Worst  string
+	ByKind []FidelityKind
+	Rows   []FidelityRow
+}
+
+// FidelitySource is one published result set.
+type FidelitySource struct {
+	Title, Publisher, URL string
+	HeldOut               bool
+	Figures               int
+}
+
+// FidelityKind is the median error over one kind of figure.
+type FidelityKind struct {
+	Label   string // "time to first token"
+	Median  string // "2.8%"
+	Figures int
+}
+
+// FidelityRow is one figure of the table, formatted.
+type FidelityRow struct {
+	Run, URL, Source string
+	Deployment       string // "llama-3.1-8b · h100-sxm · BF16 · TP 1"
+	Engine           string // server version and benchmark settings
+	Workload         string
+	Metric           string
+	Measured         string
+	Modelled         string
+	Error            string // signed, "+3.6%"
+	Off              bool   // off by more than the page's highlight threshold
+	HeldOut          bool
+	// Span is how many figures the run has on its first row (the run's
+	// cells span them all) and 0 on the rows after.
+	Span int
+}
+
+// FidelityNote is the line under a lab's headline stats that says how close
+// the engine's figures land to real servers, and links to the table.
+type FidelityNote struct {
+	// Within lists "N% on <kind>" phrases; empty while the table is still
+	// being computed.
+	Within []string
+	URL    string
+}
+
+// Count is n with its noun, singular for one: "1 figure", "12 figures".
+func Count(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return strconv.Itoa(n) + " " + noun + "s"
+}
+
+// Sentence is the note's text before its link.
+func (n FidelityNote) Sentence() string {
+	w := n.Within
+	switch len(w) {
+	case 0:
+		return "This lab's figures come from the modelled engine, not from a GPU."
+	case 1:
+		return "This lab's figures come from the modelled engine. On published vLLM benchmarks this engine is typically within " + w[0] + "."
+	}
+	return "This lab's figures come from the modelled engine. On published vLLM benchmarks this engine is typically within " +
+		strings.Join(w[:len(w)-1], ", ") + " and " + w[len(w)-1] + "."
+}
