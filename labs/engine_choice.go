@@ -20,7 +20,7 @@ const (
 // engineLabs are the labs whose requests go to an engine from the pool
 // (through Engines.For), so they can run against an upstream server.
 var engineLabs = []string{"streaming", "prefill-decode", "batching", "rag", "levers",
-	"moderation", "timeouts", "cancellation", "latency-budget"}
+	"moderation", "timeouts", "cancellation", "latency-budget", "stack"}
 
 // RunsOnEngine reports whether the lab with this slug submits to the engine
 // pool, so it can offer "Engine: bundled / that server".
