@@ -33,7 +33,7 @@ func (s *Server) engineKnob(ids labIDs) views.KnobView {
 	k := labs.Knob{Name: engineKnobName, Label: "Engine", Kind: labs.KnobEnum, Default: labs.EngineBundled,
 		Options: []labs.Option{
 			{Value: labs.EngineBundled, Label: "Bundled engine"},
-			{Value: labs.EngineServer, Label: "That server (and the model beside it)"},
+			{Value: labs.EngineServer, Label: "That server"},
 		},
 		Help: "That server is " + s.cfg.Upstream.Label + ". A run on it also runs the same settings on the bundled engine modelling it (" +
 			s.cfg.Upstream.Modelled + ") and shows both. The model and GPU knobs do not change a server."}

@@ -64,7 +64,7 @@ func TestEngineChoiceKnob(t *testing.T) {
 			s, _ := engineServer(t, tc.upstream)
 			ts := startHTTP(t, s)
 			_, body := get(t, client(t), ts.URL+"/labs/"+tc.lab)
-			got := strings.Contains(body, `id="lab-`+tc.lab+`-k-engine"`) && strings.Contains(body, "That server (and the model beside it)")
+			got := strings.Contains(body, `id="lab-`+tc.lab+`-k-engine"`) && strings.Contains(body, `<option value="server">That server</option>`)
 			if got != tc.want {
 				t.Errorf("engine choice shown %v, want %v", got, tc.want)
 			}
