@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"strings"
 	"sync"
 	"sync/atomic"
 
@@ -68,7 +69,7 @@ type twinRun struct {
 
 // startTwin starts the twin run; wait for it before reading it.
 func (s *Server) startTwin(ctx context.Context, r labs.Run) *twinRun {
-	t := &twinRun{engine: "bundled engine modelling " + s.cfg.Upstream.Modelled}
+	t := &twinRun{engine: twinPrefix + s.cfg.Upstream.Modelled}
 	record := t.shown.wrap(func(labs.Frame) error { return nil })
 	t.wg.Go(func() {
 		var last labs.Frame
@@ -139,6 +140,29 @@ func pendingEngines(u *labs.EngineChoice, onServer bool) views.EngineView {
 	}
 	return views.EngineView{Server: u.Label, Modelled: u.Modelled,
 		Pending: "Running on that server and, with the same settings, on the bundled engine modelling it…"}
+}
+
+// twinPrefix starts the engine label of a run of the bundled engine
+// modelling the server.
+const twinPrefix = "bundled engine modelling "
+
+// engineRow is the run list's "Engine" row, when the runs were not all made
+// by the same engine.
+func engineRow(runs []store.Run) (views.RunRow, bool) {
+	cells := make([]string, len(runs))
+	differ := false
+	for i, r := range runs {
+		switch {
+		case r.Engine == "":
+			cells[i] = "Bundled engine"
+		case strings.HasPrefix(r.Engine, twinPrefix):
+			cells[i] = "Bundled, modelling that server"
+		default:
+			cells[i] = "That server"
+		}
+		differ = differ || cells[i] != cells[0]
+	}
+	return views.RunRow{Label: "Engine", Cells: cells, Kind: "param"}, differ
 }
 
 // statRows are compareRows' headline figures only: the settings are the

@@ -119,6 +119,9 @@ func TestEngineChoiceRun(t *testing.T) {
 	if ttft := statValue(runs[1], "ttft_ms"); ttft < 20 || ttft == statValue(runs[0], "ttft_ms") {
 		t.Errorf("measured TTFT %v ms, modelled %v ms", ttft, statValue(runs[0], "ttft_ms"))
 	}
+	if !hasPatch(evs, "#lab-streaming-runs", "Bundled, modelling that server") || !hasPatch(evs, "#lab-streaming-runs", "That server") {
+		t.Error("the run list does not say which engine made each run")
+	}
 	status, evs = post(`{"labStreaming":{"answerTokens":50},"labStreamingEngine":"bundled"}`)
 	if status != 200 || replay.Served() != 1 || hasPatch(evs, "#lab-streaming-engines", "measured") {
 		t.Errorf("a bundled run: status %d, served %d; it must clear the side-by-side and leave the server alone", status, replay.Served())
