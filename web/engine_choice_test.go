@@ -10,6 +10,7 @@ import (
 	"github.com/latencylab/latencylab/engine/upstream"
 	"github.com/latencylab/latencylab/engine/upstream/upstreamtest"
 	"github.com/latencylab/latencylab/labs"
+	"github.com/latencylab/latencylab/labs/batching"
 	"github.com/latencylab/latencylab/labs/streaming"
 	"github.com/latencylab/latencylab/web/store"
 )
@@ -128,9 +129,60 @@ func TestEngineChoiceRun(t *testing.T) {
 	}
 }
 
+// A run on "that server" whose settings never ask the pool for an engine
+// (the batching lab's sweep runs on its own virtual clock) must not present
+// the bundled engine's figures as measured: it says so, and the server is
+// never called.
+func TestEngineChoiceRunThatNeverReachesTheServer(t *testing.T) {
+	pool := labs.NewEngines(labs.EnginesConfig{})
+	t.Cleanup(func() { pool.Close() })
+	lab, err := batching.New(batching.Config{Engines: pool})
+	if err != nil {
+		t.Fatal(err)
+	}
+	replay := upstreamtest.New(quickTrace, nil)
+	choice, err := labs.NewEngineChoice(labs.UpstreamConfig{Client: &upstream.Client{BaseURL: "http://replay/v1", HTTP: upstreamtest.InMemory(replay)},
+		Model: "recorded", Deployment: engine.DefaultConfig()}, labs.EnginesConfig{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { choice.Close() })
+	s := newTestServer(t, func(c *Config) {
+		c.Catalog, _ = labs.NewCatalog(lab)
+		c.Upstream = choice
+	})
+	ts := startHTTP(t, s)
+	c := client(t)
+	get(t, c, ts.URL+"/labs/batching")
+	req, _ := http.NewRequest("POST", ts.URL+"/labs/batching/run", strings.NewReader(`{"labBatching":{"mode":"sweep"},"labBatchingEngine":"server"}`))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Datastar-Request", "true")
+	resp, err := c.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var evs []sseEvent
+	_ = readEvents(resp.Body, func(e sseEvent) bool { evs = append(evs, e); return true })
+	if !lastPatch(evs, "#lab-batching-engines", "the bundled engine&#39;s own") || lastPatch(evs, "#lab-batching-engines", "Measured on") || replay.Served() != 0 {
+		t.Errorf("served %d; the side-by-side must say nothing reached the server and show no measured column", replay.Served())
+	}
+}
+
 func statValue(r store.Run, key string) float64 {
 	st, _ := statOf(r, key)
 	return st.Value
+}
+
+// lastPatch reports whether the last patch of selector contains want.
+func lastPatch(evs []sseEvent, selector, want string) bool {
+	last := ""
+	for _, e := range evs {
+		if e.selector() == selector {
+			last = e.html()
+		}
+	}
+	return strings.Contains(last, want)
 }
 
 func hasPatch(evs []sseEvent, selector, want string) bool {

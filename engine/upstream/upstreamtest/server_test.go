@@ -21,7 +21,8 @@ func TestRecordedTraceLoads(t *testing.T) {
 		{"not json", "{", "read trace"},
 		{"empty", `{"requests": []}`, "no requests"},
 		{"gaps short", `{"requests": [{"ttft_ms": 1, "output_tokens": 3, "itl_ms": [1]}]}`, "one gap per token"},
-		{"negative gap", `{"requests": [{"ttft_ms": 1, "output_tokens": 2, "itl_ms": [-1]}]}`, "negative gap"},
+		{"negative gap", `{"requests": [{"ttft_ms": 1, "output_tokens": 2, "itl_ms": [-1]}]}`, "gap outside"},
+		{"endless wait", `{"requests": [{"ttft_ms": 1e300, "output_tokens": 2, "itl_ms": [1]}]}`, "TTFT of 0 to 1 hour"},
 	} {
 		if _, err := LoadTrace(strings.NewReader(c.file)); err == nil || !strings.Contains(err.Error(), c.err) {
 			t.Errorf("%s: %v, want %q", c.name, err, c.err)
@@ -106,4 +107,24 @@ func TestServerCyclesAndRefuses(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "404") || !strings.Contains(err.Error(), "no such route") {
 		t.Errorf("wrong route: %v", err)
 	}
+}
+
+func FuzzLoadTrace(f *testing.F) {
+	f.Add(string(recorded))
+	f.Add(`{"requests": [{"ttft_ms": 1, "output_tokens": 2, "itl_ms": [3]}]}`)
+	f.Add(`{"requests": [{"ttft_ms": -1}]}`)
+	f.Add(`{"requests": [{"ttft_ms": 1, "output_tokens": 2, "itl_ms": [1e300]}]}`)
+	f.Add(`[]`)
+	f.Fuzz(func(t *testing.T, file string) {
+		tr, err := LoadTrace(strings.NewReader(file))
+		if err != nil {
+			return
+		}
+		// A trace that loads can be played: every gap is there.
+		for _, q := range tr.Requests {
+			if q.TTFT() < 0 || q.Gap(q.OutputTokens+5) < 0 {
+				t.Fatalf("request %+v plays a negative wait", q)
+			}
+		}
+	})
 }

@@ -37,6 +37,9 @@ type TraceRequest struct {
 	ITLMS        []float64 `json:"itl_ms"`
 }
 
+// maxWaitMS bounds a recorded wait (an hour), so no playback overflows.
+const maxWaitMS = 3_600_000
+
 //go:embed testdata/aiperf-gpt-oss-20b-c100.json
 var recorded []byte
 
@@ -60,12 +63,12 @@ func LoadTrace(r io.Reader) (Trace, error) {
 		return t, errors.New("read trace: no requests")
 	}
 	for i, q := range t.Requests {
-		if q.TTFTMS < 0 || len(q.ITLMS) == 0 || q.OutputTokens != len(q.ITLMS)+1 {
-			return t, fmt.Errorf("read trace: request %d: want a TTFT >= 0 and one gap per token after the first", i)
+		if !(q.TTFTMS >= 0 && q.TTFTMS <= maxWaitMS) || len(q.ITLMS) == 0 || q.OutputTokens != len(q.ITLMS)+1 {
+			return t, fmt.Errorf("read trace: request %d: want a TTFT of 0 to 1 hour and one gap per token after the first", i)
 		}
 		for _, g := range q.ITLMS {
-			if g < 0 {
-				return t, fmt.Errorf("read trace: request %d: a negative gap", i)
+			if !(g >= 0 && g <= maxWaitMS) {
+				return t, fmt.Errorf("read trace: request %d: a gap outside 0 to 1 hour", i)
 			}
 		}
 	}
