@@ -82,19 +82,7 @@ func TestEngineChoiceRun(t *testing.T) {
 	ts := startHTTP(t, s)
 	c := client(t)
 	get(t, c, ts.URL+"/labs/streaming") // the learner cookie
-	post := func(body string) (int, []sseEvent) {
-		req, _ := http.NewRequest("POST", ts.URL+"/labs/streaming/run", strings.NewReader(body))
-		req.Header.Set("Content-Type", "application/json")
-		req.Header.Set("Datastar-Request", "true")
-		resp, err := c.Do(req)
-		if err != nil {
-			t.Fatalf("POST run: %v", err)
-		}
-		defer resp.Body.Close()
-		var evs []sseEvent
-		_ = readEvents(resp.Body, func(e sseEvent) bool { evs = append(evs, e); return true })
-		return resp.StatusCode, evs
-	}
+	post := func(body string) (int, []sseEvent) { return postLabRun(t, c, ts.URL, "streaming", body) }
 	status, evs := post(`{"labStreaming":{"answerTokens":50},"labStreamingEngine":"gpu"}`)
 	if status != 422 || !hasPatch(evs, "#lab-streaming-error", "Pick the bundled engine or that server.") || replay.Served() != 0 {
 		t.Fatalf("bad choice: status %d, served %d", status, replay.Served())
@@ -154,19 +142,26 @@ func TestEngineChoiceRunThatNeverReachesTheServer(t *testing.T) {
 	ts := startHTTP(t, s)
 	c := client(t)
 	get(t, c, ts.URL+"/labs/batching")
-	req, _ := http.NewRequest("POST", ts.URL+"/labs/batching/run", strings.NewReader(`{"labBatching":{"mode":"sweep"},"labBatchingEngine":"server"}`))
+	_, evs := postLabRun(t, c, ts.URL, "batching", `{"labBatching":{"mode":"sweep"},"labBatchingEngine":"server"}`)
+	if !lastPatch(evs, "#lab-batching-engines", "the bundled engine&#39;s own") || lastPatch(evs, "#lab-batching-engines", "Measured on") || replay.Served() != 0 {
+		t.Errorf("served %d; the side-by-side must say nothing reached the server and show no measured column", replay.Served())
+	}
+}
+
+// postLabRun posts a run of a lab and reads its whole event stream.
+func postLabRun(t *testing.T, c *http.Client, base, slug, body string) (int, []sseEvent) {
+	t.Helper()
+	req, _ := http.NewRequest("POST", base+"/labs/"+slug+"/run", strings.NewReader(body))
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("Datastar-Request", "true")
 	resp, err := c.Do(req)
 	if err != nil {
-		t.Fatal(err)
+		t.Fatalf("POST run: %v", err)
 	}
 	defer resp.Body.Close()
 	var evs []sseEvent
 	_ = readEvents(resp.Body, func(e sseEvent) bool { evs = append(evs, e); return true })
-	if !lastPatch(evs, "#lab-batching-engines", "the bundled engine&#39;s own") || lastPatch(evs, "#lab-batching-engines", "Measured on") || replay.Served() != 0 {
-		t.Errorf("served %d; the side-by-side must say nothing reached the server and show no measured column", replay.Served())
-	}
+	return resp.StatusCode, evs
 }
 
 func statValue(r store.Run, key string) float64 {
