@@ -47,6 +47,10 @@ func (s *Server) handleLabRun(c echo.Context) error {
 		}
 	}
 	labRun, fieldErrs := lab.Decode(raw)
+	onServer, engineErr := s.readEngine(info.Slug, signals[engineSignal(ids)])
+	if engineErr != nil {
+		fieldErrs = append(fieldErrs, *engineErr)
+	}
 	guesses, guessErrs := parseGuesses(signals, ids, info)
 	if len(fieldErrs) > 0 || guessErrs != [2]string{} {
 		return s.rejectFields(c, ids, info, knobs, fieldErrs, guessErrs)
@@ -65,6 +69,11 @@ func (s *Server) handleLabRun(c echo.Context) error {
 	defer unregister()
 	ctx, workshopDone := s.workshopRunContext(c, ctx) // a workshop's learners run on the room's engines
 	defer workshopDone()
+	var twin *twinRun
+	if onServer && c.QueryParam("w") == "" { // a room's runs stay on the room's engines
+		twin = s.startTwin(ctx, labRun)
+		ctx, twin.sent = s.cfg.Upstream.ServerContext(ctx)
+	}
 
 	st := openStream(c, http.StatusOK)
 	closed := len(guesses) > 0 && closedGuess(c)
@@ -75,6 +84,9 @@ func (s *Server) handleLabRun(c echo.Context) error {
 		second: info.Second.Prediction != ""}
 	if err := p.start(knobs); err != nil {
 		return nil // the client left before the run began
+	}
+	if s.offersEngines(info.Slug) {
+		_ = st.patch(p.ctx, ids.Prefix+"-engines", views.EngineComparison(ids.Prefix, pendingEngines(s.cfg.Upstream, twin != nil)))
 	}
 	if closed {
 		_ = st.patch(p.ctx, ids.Prefix+"-err-guess", views.FieldError(ids.Prefix+"-err-guess",
@@ -98,6 +110,10 @@ func (s *Server) handleLabRun(c echo.Context) error {
 	case res.Canceled:
 		_ = p.ended("Stopped: "+res.Cause.Error()+".", "failed")
 		return nil
+	case res.Err != nil && twin != nil:
+		log.Warn("run on the upstream server failed", "err", res.Err)
+		_ = p.ended(serverFailure(s.cfg.Upstream, res.Err), "failed")
+		return nil
 	case res.Err != nil:
 		log.Error("lab run failed", "err", res.Err)
 		_ = p.ended("The run failed on our side (reference "+requestID(c)+"). Try again, or try other settings.", "failed")
@@ -107,15 +123,21 @@ func (s *Server) handleLabRun(c echo.Context) error {
 		return nil
 	}
 
+	run := store.Run{Learner: learner, Lab: info.Slug, Params: labRun.Values, CreatedAt: s.cfg.Clock.Now(),
+		Summary: store.Summary{Stats: final.Stats, Status: final.Status, Error: final.Error}, Panels: shown.panels()}
+	if twin != nil {
+		run.Engine = s.cfg.Upstream.Label
+	}
 	if !hadLearnerCookie(c) {
 		// A fresh id per request would add a learner row per run: the run
 		// is shown, not kept.
 		_ = st.patch(p.ctx, ids.Prefix+"-error", views.ErrorBox(ids.Prefix,
 			"This run was not saved: your browser did not send this site's cookie. Allow cookies for this site and reload the page to keep a list of your runs."))
+		if twin != nil {
+			s.showEngines(c, p, &run, 0, twin)
+		}
 		return nil
 	}
-	run := store.Run{Learner: learner, Lab: info.Slug, Params: labRun.Values, CreatedAt: s.cfg.Clock.Now(),
-		Summary: store.Summary{Stats: final.Stats, Status: final.Status, Error: final.Error}, Panels: shown.panels()}
 	for _, g := range guesses {
 		pr := &store.Prediction{Value: g.Value, Unit: g.Unit, Stat: g.Stat}
 		if g.Stat == info.PredictionStat {
@@ -131,6 +153,9 @@ func (s *Server) handleLabRun(c echo.Context) error {
 		return nil
 	}
 	s.workshopRunSaved(c, runID, run)
+	if twin != nil {
+		s.showEngines(c, p, &run, runID, twin)
+	}
 	runs, err := s.runList(c.Request().Context(), learner, lab)
 	if err != nil {
 		log.Error("list runs", "err", err)

@@ -23,7 +23,11 @@ func (s *Server) labView(c echo.Context, lab labs.Lab, heading int) (views.Lab, 
 	for _, k := range knobs {
 		defaults[k.Name] = k.Default
 	}
-	signals, err := json.Marshal(map[string]any{ids.NS: defaults, ids.Guess: "", ids.Guess2: "", ids.Busy: false, ids.Note: "", ids.Skip: false, ids.Width: 0, ids.Token: ""})
+	sigs := map[string]any{ids.NS: defaults, ids.Guess: "", ids.Guess2: "", ids.Busy: false, ids.Note: "", ids.Skip: false, ids.Width: 0, ids.Token: ""}
+	if s.offersEngines(info.Slug) {
+		sigs[engineSignal(ids)] = labs.EngineBundled
+	}
+	signals, err := json.Marshal(sigs)
 	if err != nil {
 		return views.Lab{}, fmt.Errorf("lab %s: signals: %w", info.Slug, err)
 	}
@@ -46,6 +50,9 @@ func (s *Server) labView(c echo.Context, lab labs.Lab, heading int) (views.Lab, 
 		// past a handful, the controls go above the panels in a grid.
 		Wide:     len(knobs) > 6,
 		Fidelity: s.fidelity.note(),
+	}
+	if s.offersEngines(info.Slug) {
+		v.Knobs = append(v.Knobs, s.engineKnob(ids))
 	}
 	for _, k := range knobs {
 		v.Knobs = append(v.Knobs, views.KnobView{

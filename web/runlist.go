@@ -57,6 +57,9 @@ func buildRuns(slug string, knobs []labs.Knob, runs []store.Run) views.Runs {
 			out.Same = append(out.Same, k.Label+" "+cells[0])
 		}
 	}
+	if row, ok := engineRow(runs); ok {
+		out.Rows = append(out.Rows, row)
+	}
 	// Stats in the order the newest run reports them, then any older keys.
 	var keys []labs.Stat
 	seen := map[string]bool{}
