@@ -4,6 +4,8 @@ import (
 	"math"
 	"strings"
 	"testing"
+
+	"github.com/latencylab/latencylab/engine"
 )
 
 // TestHeldOutError replays every reference on the current engine and holds
@@ -123,4 +125,32 @@ func FuzzParse(f *testing.F) {
 			t.Fatalf("Parse accepted a set that does not validate")
 		}
 	})
+}
+
+// TestServedRunsPayTheFrontEnd checks that a run measured through a server
+// carries the front end's fixed overhead on its first-token and end-to-end
+// figures and an offline run does not, while the gaps between tokens stay
+// the engine's own.
+func TestServedRunsPayTheFrontEnd(t *testing.T) {
+	run := Run{ID: "r", Hardware: "h100-sxm", Model: "llama-3.1-8b", Precision: "bf16", TP: 1,
+		InputLen: 256, OutputLen: 16, NumPrompts: 1,
+		Metrics: map[string]float64{"median_ttft_ms": 1, "median_e2e_ms": 1, "median_itl_ms": 1}}
+	offline, err := run.Replay()
+	if err != nil {
+		t.Fatal(err)
+	}
+	run.Served = true
+	served, err := run.Replay()
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := float64(engine.FrontendOverhead) / 1e6
+	for _, c := range []struct {
+		metric string
+		extra  float64
+	}{{"median_ttft_ms", want}, {"median_e2e_ms", want}, {"median_itl_ms", 0}} {
+		if got := served[c.metric] - offline[c.metric]; math.Abs(got-c.extra) > 1e-6 {
+			t.Errorf("%s: served %.3f − offline %.3f = %.3f ms, want %.3f", c.metric, served[c.metric], offline[c.metric], got, c.extra)
+		}
+	}
 }

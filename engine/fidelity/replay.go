@@ -21,7 +21,12 @@ func (r *Run) Config() (engine.Config, error) {
 	if err != nil {
 		return cfg, err
 	}
-	if cfg.Model, err = engine.LookupModel(r.Model); err != nil {
+	if len(r.ModelConfig) > 0 {
+		cfg.Model, err = engine.LoadModelConfig(bytes.NewReader(r.ModelConfig))
+	} else {
+		cfg.Model, err = engine.LookupModel(r.Model)
+	}
+	if err != nil {
 		return cfg, err
 	}
 	cfg.Precision, cfg.TP = r.Precision, r.TP
@@ -73,11 +78,22 @@ func (r *Run) Replay() (map[string]float64, error) {
 			timed = append(timed, o)
 		}
 	}
+	if r.Served {
+		// The client sees the serving front end (HTTP, tokenizing the
+		// prompt, detokenizing and streaming) on top of the engine's steps.
+		for i := range timed {
+			timed[i].TTFT += engine.FrontendOverhead
+			timed[i].Latency += engine.FrontendOverhead
+		}
+		dur += engine.FrontendOverhead
+	}
 	res := benchmark.Compute(timed, dur, nil)
 	got := map[string]float64{
 		"median_ttft_ms": res.TTFT.Median,
 		"median_tpot_ms": res.TPOT.Median,
+		"median_itl_ms":  res.ITL.Median,
 		"mean_e2e_ms":    res.E2EL.Mean,
+		"median_e2e_ms":  res.E2EL.Median,
 		"duration_s":     res.Duration.Seconds(),
 	}
 	out := make(map[string]float64, len(r.Metrics))
