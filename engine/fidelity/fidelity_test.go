@@ -103,6 +103,7 @@ func TestParseRejects(t *testing.T) {
 		{"unknown metric", `{` + src + `,"references":[{"id":"a","source":"s","input_len":1,"output_len":1,"num_prompts":1,"metrics":{"speed":1}}]}`, "unknown figure"},
 		{"negative figure", `{` + src + `,"references":[{"id":"a","source":"s","input_len":1,"output_len":1,"num_prompts":1,"metrics":{"duration_s":-1}}]}`, "positive"},
 		{"lengths differ", `{` + src + `,"references":[{"id":"a","source":"s","input_lens":[1,2],"output_lens":[1],"metrics":{"duration_s":1}}]}`, "output lengths"},
+		{"negative limits", `{` + src + `,"references":[{"id":"a","source":"s","input_len":1,"output_len":1,"num_prompts":1,"max_num_seqs":-1,"metrics":{"duration_s":1}}]}`, "must not be negative"},
 		{"too many", `{` + src + `,"references":[{"id":"a","source":"s","input_len":1,"output_len":1,"num_prompts":99999,"metrics":{"duration_s":1}}]}`, "out of range"},
 		{"repeated id", `{` + src + `,"references":[{"id":"a","source":"s","input_len":1,"output_len":1,"num_prompts":1,"metrics":{"duration_s":1}},{"id":"a","source":"s","input_len":1,"output_len":1,"num_prompts":1,"metrics":{"duration_s":1}}]}`, "repeated"},
 	} {

@@ -51,6 +51,11 @@ type Run struct {
 	TP             int              `json:"tp"`
 	ChunkedPrefill bool             `json:"chunked_prefill"`
 	PrefixCaching  bool             `json:"prefix_caching"`
+	// MaxNumSeqs and MaxNumBatchedTokens are the server's scheduler limits
+	// when they differ from the engine's defaults (vLLM picks them by GPU);
+	// 0 keeps the default.
+	MaxNumSeqs          int `json:"max_num_seqs"`
+	MaxNumBatchedTokens int `json:"max_num_batched_tokens"`
 	// Served marks a run measured through an HTTP server by a benchmark
 	// client (benchmark_serving, vllm bench serve), whose figures include
 	// the serving front end; offline runs (benchmark_latency) do not.
@@ -145,6 +150,9 @@ func (r *Run) validateWorkload() error {
 	}
 	if len(r.InputLens)+r.NumPrompts == 0 {
 		return errors.New("no requests")
+	}
+	if r.MaxNumSeqs < 0 || r.MaxNumBatchedTokens < 0 {
+		return fmt.Errorf("scheduler limits must not be negative (max_num_seqs %d, max_num_batched_tokens %d)", r.MaxNumSeqs, r.MaxNumBatchedTokens)
 	}
 	if len(r.InputLens)+r.NumPrompts > maxRequests || r.NumPrompts < 0 || r.MaxConcurrency < 0 {
 		return fmt.Errorf("workload of %d requests (max concurrency %d) is out of range", len(r.InputLens)+r.NumPrompts, r.MaxConcurrency)

@@ -31,6 +31,12 @@ func (r *Run) Config() (engine.Config, error) {
 	}
 	cfg.Precision, cfg.TP = r.Precision, r.TP
 	cfg.ChunkedPrefill, cfg.PrefixCaching = r.ChunkedPrefill, r.PrefixCaching
+	if r.MaxNumSeqs > 0 {
+		cfg.MaxNumSeqs = r.MaxNumSeqs
+	}
+	if r.MaxNumBatchedTokens > 0 {
+		cfg.MaxNumBatchedTokens = r.MaxNumBatchedTokens
+	}
 	return cfg, cfg.Validate()
 }
 
