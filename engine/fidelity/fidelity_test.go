@@ -155,3 +155,33 @@ func TestServedRunsPayTheFrontEnd(t *testing.T) {
 		}
 	}
 }
+
+// TestRunConfig checks that a run's server settings reach the engine, and
+// that a run without them keeps the engine's defaults.
+func TestRunConfig(t *testing.T) {
+	def := engine.DefaultConfig()
+	for _, c := range []struct {
+		name                  string
+		run                   Run
+		wantSeqs, wantBudget  int
+		wantSteps, wantLayers int
+	}{
+		{"defaults", Run{Hardware: "h100-sxm", Model: "llama-3.1-8b", Precision: "bf16", TP: 1},
+			def.MaxNumSeqs, def.MaxNumBatchedTokens, 0, 32},
+		{"server limits and multi-step", Run{Hardware: "l4", Precision: "bf16", TP: 1,
+			ModelConfig: []byte(`{"num_hidden_layers":24,"hidden_size":896,"num_attention_heads":14,"num_key_value_heads":2,"intermediate_size":4864,"vocab_size":151936,"tie_word_embeddings":true,"max_position_embeddings":32768}`),
+			MaxNumSeqs:  256, MaxNumBatchedTokens: 2048, NumSchedulerSteps: 10},
+			256, 2048, 10, 24},
+	} {
+		cfg, err := c.run.Config()
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		if cfg.MaxNumSeqs != c.wantSeqs || cfg.MaxNumBatchedTokens != c.wantBudget ||
+			cfg.NumSchedulerSteps != c.wantSteps || cfg.Model.NumLayers != c.wantLayers {
+			t.Errorf("%s: seqs %d, budget %d, steps %d, layers %d; want %d, %d, %d, %d", c.name,
+				cfg.MaxNumSeqs, cfg.MaxNumBatchedTokens, cfg.NumSchedulerSteps, cfg.Model.NumLayers,
+				c.wantSeqs, c.wantBudget, c.wantSteps, c.wantLayers)
+		}
+	}
+}

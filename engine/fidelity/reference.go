@@ -56,6 +56,9 @@ type Run struct {
 	// 0 keeps the default.
 	MaxNumSeqs          int `json:"max_num_seqs"`
 	MaxNumBatchedTokens int `json:"max_num_batched_tokens"`
+	// NumSchedulerSteps is the server's --num-scheduler-steps (vLLM 0.6
+	// multi-step scheduling); 0 when it ran one step per schedule.
+	NumSchedulerSteps int `json:"num_scheduler_steps"`
 	// Served marks a run measured through an HTTP server by a benchmark
 	// client (benchmark_serving, vllm bench serve), whose figures include
 	// the serving front end; offline runs (benchmark_latency) do not.

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"math/rand/v2"
+	"time"
 
 	"github.com/latencylab/latencylab/engine"
 	"github.com/latencylab/latencylab/engine/benchmark"
@@ -37,6 +38,7 @@ func (r *Run) Config() (engine.Config, error) {
 	if r.MaxNumBatchedTokens > 0 {
 		cfg.MaxNumBatchedTokens = r.MaxNumBatchedTokens
 	}
+	cfg.NumSchedulerSteps = r.NumSchedulerSteps
 	return cfg, cfg.Validate()
 }
 
@@ -62,6 +64,17 @@ func (r *Run) requests() (reqs []benchmark.Request, silent []bool) {
 	}
 	for range r.NumPrompts {
 		add(r.InputLen, r.OutputLen, false)
+	}
+	if r.Served {
+		// The client sends the first wave together, but the API server
+		// takes requests in one at a time, so they reach the engine apart.
+		wave := len(reqs)
+		if r.MaxConcurrency > 0 {
+			wave = min(wave, r.MaxConcurrency)
+		}
+		for i := range wave {
+			reqs[i].Arrival = time.Duration(i) * engine.FrontendPerRequest
+		}
 	}
 	return reqs, silent
 }
