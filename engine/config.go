@@ -75,6 +75,11 @@ type Config struct {
 	ChunkedPrefill bool
 	// PrefixCaching reuses KV blocks of identical prompt prefixes.
 	PrefixCaching bool
+	// NumSchedulerSteps is vLLM 0.6's multi-step scheduling
+	// (--num-scheduler-steps, continuous): a decode-only batch runs this
+	// many steps before the scheduler looks at the queue again, so a request
+	// that arrives during the round waits for it to end. 0 or 1 is off.
+	NumSchedulerSteps int
 	// BatchSize and BatchWait shape the static policy.
 	BatchSize int
 	BatchWait time.Duration
@@ -139,6 +144,9 @@ func (c Config) Validate() error {
 	}
 	if c.MaxNumBatchedTokens < 1 || c.MaxNumBatchedTokens > 1<<20 {
 		return fmt.Errorf("config: max_num_batched_tokens %d, want 1..%d", c.MaxNumBatchedTokens, 1<<20)
+	}
+	if c.NumSchedulerSteps < 0 || c.NumSchedulerSteps > 64 {
+		return fmt.Errorf("config: num_scheduler_steps %d, want 0..64", c.NumSchedulerSteps)
 	}
 	if c.BatchSize < 1 || c.BatchSize > 65536 {
 		return fmt.Errorf("config: batch size %d, want 1..65536", c.BatchSize)

@@ -21,8 +21,11 @@ type Engine struct {
 	aborts  []*sequence
 
 	sched []*sequence // scheduled this step, in batch order
-	res   StepResult
-	stats Stats
+	// roundLeft counts the decode steps left in a multi-step round; the
+	// scheduler admits nothing new until it reaches zero.
+	roundLeft int
+	res       StepResult
+	stats     Stats
 }
 
 // New builds an engine for a config, validating it first.

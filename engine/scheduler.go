@@ -21,8 +21,40 @@ func (e *Engine) schedule() (BatchShape, int) {
 // token, a chunked prefill up to the rest of the budget), preempting the
 // newest running sequence when blocks run out; then waiting requests in
 // FCFS order while seats, budget and blocks last and nothing was preempted.
+// With multi-step scheduling a decode-only batch opens a round: the next
+// NumSchedulerSteps-1 steps rerun the running sequences without looking at
+// the queue.
 func (e *Engine) scheduleContinuous(shape *BatchShape) int {
-	budget := e.cfg.MaxNumBatchedTokens
+	if e.roundLeft > 0 && len(e.running) > 0 {
+		e.roundLeft--
+		return e.scheduleRunning(shape, e.cfg.MaxNumBatchedTokens)
+	}
+	e.roundLeft = 0
+	preempted := e.scheduleRunning(shape, e.cfg.MaxNumBatchedTokens)
+	if preempted > 0 {
+		return preempted
+	}
+	budget := e.cfg.MaxNumBatchedTokens - shape.Tokens()
+	for e.waiting.len() > 0 && len(e.running) < e.cfg.MaxNumSeqs && budget > 0 {
+		s := e.waiting.at(0)
+		k, ok := e.admit(s, budget, e.cfg.ChunkedPrefill)
+		if !ok {
+			break
+		}
+		e.waiting.popFront()
+		e.running = append(e.running, s)
+		e.addToBatch(s, k, shape)
+		budget -= k
+	}
+	if e.cfg.NumSchedulerSteps > 1 && shape.PrefillTokens == 0 && shape.DecodeTokens > 0 {
+		e.roundLeft = e.cfg.NumSchedulerSteps - 1
+	}
+	return preempted
+}
+
+// scheduleRunning schedules the running sequences in order within budget
+// and returns how many it preempted to find blocks.
+func (e *Engine) scheduleRunning(shape *BatchShape, budget int) int {
 	preempted := 0
 	for i := 0; i < len(e.running) && budget > 0; i++ {
 		s := e.running[i]
@@ -40,20 +72,6 @@ func (e *Engine) scheduleContinuous(shape *BatchShape) int {
 			break
 		}
 		e.blocks.grow(s, need)
-		e.addToBatch(s, k, shape)
-		budget -= k
-	}
-	if preempted > 0 {
-		return preempted
-	}
-	for e.waiting.len() > 0 && len(e.running) < e.cfg.MaxNumSeqs && budget > 0 {
-		s := e.waiting.at(0)
-		k, ok := e.admit(s, budget, e.cfg.ChunkedPrefill)
-		if !ok {
-			break
-		}
-		e.waiting.popFront()
-		e.running = append(e.running, s)
 		e.addToBatch(s, k, shape)
 		budget -= k
 	}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"sync"
+	"time"
 
 	"github.com/latencylab/latencylab/engine"
 	"github.com/latencylab/latencylab/engine/clock"
@@ -78,6 +79,13 @@ type EnginesConfig struct {
 	// Source labels the pool's requests whose context names none (see
 	// live.WithSource); "" means "lab". The /v1 surface labels its own.
 	Source string
+	// Pin, when set, is the one deployment every profile gets: a pool
+	// that stands for one real server (or the bundled engine modelling
+	// it) ignores the model and GPU a learner picked. Tune still applies.
+	Pin *engine.Config
+	// Remote, when set, serves the pool's requests on a real server (see
+	// live.Config.Remote); use it with Pin, the server's deployment.
+	Remote func(ctx context.Context, req engine.Request, start time.Time) (<-chan live.Event, error)
 }
 
 // ErrEnginesClosed is returned by Get after Close.
@@ -111,6 +119,9 @@ func NewEngines(cfg EnginesConfig) *Engines {
 // when the profile is unknown or the model does not fit, and after Close.
 func (e *Engines) Get(p Profile) (*live.Engine, error) {
 	p = p.normal()
+	if e.cfg.Pin != nil {
+		p = Profile{Hardware: e.cfg.Pin.Hardware.Name, Model: e.cfg.Pin.Model.Name, Precision: e.cfg.Pin.Precision, TP: e.cfg.Pin.TP}.normal()
+	}
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	if e.closed {
@@ -121,14 +132,14 @@ func (e *Engines) Get(p Profile) (*live.Engine, error) {
 	}
 	// Starting an engine only builds its tables and one goroutine, so it
 	// is done under the lock: concurrent first users must get one engine.
-	cfg, err := p.Config()
+	cfg, err := e.config(p)
 	if err != nil {
 		return nil, err
 	}
 	if e.cfg.Tune != nil {
 		e.cfg.Tune(&cfg)
 	}
-	lc := live.Config{Engine: cfg, Clock: e.cfg.Clock, Source: e.cfg.Source}
+	lc := live.Config{Engine: cfg, Clock: e.cfg.Clock, Source: e.cfg.Source, Remote: e.cfg.Remote}
 	if lc.Source == "" {
 		lc.Source = "lab"
 	}
@@ -141,6 +152,14 @@ func (e *Engines) Get(p Profile) (*live.Engine, error) {
 	}
 	e.byProf[p] = le
 	return le, nil
+}
+
+// config is p's engine configuration, or the pinned deployment.
+func (e *Engines) config(p Profile) (engine.Config, error) {
+	if e.cfg.Pin != nil {
+		return *e.cfg.Pin, nil
+	}
+	return p.Config()
 }
 
 // Each calls fn for every engine started so far (a snapshot, taken under

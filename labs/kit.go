@@ -74,6 +74,9 @@ func (k *Kit[P]) check(s Spec[P]) error {
 	if s.Info.Prediction != "" && (s.Info.PredictionStat == "" || s.Info.PredictionUnit == "") {
 		return errors.New("a prediction needs the stat it is compared with and its unit")
 	}
+	if sp := s.Info.Second; sp.Prediction != "" && (s.Info.Prediction == "" || sp.Stat == "" || sp.Unit == "" || sp.Stat == s.Info.PredictionStat) {
+		return errors.New("a second prediction needs a first, its own stat and its unit")
+	}
 	seen := map[string]bool{}
 	for _, f := range s.Knobs {
 		if f.err != nil {

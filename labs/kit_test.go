@@ -81,6 +81,17 @@ func TestDefineRefusesBadSpecs(t *testing.T) {
 		{"no slug", func(s *Spec[toyParams]) { s.Info.Slug = "" }, "no slug"},
 		{"no run", func(s *Spec[toyParams]) { s.Run = nil }, "no Run"},
 		{"prediction without a stat", func(s *Spec[toyParams]) { s.Info.Prediction = "Guess?" }, "prediction"},
+		{"second prediction without a first", func(s *Spec[toyParams]) {
+			s.Info.Second = SecondPrediction{Prediction: "And?", Unit: "ms", Stat: "b"}
+		}, "second prediction"},
+		{"second prediction on the first's stat", func(s *Spec[toyParams]) {
+			s.Info.Prediction, s.Info.PredictionUnit, s.Info.PredictionStat = "Guess?", "ms", "a"
+			s.Info.Second = SecondPrediction{Prediction: "And?", Unit: "ms", Stat: "a"}
+		}, "second prediction"},
+		{"second prediction without a unit", func(s *Spec[toyParams]) {
+			s.Info.Prediction, s.Info.PredictionUnit, s.Info.PredictionStat = "Guess?", "ms", "a"
+			s.Info.Second = SecondPrediction{Prediction: "And?", Stat: "b"}
+		}, "second prediction"},
 		{"default out of range", func(s *Spec[toyParams]) { s.Defaults.Tokens = 5 }, "defaults"},
 		{"default failing Check", func(s *Spec[toyParams]) { s.Defaults.Mode, s.Defaults.Loud = "quiet", true }, "quiet mode"},
 		{"preset out of range", func(s *Spec[toyParams]) { s.Presets[1].Params.Speed = 9 }, `preset "Long"`},

@@ -56,6 +56,17 @@ type Info struct {
 	PredictionUnit string // unit of the guess, e.g. "ms"
 	// PredictionStat names the Stat (by Key) the guess is compared with.
 	PredictionStat string
+	// Second is a second number to predict, where the lesson's "Try it"
+	// asks for two; the zero value asks for one.
+	Second SecondPrediction
+}
+
+// SecondPrediction is a lab's second guess: its question, the unit of the
+// answer and the Stat (by Key) it is compared with.
+type SecondPrediction struct {
+	Prediction string
+	Unit       string
+	Stat       string
 }
 
 // Catalog holds the registered labs in display order.

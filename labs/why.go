@@ -90,3 +90,31 @@ func Thousands(n int) string {
 	}
 	return s
 }
+
+// PrefillFormula is the roofline arithmetic of reading a p-token prompt
+// in one prefill step on cfg's model and GPU, alone on the engine: two
+// FLOPs per weight and token over the GPU's reachable compute, against the
+// weights read once, plus the fixed step overhead. ok is false when cfg
+// has no roofline.
+func PrefillFormula(cfg engine.Config, p int) (f Formula, ok bool) {
+	r, err := engine.NewRoofline(cfg)
+	if err != nil || p <= 0 {
+		return Formula{}, false
+	}
+	s := r.Explain(engine.BatchShape{NumSeqs: 1, PrefillTokens: p, SampledTokens: 1, AttnPairs: float64(p) * float64(p+1) / 2})
+	params := s.LinearFLOPs / 2 / float64(p)
+	step, name := s.Compute, "compute (compute-bound)"
+	if !s.ComputeBound() {
+		step, name = s.Memory, "reading the weights (memory-bound)"
+	}
+	f = Formula{Unit: "ms", Result: Millis(s.Total),
+		Expr: fmt.Sprintf("2 × %s weights × %s tokens (+ %s FLOPs of attention) ÷ (%.0f TFLOP/s × %.0f%%) = %s of compute, against %s to read %.1f GB of weights; the larger, %s, + %s step overhead",
+			sci(params), Thousands(p), sci(s.AttnFLOPs), s.PeakFLOPS/1e12, s.MatmulMFU*100, ms(s.Compute), ms(s.Memory), s.Bytes/1e9,
+			ms(step), ms(s.Overhead+s.AllReduce)),
+		Parts: []Term{{Name: name, Value: Millis(step)}, {Name: "the fixed step overhead", Value: Millis(s.Overhead + s.AllReduce)}},
+	}
+	if n := cfg.MaxNumBatchedTokens; cfg.ChunkedPrefill && n > 0 && p > n {
+		f.After = fmt.Sprintf("This prompt is longer than the %s-token step budget, so the engine reads it over %d steps.", Thousands(n), (p+n-1)/n)
+	}
+	return f, true
+}

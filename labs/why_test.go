@@ -17,3 +17,27 @@ func TestWhyNumberFormats(t *testing.T) {
 		}
 	}
 }
+
+func TestFormulaText(t *testing.T) {
+	for _, tc := range []struct {
+		name     string
+		f        Formula
+		measured float64
+		want     string
+	}{
+		{"sum names the largest part", Sum("ms", Term{"guardrail", 80}, Term{"lookups", 120}, Term{"model first token", 600}, Term{"unused", 0}), 800,
+			"guardrail 80 + lookups 120 + model first token 600 ≈ 800 ms. The largest part is model first token: 75% of it."},
+		{"a gap is named", Formula{Expr: "prefill 104", Result: 104, Unit: "ms", Lead: "The prompt sets it", Remainder: "a queue"}, 150,
+			"prefill 104 ≈ 104 ms. The prompt sets it. The run measured 150 ms; the other 46 ms is a queue."},
+		{"rounding is not a gap", Formula{Expr: "a 10", Result: 10, Unit: "tok/s", Remainder: "a queue"}, 10.1,
+			"a 10 ≈ 10 tok/s."},
+		{"money", Formula{Expr: "tokens 1,000 × $2 per million", Result: 0.002, Unit: "$", Before: "Cost:", After: "A note."}, 0.002,
+			"Cost: tokens 1,000 × $2 per million ≈ $0.002. A note."},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := tc.f.Text(tc.measured); got != tc.want {
+				t.Errorf("got\n%q\nwant\n%q", got, tc.want)
+			}
+		})
+	}
+}

@@ -63,6 +63,12 @@ type Config struct {
 	RoomObserver func(labs.Profile) live.Observer
 
 	Grader GraderConfig // optional model grading of open practice answers; off without a URL
+
+	// Upstream, when set, lets every engine lab run on an upstream
+	// OpenAI-compatible server ("Engine: that server"), with the bundled
+	// engine modelling that server's deployment run beside it; nil hides
+	// the choice.
+	Upstream *labs.EngineChoice
 }
 
 // Limits are the limits a client cannot dodge by dropping or rotating its

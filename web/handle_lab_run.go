@@ -47,9 +47,13 @@ func (s *Server) handleLabRun(c echo.Context) error {
 		}
 	}
 	labRun, fieldErrs := lab.Decode(raw)
-	guess, guessErr := parseGuess(signals[ids.Guess], info)
-	if len(fieldErrs) > 0 || guessErr != "" {
-		return s.rejectFields(c, ids, knobs, fieldErrs, guessErr)
+	onServer, engineErr := s.readEngine(info.Slug, signals[engineSignal(ids)])
+	if engineErr != nil {
+		fieldErrs = append(fieldErrs, *engineErr)
+	}
+	guesses, guessErrs := parseGuesses(signals, ids, info)
+	if len(fieldErrs) > 0 || guessErrs != [2]string{} {
+		return s.rejectFields(c, ids, info, knobs, fieldErrs, guessErrs)
 	}
 
 	learner := learnerID(c)
@@ -65,15 +69,24 @@ func (s *Server) handleLabRun(c echo.Context) error {
 	defer unregister()
 	ctx, workshopDone := s.workshopRunContext(c, ctx) // a workshop's learners run on the room's engines
 	defer workshopDone()
+	var twin *twinRun
+	if onServer && c.QueryParam("w") == "" { // a room's runs stay on the room's engines
+		twin = s.startTwin(ctx, labRun)
+		ctx, twin.sent = s.cfg.Upstream.ServerContext(ctx)
+	}
 
 	st := openStream(c, http.StatusOK)
-	closed := guess != nil && closedGuess(c)
+	closed := len(guesses) > 0 && closedGuess(c)
 	if closed {
-		guess = nil // typed after the instructor closed predictions
+		guesses = nil // typed after the instructor closed predictions
 	}
-	p := &framePatcher{st: st, ctx: chartContext(c.Request().Context(), signals[ids.Width]), ids: ids, guess: guess}
+	p := &framePatcher{st: st, ctx: chartContext(c.Request().Context(), signals[ids.Width]), ids: ids, guesses: guesses,
+		second: info.Second.Prediction != ""}
 	if err := p.start(knobs); err != nil {
 		return nil // the client left before the run began
+	}
+	if s.offersEngines(info.Slug) {
+		_ = st.patch(p.ctx, ids.Prefix+"-engines", views.EngineComparison(ids.Prefix, pendingEngines(s.cfg.Upstream, twin != nil)))
 	}
 	if closed {
 		_ = st.patch(p.ctx, ids.Prefix+"-err-guess", views.FieldError(ids.Prefix+"-err-guess",
@@ -97,6 +110,10 @@ func (s *Server) handleLabRun(c echo.Context) error {
 	case res.Canceled:
 		_ = p.ended("Stopped: "+res.Cause.Error()+".", "failed")
 		return nil
+	case res.Err != nil && twin != nil:
+		log.Warn("run on the upstream server failed", "err", res.Err)
+		_ = p.ended(serverFailure(s.cfg.Upstream, res.Err), "failed")
+		return nil
 	case res.Err != nil:
 		log.Error("lab run failed", "err", res.Err)
 		_ = p.ended("The run failed on our side (reference "+requestID(c)+"). Try again, or try other settings.", "failed")
@@ -106,17 +123,28 @@ func (s *Server) handleLabRun(c echo.Context) error {
 		return nil
 	}
 
+	run := store.Run{Learner: learner, Lab: info.Slug, Params: labRun.Values, CreatedAt: s.cfg.Clock.Now(),
+		Summary: store.Summary{Stats: final.Stats, Status: final.Status, Error: final.Error}, Panels: shown.panels()}
+	if twin != nil {
+		run.Engine = s.cfg.Upstream.Label
+	}
 	if !hadLearnerCookie(c) {
 		// A fresh id per request would add a learner row per run: the run
 		// is shown, not kept.
 		_ = st.patch(p.ctx, ids.Prefix+"-error", views.ErrorBox(ids.Prefix,
 			"This run was not saved: your browser did not send this site's cookie. Allow cookies for this site and reload the page to keep a list of your runs."))
+		if twin != nil {
+			s.showEngines(c, p, &run, 0, twin)
+		}
 		return nil
 	}
-	run := store.Run{Learner: learner, Lab: info.Slug, Params: labRun.Values, CreatedAt: s.cfg.Clock.Now(),
-		Summary: store.Summary{Stats: final.Stats, Status: final.Status, Error: final.Error}, Panels: shown.panels()}
-	if guess != nil {
-		run.Summary.Prediction = &store.Prediction{Value: guess.Value, Unit: guess.Unit, Stat: guess.Stat}
+	for _, g := range guesses {
+		pr := &store.Prediction{Value: g.Value, Unit: g.Unit, Stat: g.Stat}
+		if g.Stat == info.PredictionStat {
+			run.Summary.Prediction = pr
+		} else {
+			run.Summary.Second = pr
+		}
 	}
 	runID, err := s.store.SaveRun(c.Request().Context(), run)
 	if err != nil {
@@ -125,6 +153,9 @@ func (s *Server) handleLabRun(c echo.Context) error {
 		return nil
 	}
 	s.workshopRunSaved(c, runID, run)
+	if twin != nil {
+		s.showEngines(c, p, &run, runID, twin)
+	}
 	runs, err := s.runList(c.Request().Context(), learner, lab)
 	if err != nil {
 		log.Error("list runs", "err", err)
@@ -134,9 +165,32 @@ func (s *Server) handleLabRun(c echo.Context) error {
 	return nil
 }
 
-// parseGuess reads the prediction signal: empty means no prediction.
-func parseGuess(raw json.RawMessage, info labs.Info) (*views.Guess, string) {
-	if info.Prediction == "" || len(raw) == 0 || string(raw) == "null" {
+// parseGuesses reads the prediction signals, the second only where the
+// lab asks for two: the guesses typed, and a message per bad one.
+func parseGuesses(signals map[string]json.RawMessage, ids labIDs, info labs.Info) ([]views.Guess, [2]string) {
+	var out []views.Guess
+	var errs [2]string
+	if info.Prediction == "" {
+		return nil, errs
+	}
+	g, msg := parseGuess(signals[ids.Guess], info.PredictionUnit, info.PredictionStat)
+	if g != nil {
+		out = append(out, *g)
+	}
+	errs[0] = msg
+	if sp := info.Second; sp.Prediction != "" {
+		g, msg := parseGuess(signals[ids.Guess2], sp.Unit, sp.Stat)
+		if g != nil {
+			out = append(out, *g)
+		}
+		errs[1] = msg
+	}
+	return out, errs
+}
+
+// parseGuess reads one prediction signal: empty means no prediction.
+func parseGuess(raw json.RawMessage, unit, stat string) (*views.Guess, string) {
+	if len(raw) == 0 || string(raw) == "null" {
 		return nil, ""
 	}
 	var v any
@@ -163,12 +217,12 @@ func parseGuess(raw json.RawMessage, info labs.Info) (*views.Guess, string) {
 	if f < 0 || f > 1e9 || f != f {
 		return nil, "Your prediction must be a positive number."
 	}
-	return &views.Guess{Value: f, Unit: info.PredictionUnit, Stat: info.PredictionStat}, ""
+	return &views.Guess{Value: f, Unit: unit, Stat: stat}, ""
 }
 
 // rejectFields answers a run request with bad settings: each message
 // lands under its knob, the others are cleared, and nothing runs.
-func (s *Server) rejectFields(c echo.Context, ids labIDs, knobs []labs.Knob, errs []labs.FieldError, guessErr string) error {
+func (s *Server) rejectFields(c echo.Context, ids labIDs, info labs.Info, knobs []labs.Knob, errs []labs.FieldError, guessErrs [2]string) error {
 	byKnob := map[string]string{}
 	for _, e := range errs {
 		byKnob[e.Knob] = e.Message
@@ -194,7 +248,10 @@ func (s *Server) rejectFields(c echo.Context, ids labIDs, knobs []labs.Knob, err
 			return nil
 		}
 	}
-	_ = st.patch(ctx, ids.Prefix+"-err-guess", views.FieldError(ids.Prefix+"-err-guess", guessErr))
+	_ = st.patch(ctx, ids.Prefix+"-err-guess", views.FieldError(ids.Prefix+"-err-guess", guessErrs[0]))
+	if info.Second.Prediction != "" {
+		_ = st.patch(ctx, ids.Prefix+"-err-guess2", views.FieldError(ids.Prefix+"-err-guess2", guessErrs[1]))
+	}
 	_ = st.patch(ctx, ids.Prefix+"-status", views.Status(ids.Prefix, "Fix the settings marked below, then run again.", "failed"))
 	return nil
 }

@@ -84,6 +84,9 @@ func compareRows(knobs []labs.Knob, a, b store.Run) (rows []views.CompareRow, sa
 		}
 		rows = append(rows, views.CompareRow{Label: set[0], A: set[1], B: set[2], Kind: "param"})
 	}
+	if a.Engine != b.Engine {
+		rows = append(rows, views.CompareRow{Label: "Engine", A: engineName(a), B: engineName(b), Kind: "param"})
+	}
 	var keys []labs.Stat
 	for _, st := range append(append([]labs.Stat(nil), a.Summary.Stats...), b.Summary.Stats...) {
 		if !containsKey(keys, st.Key) {
@@ -113,9 +116,20 @@ func compareRows(knobs []labs.Knob, a, b store.Run) (rows []views.CompareRow, sa
 		rows = append(rows, row)
 	}
 	if a.Summary.Prediction != nil || b.Summary.Prediction != nil {
-		rows = append(rows, views.CompareRow{Label: "Your prediction", A: guessText(a), B: guessText(b), Kind: "guess"})
+		rows = append(rows, views.CompareRow{Label: "Your prediction", A: guessText(a.Summary.Prediction), B: guessText(b.Summary.Prediction), Kind: "guess"})
+	}
+	if a.Summary.Second != nil || b.Summary.Second != nil {
+		rows = append(rows, views.CompareRow{Label: "Your second prediction", A: guessText(a.Summary.Second), B: guessText(b.Summary.Second), Kind: "guess"})
 	}
 	return rows, same
+}
+
+// engineName is what made a run, for the comparison.
+func engineName(r store.Run) string {
+	if r.Engine == "" {
+		return "bundled engine"
+	}
+	return r.Engine
 }
 
 func settingsPairs(knobs []labs.Knob, a, b store.Run) [][3]string {
@@ -145,8 +159,8 @@ func statOf(r store.Run, key string) (labs.Stat, bool) {
 	return labs.Stat{}, false
 }
 
-func guessText(r store.Run) string {
-	if p := r.Summary.Prediction; p != nil {
+func guessText(p *store.Prediction) string {
+	if p != nil {
 		return views.FormatValue(p.Value, p.Unit)
 	}
 	return "—"

@@ -34,8 +34,8 @@ func (s *Server) handleLabRunPage(c echo.Context) error {
 		Stats:    r.Summary.Stats, Status: r.Summary.Status, Error: r.Summary.Error,
 		Reflection: reflectionForm(info.Slug, r, "run"),
 	}
-	if p := r.Summary.Prediction; p != nil {
-		v.Guess = &views.Guess{Value: p.Value, Unit: p.Unit, Stat: p.Stat}
+	for _, p := range r.Summary.Predictions() {
+		v.Guesses = append(v.Guesses, views.Guess{Value: p.Value, Unit: p.Unit, Stat: p.Stat})
 	}
 	if r.Panels == nil {
 		v.NoPanels = true

@@ -101,14 +101,21 @@ func (p tickerParams) Check() []labs.FieldError {
 }
 
 // kit declares the ticker lab through labs.Define, as every real lab does.
-func (l *tickerLab) kit() *labs.Kit[tickerParams] {
+func (l *tickerLab) kit() *labs.Kit[tickerParams] { return l.kitWith(nil) }
+
+// kitWith is kit with its Info changed by edit (nil: none).
+func (l *tickerLab) kitWith(edit func(*labs.Info)) *labs.Kit[tickerParams] {
 	defaults := tickerParams{Steps: 8, GapMS: 120, Mode: "words"}
 	quick, long := defaults, defaults
 	quick.Steps, quick.GapMS = 3, 50
 	long.Steps, long.Loud = 40, true
+	info := labs.Info{Slug: "ticker", Title: "Ticker lab", Summary: "Counts words out loud.", Lesson: "first-token",
+		Prediction: "What time to first word do you expect?", PredictionUnit: "ms", PredictionStat: "first"}
+	if edit != nil {
+		edit(&info)
+	}
 	k, err := labs.Define(labs.Spec[tickerParams]{
-		Info: labs.Info{Slug: "ticker", Title: "Ticker lab", Summary: "Counts words out loud.", Lesson: "first-token",
-			Prediction: "What time to first word do you expect?", PredictionUnit: "ms", PredictionStat: "first"},
+		Info:     info,
 		Defaults: defaults,
 		Knobs: []labs.Field[tickerParams]{
 			labs.Bind(labs.Knob{Name: "steps", Label: "Steps", Unit: "frames", Min: 1, Max: 400, Step: 1},

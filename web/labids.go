@@ -22,6 +22,7 @@ type labIDs struct {
 	Prefix string // DOM ids: Prefix+"-status", Prefix+"-stats", …
 	NS     string // signal object holding the knob values
 	Guess  string // signal holding the prediction
+	Guess2 string // signal holding the second prediction, where a lab asks for two
 	Busy   string // true while a run streams
 	Note   string // local signal (never sent) with the last preset's note
 	Skip   string // local signal: run without a guess this time
@@ -39,7 +40,7 @@ func idsFor(slug string) labIDs {
 		b.WriteString(strings.ToUpper(part[:1]) + part[1:])
 	}
 	ns := b.String()
-	return labIDs{Prefix: "lab-" + slug, NS: ns, Guess: ns + "Guess", Busy: ns + "Busy", Note: "_" + ns + "Note", Skip: "_" + ns + "Skip", Width: ns + "Width", Token: ns + "Token"}
+	return labIDs{Prefix: "lab-" + slug, NS: ns, Guess: ns + "Guess", Guess2: ns + "Guess2", Busy: ns + "Busy", Note: "_" + ns + "Note", Skip: "_" + ns + "Skip", Width: ns + "Width", Token: ns + "Token"}
 }
 
 // checkCatalog rejects labs whose slug or knob names could not be used

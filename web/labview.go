@@ -23,28 +23,36 @@ func (s *Server) labView(c echo.Context, lab labs.Lab, heading int) (views.Lab, 
 	for _, k := range knobs {
 		defaults[k.Name] = k.Default
 	}
-	signals, err := json.Marshal(map[string]any{ids.NS: defaults, ids.Guess: "", ids.Busy: false, ids.Note: "", ids.Skip: false, ids.Width: 0, ids.Token: ""})
+	sigs := map[string]any{ids.NS: defaults, ids.Guess: "", ids.Guess2: "", ids.Busy: false, ids.Note: "", ids.Skip: false, ids.Width: 0, ids.Token: ""}
+	if s.offersEngines(info.Slug) {
+		sigs[engineSignal(ids)] = labs.EngineBundled
+	}
+	signals, err := json.Marshal(sigs)
 	if err != nil {
 		return views.Lab{}, fmt.Errorf("lab %s: signals: %w", info.Slug, err)
 	}
 	v := views.Lab{
-		Info:     info,
-		Prefix:   ids.Prefix,
-		Signals:  string(signals),
-		NS:       ids.NS,
-		NoteSig:  ids.Note,
-		GuessSig: ids.Guess,
-		BusySig:  ids.Busy,
-		SkipSig:  ids.Skip,
-		WidthSig: ids.Width,
-		TokenSig: ids.Token,
-		RunURL:   "/labs/" + info.Slug + "/run",
-		StopURL:  "/labs/" + info.Slug + "/stop",
-		Heading:  heading,
+		Info:      info,
+		Prefix:    ids.Prefix,
+		Signals:   string(signals),
+		NS:        ids.NS,
+		NoteSig:   ids.Note,
+		GuessSig:  ids.Guess,
+		Guess2Sig: ids.Guess2,
+		BusySig:   ids.Busy,
+		SkipSig:   ids.Skip,
+		WidthSig:  ids.Width,
+		TokenSig:  ids.Token,
+		RunURL:    "/labs/" + info.Slug + "/run",
+		StopURL:   "/labs/" + info.Slug + "/stop",
+		Heading:   heading,
 		// A tall column of knobs would push Run far from the results;
 		// past a handful, the controls go above the panels in a grid.
 		Wide:     len(knobs) > 6,
 		Fidelity: s.fidelity.note(),
+	}
+	if s.offersEngines(info.Slug) {
+		v.Knobs = append(v.Knobs, s.engineKnob(ids))
 	}
 	for _, k := range knobs {
 		v.Knobs = append(v.Knobs, views.KnobView{

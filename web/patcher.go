@@ -17,8 +17,9 @@ type framePatcher struct {
 	st       *stream
 	ctx      context.Context
 	ids      labIDs
-	guess    *views.Guess
-	chartIDs []string // ids of the charts now on the page
+	guesses  []views.Guess // the learner's predictions, each shown on its stat's card
+	second   bool          // the lab asks for a second prediction (its error line exists)
+	chartIDs []string      // ids of the charts now on the page
 }
 
 // start clears the previous run's panels and field errors.
@@ -32,6 +33,12 @@ func (p *framePatcher) start(knobs []labs.Knob) error {
 	}
 	for _, step := range []func() error{
 		func() error { return p.st.patch(p.ctx, pre+"-err-guess", views.FieldError(pre+"-err-guess", "")) },
+		func() error {
+			if !p.second {
+				return nil
+			}
+			return p.st.patch(p.ctx, pre+"-err-guess2", views.FieldError(pre+"-err-guess2", ""))
+		},
 		func() error { return p.st.patch(p.ctx, pre+"-error", views.ErrorBox(pre, "")) },
 		func() error { return p.st.patch(p.ctx, pre+"-status", views.Status(pre, "Starting…", "running")) },
 		func() error { return p.st.patch(p.ctx, pre+"-stats", views.StatCards(pre, nil, nil)) },
@@ -71,7 +78,7 @@ func (p *framePatcher) frame(f labs.Frame) error {
 		}
 	}
 	if f.Stats != nil {
-		if err := p.st.patch(p.ctx, pre+"-stats", views.StatCards(pre, f.Stats, p.guess)); err != nil {
+		if err := p.st.patch(p.ctx, pre+"-stats", views.StatCards(pre, f.Stats, p.guesses)); err != nil {
 			return err
 		}
 	}

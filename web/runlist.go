@@ -57,6 +57,9 @@ func buildRuns(slug string, knobs []labs.Knob, runs []store.Run) views.Runs {
 			out.Same = append(out.Same, k.Label+" "+cells[0])
 		}
 	}
+	if row, ok := engineRow(runs); ok {
+		out.Rows = append(out.Rows, row)
+	}
 	// Stats in the order the newest run reports them, then any older keys.
 	var keys []labs.Stat
 	seen := map[string]bool{}
@@ -88,33 +91,44 @@ func buildRuns(slug string, knobs []labs.Knob, runs []store.Run) views.Runs {
 		}
 		out.Rows = append(out.Rows, views.RunRow{Label: k.Label, Cells: cells, Kind: "stat"})
 	}
-	hasGuess, hasErr := false, false
-	guess := make([]string, len(runs))
+	hasErr := false
 	errs := make([]string, len(runs))
 	for i, r := range runs {
-		guess[i] = "—"
-		if p := r.Summary.Prediction; p != nil {
-			hasGuess = true
-			guess[i] = views.FormatValue(p.Value, p.Unit)
-		}
 		if r.Summary.Error != "" {
 			hasErr = true
 			errs[i] = r.Summary.Error
 		}
 	}
-	if hasGuess {
-		label := "Your prediction"
-		for _, k := range keys {
-			for _, r := range runs {
-				if p := r.Summary.Prediction; p != nil && p.Stat == k.Key {
-					label = "Your prediction (" + k.Label + ")"
-				}
-			}
+	for _, which := range []func(store.Summary) *store.Prediction{
+		func(s store.Summary) *store.Prediction { return s.Prediction },
+		func(s store.Summary) *store.Prediction { return s.Second },
+	} {
+		if row, ok := guessRow(runs, keys, which); ok {
+			out.Rows = append(out.Rows, row)
 		}
-		out.Rows = append(out.Rows, views.RunRow{Label: label, Cells: guess, Kind: "guess"})
 	}
 	if hasErr {
 		out.Rows = append(out.Rows, views.RunRow{Label: "Ended with", Cells: errs, Kind: "error"})
 	}
 	return out
+}
+
+// guessRow is one prediction's row of the run list, labelled with the stat
+// it predicts; ok is false when no listed run has that prediction.
+func guessRow(runs []store.Run, keys []labs.Stat, which func(store.Summary) *store.Prediction) (views.RunRow, bool) {
+	cells := make([]string, len(runs))
+	label, found := "Your prediction", false
+	for i, r := range runs {
+		cells[i] = "—"
+		if p := which(r.Summary); p != nil {
+			found = true
+			cells[i] = views.FormatValue(p.Value, p.Unit)
+			for _, k := range keys {
+				if p.Stat == k.Key {
+					label = "Your prediction (" + k.Label + ")"
+				}
+			}
+		}
+	}
+	return views.RunRow{Label: label, Cells: cells, Kind: "guess"}, found
 }

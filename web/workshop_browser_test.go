@@ -125,7 +125,10 @@ func TestBrowserWorkshop(t *testing.T) {
 
 	guesses := []string{"300", "900", "150"}
 	for i, l := range learners {
-		e2e.Do(t, l, "guess and run", 5*time.Second, e2e.SetInput("lab-streaming-guess", guesses[i]), chromedp.Click(chromedp.ID("lab-streaming-run")))
+		// The streaming lab asks for two numbers (first word, total): Run
+		// unlocks once both are typed.
+		e2e.Do(t, l, "guess and run", 5*time.Second, e2e.SetInput("lab-streaming-guess", guesses[i]),
+			e2e.SetInput("lab-streaming-guess2", "3000"), chromedp.Click(chromedp.ID("lab-streaming-run")))
 	}
 	for _, l := range learners {
 		e2e.WaitFor(t, l, "run done", `document.querySelector("#lab-streaming-status").classList.contains("status-done")`, 30*time.Second)

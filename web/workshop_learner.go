@@ -112,7 +112,7 @@ func presetSignals(lab labs.Lab, preset string) (string, labs.Values, error) {
 			note = p.Note
 		}
 	}
-	b, err := json.Marshal(map[string]any{ids.NS: values, ids.Guess: "", ids.Busy: false, ids.Note: note})
+	b, err := json.Marshal(map[string]any{ids.NS: values, ids.Guess: "", ids.Guess2: "", ids.Busy: false, ids.Note: note})
 	if err != nil {
 		return "", nil, fmt.Errorf("preset signals: %w", err)
 	}

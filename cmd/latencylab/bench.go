@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/latencylab/latencylab/engine"
 	"github.com/latencylab/latencylab/engine/benchmark"
 	"github.com/latencylab/latencylab/engine/textmodel"
 	"github.com/latencylab/latencylab/engine/upstream"
@@ -29,6 +30,8 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	apiKey := fs.String("api-key", os.Getenv("OPENAI_API_KEY"), "bearer token (default $OPENAI_API_KEY)")
 	var cf compareFlags
 	cf.register(fs)
+	var df datasetFlags
+	df.register(fs, &wf)
 	return exitCode(stderr, "bench", func() error {
 		if help, err := parseFlags(fs, args, stdout); help || err != nil {
 			return err
@@ -49,6 +52,13 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		if err != nil {
 			return err
 		}
+		if err := df.check(&w); err != nil {
+			return err
+		}
+		reqs, err := df.requests(w)
+		if err != nil {
+			return err
+		}
 		client := &upstream.Client{BaseURL: strings.TrimRight(*baseURL, "/"), APIKey: *apiKey,
 			HTTP: &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 1024}}}
 		name := *model
@@ -56,10 +66,6 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 			if name, err = firstModel(ctx, client); err != nil {
 				return err
 			}
-		}
-		reqs, err := sample(w)
-		if err != nil {
-			return err
 		}
 		target := benchmark.HTTPTarget{Client: client, Model: name, Chat: *endpoint == "chat", Count: textmodel.Count}
 		outs, dur := benchmark.RunHTTP(ctx, target, reqs, w.MaxConcurrency)
@@ -69,7 +75,10 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		if !wf.json {
 			fmt.Fprintf(stdout, "wall clock: %s at %s (/%s)\n", name, client.BaseURL, *endpoint)
 		}
-		r := benchmark.Compute(outs, dur, w.Percentiles)
+		r := benchmark.ComputeGoodput(outs, dur, w.Percentiles, w.Goodput)
+		if err := df.saveResult(stdout, time.Now(), target.Chat, name, w, r, outs, wf.json); err != nil {
+			return err
+		}
 		if r.Completed == 0 {
 			_ = report(stdout, w, r, wf.json)
 			return fmt.Errorf("every request failed; first error: %s", r.FirstError)
@@ -81,13 +90,9 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		if err != nil {
 			return err
 		}
-		d, err := dataset(w)
+		sim, err := simulateSame(cfg, w, reqs, df.name == "random")
 		if err != nil {
 			return err
-		}
-		sim, err := benchmark.Simulate(cfg, d, w.MaxConcurrency, w.Percentiles)
-		if err != nil {
-			return badInput{fmt.Errorf("--compare-sim: %w", err)}
 		}
 		if !wf.json {
 			if err := report(stdout, w, r, false); err != nil {
@@ -96,6 +101,28 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		}
 		return writeComparison(stdout, cfg, w, r, sim, wf.json)
 	}())
+}
+
+// simulateSame runs the requests the server got on the bundled engine's
+// virtual clock: a random dataset is drawn again lazily (flat memory), a
+// file's requests are run as they are.
+func simulateSame(cfg engine.Config, w benchmark.Workload, reqs []benchmark.Request, random bool) (benchmark.Result, error) {
+	if random {
+		d, err := dataset(w)
+		if err != nil {
+			return benchmark.Result{}, err
+		}
+		sim, err := benchmark.Simulate(cfg, d, w.MaxConcurrency, w.Percentiles)
+		if err != nil {
+			return sim, badInput{fmt.Errorf("--compare-sim: %w", err)}
+		}
+		return sim, nil
+	}
+	outs, dur, err := benchmark.RunSim(cfg, reqs, w.MaxConcurrency)
+	if err != nil {
+		return benchmark.Result{}, badInput{fmt.Errorf("--compare-sim: %w", err)}
+	}
+	return benchmark.ComputeGoodput(outs, dur, w.Percentiles, w.Goodput), nil
 }
 
 func checkBaseURL(s string) error {

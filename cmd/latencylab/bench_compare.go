@@ -69,6 +69,9 @@ func compareRows(meas, sim benchmark.Result) []compareRow {
 		{Metric: "Request throughput (req/s)", Measured: meas.RequestThroughput, Simulated: sim.RequestThroughput},
 		{Metric: "Output token throughput (tok/s)", Measured: meas.OutputThroughput, Simulated: sim.OutputThroughput},
 	}
+	if len(meas.Goodput) > 0 {
+		rows = append(rows, compareRow{Metric: "Request goodput (req/s)", Measured: meas.RequestGoodput, Simulated: sim.RequestGoodput})
+	}
 	p := ""
 	if len(meas.Percentiles) > 0 {
 		p = fmt.Sprintf("P%g", meas.Percentiles[len(meas.Percentiles)-1])

@@ -3,34 +3,18 @@ package main
 import (
 	"encoding/json"
 	"math"
-	"net/http/httptest"
 	"strings"
 	"testing"
-	"time"
-
-	"github.com/latencylab/latencylab/engine"
-	"github.com/latencylab/latencylab/engine/clock/clocktest"
-	"github.com/latencylab/latencylab/engine/live"
 )
 
 // bench --compare-sim prints the server's figures beside the bundled
 // engine's for the same workload: the simulated side is exactly what sim
 // prints, and each error is (simulated − measured) ÷ measured.
 func TestBenchCompareSim(t *testing.T) {
-	eng, err := live.New(live.Config{Engine: engine.DefaultConfig(), Clock: clocktest.NewJump(time.Unix(0, 0))})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer eng.Close()
-	api, err := newAPI(eng)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ts := httptest.NewServer(api)
-	defer ts.Close()
+	base := appServer(t)
 	work := []string{"--num-requests", "12", "--input-len", "200", "--output-len", "10", "--max-concurrency", "4"}
 
-	code, out, stderr := runCLI(append([]string{"bench", "--base-url", ts.URL + "/v1", "--compare-sim", "--json"}, work...)...)
+	code, out, stderr := runCLI(append([]string{"bench", "--base-url", base, "--compare-sim", "--json"}, work...)...)
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
@@ -73,11 +57,11 @@ func TestBenchCompareSim(t *testing.T) {
 		}
 	}
 
-	code, table, _ := runCLI(append([]string{"bench", "--base-url", ts.URL + "/v1", "--compare-sim"}, work...)...)
+	code, table, _ := runCLI(append([]string{"bench", "--base-url", base, "--compare-sim"}, work...)...)
 	if code != 0 || !strings.Contains(table, "measured vs bundled engine (llama-3.1-8b on h100-sxm") || !strings.Contains(table, "Mean TTFT (ms)") {
 		t.Errorf("table output:\n%s", table)
 	}
-	code, _, stderr = runCLI(append([]string{"bench", "--base-url", ts.URL + "/v1", "--compare-sim", "--sim-model", "gpt-9"}, work...)...)
+	code, _, stderr = runCLI(append([]string{"bench", "--base-url", base, "--compare-sim", "--sim-model", "gpt-9"}, work...)...)
 	if code != 2 || strings.Count(stderr, "\n") != 1 || !strings.Contains(stderr, "--sim-model") {
 		t.Errorf("unknown --sim-model: exit %d, stderr %q", code, stderr)
 	}

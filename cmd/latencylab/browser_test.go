@@ -16,15 +16,16 @@ import (
 )
 
 // startServe runs the real serve command on port 0 with a temp database and
-// returns its base URL; the server stops when the test ends.
-func startServe(t *testing.T) string {
+// any extra flags, and returns its base URL; the server stops when the test
+// ends.
+func startServe(t *testing.T, extra ...string) string {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	pr, pw := io.Pipe()
 	done := make(chan int, 1)
 	db := filepath.Join(t.TempDir(), "e2e.db")
 	go func() {
-		done <- run(ctx, []string{"serve", "--addr", "127.0.0.1:0", "--db", db}, pw, io.Discard)
+		done <- run(ctx, append([]string{"serve", "--addr", "127.0.0.1:0", "--db", db}, extra...), pw, io.Discard)
 		pw.Close()
 	}()
 	t.Cleanup(func() {

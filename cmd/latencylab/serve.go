@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/latencylab/latencylab/engine"
+	"github.com/latencylab/latencylab/engine/upstream"
 	"github.com/latencylab/latencylab/labs"
 	"github.com/latencylab/latencylab/web"
 	"github.com/latencylab/latencylab/web/store"
@@ -26,6 +27,9 @@ type serveFlags struct {
 	// server instead of the bundled engine.
 	UpstreamURL   string
 	UpstreamModel string
+	// Upstream says what that server is, so the labs' bundled engine can
+	// model it beside it.
+	Upstream upstreamFlags
 	// ModerateAPI runs /v1 answers through output moderation, so unsafe
 	// answers end with finish_reason "content_filter". Off by default:
 	// the moderation window delays the first chunk, and latencylab bench
@@ -60,9 +64,10 @@ func parseServeFlags(args []string, getenv func(string) string, stderr io.Writer
 	fs.StringVar(&f.DB, "db", f.DB, "SQLite database file for progress and runs (env LATENCYLAB_DB)")
 	fs.StringVar(&f.Hardware, "hardware", f.Hardware, "default GPU profile for labs: "+strings.Join(engine.HardwareNames(), ", ")+" (env LATENCYLAB_HARDWARE)")
 	fs.StringVar(&f.Model, "model", f.Model, "default model profile for labs: "+strings.Join(engine.ModelNames(), ", ")+" (env LATENCYLAB_MODEL)")
-	fs.StringVar(&f.UpstreamURL, "upstream-url", f.UpstreamURL, "answer the chat with this OpenAI-compatible server, e.g. http://127.0.0.1:8000/v1 (env LATENCYLAB_UPSTREAM_URL); default the bundled engine")
+	fs.StringVar(&f.UpstreamURL, "upstream-url", f.UpstreamURL, "an OpenAI-compatible server (vLLM, SGLang, Ollama, a fleet's gateway) that answers the chat and that every engine lab can run on beside the bundled engine, e.g. http://127.0.0.1:8000/v1 (env LATENCYLAB_UPSTREAM_URL); default the bundled engine only")
 	fs.BoolVar(&f.ModerateAPI, "moderate-api", getenv("LATENCYLAB_MODERATE_API") == "1", "moderate /v1 answers (PII, policy, prompt injection): blocked streams end with finish_reason content_filter (env LATENCYLAB_MODERATE_API=1)")
 	fs.StringVar(&f.UpstreamModel, "upstream-model", f.UpstreamModel, "model name on the upstream server (env LATENCYLAB_UPSTREAM_MODEL); default the first it lists")
+	f.Upstream.register(fs, getenv)
 	checkLimits := addLimitFlags(fs, getenv, &f.Limits)
 	checkWorkshops := addWorkshopFlags(fs, getenv, &f.Workshops)
 	checkGrader := addGraderFlags(fs, getenv, &f.Grader)
@@ -94,6 +99,10 @@ func parseServeFlags(args []string, getenv func(string) string, stderr io.Writer
 	if f.UpstreamURL != "" {
 		if err := checkBaseURL(f.UpstreamURL); err != nil {
 			return f, fmt.Errorf("--upstream-url: %w", err)
+		}
+		// The served name is not known yet: check everything else.
+		if _, err := f.Upstream.deployment(""); err != nil {
+			return f, err
 		}
 	}
 	if _, err := (labs.Profile{Hardware: f.Hardware, Model: f.Model}).Config(); err != nil {
@@ -142,6 +151,19 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		fmt.Fprintf(stderr, "latencylab serve: %v\n", err)
 		return 1
 	}
+	var upClient *upstream.Client
+	if f.UpstreamURL != "" {
+		upClient = upstreamClient(f.UpstreamURL)
+		f.UpstreamModel = upstreamModel(ctx, upClient, f.UpstreamModel, stderr)
+	}
+	choice, err := newEngineChoice(f, upClient, f.UpstreamModel)
+	if err != nil {
+		fmt.Fprintf(stderr, "latencylab serve: %v\n", err)
+		return 2
+	}
+	if choice != nil {
+		defer choice.Close()
+	}
 	chat, closeChat, err := newChatBackend(ctx, f.UpstreamURL, f.UpstreamModel, metrics.Metrics, stderr)
 	if err != nil {
 		fmt.Fprintf(stderr, "latencylab serve: %v\n", err)
@@ -174,6 +196,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	cfg.Workshops = f.Workshops.config()
 	cfg.RoomObserver = metrics.observer("room: ")
 	cfg.Grader = f.Grader.config(ctx, stderr)
+	cfg.Upstream = choice
 	if err := cfg.Validate(); err != nil {
 		// Validate lists every problem, one a line; the CLI says it in one.
 		fmt.Fprintf(stderr, "latencylab serve: %s\n", strings.ReplaceAll(err.Error(), "\n", "; "))

@@ -11,6 +11,8 @@ import (
 // values) and the peaks are per-second counters.
 type Collector struct {
 	percentiles           []float64
+	goodput               Goodput
+	good                  int           // successful outputs that meet goodput
 	origin                time.Duration // the earliest successful start
 	r                     Result
 	ttft, tpot, itl, e2el distribution
@@ -26,6 +28,10 @@ func NewCollector(percentiles []float64, origin time.Duration) *Collector {
 	return &Collector{percentiles: percentiles, origin: origin}
 }
 
+// CountGoodput makes the result report request goodput against g (vLLM's
+// --goodput); an empty g reports none.
+func (c *Collector) CountGoodput(g Goodput) { c.goodput = g }
+
 // Add records one request's output; it keeps nothing of o.
 func (c *Collector) Add(o *Output) {
 	if !o.Success {
@@ -36,6 +42,9 @@ func (c *Collector) Add(o *Output) {
 		return
 	}
 	c.r.Completed++
+	if len(c.goodput) > 0 && c.goodput.good(o) {
+		c.good++
+	}
 	c.r.TotalInput += o.PromptLen
 	c.r.TotalOutput += o.OutputTokens
 	if o.OutputTokens > 1 {
@@ -92,7 +101,9 @@ func (c *Collector) Result(dur time.Duration) Result {
 		r.RequestThroughput = float64(r.Completed) / s
 		r.OutputThroughput = float64(r.TotalOutput) / s
 		r.TotalTokenThroughput = float64(r.TotalInput+r.TotalOutput) / s
+		r.RequestGoodput = float64(c.good) / s
 	}
+	r.Goodput = c.goodput
 	r.TTFT = c.ttft.summary(c.percentiles)
 	r.TPOT = c.tpot.summary(c.percentiles)
 	r.ITL = c.itl.summary(c.percentiles)

@@ -53,6 +53,9 @@ func RunHTTP(ctx context.Context, t HTTPTarget, reqs []Request, maxConcurrency i
 				}
 			}
 			outs[i] = sendOne(ctx, t, r, start)
+			if outs[i].Start > r.Arrival {
+				outs[i].Queue = outs[i].Start - r.Arrival
+			}
 		}()
 	}
 	wg.Wait()

@@ -17,6 +17,9 @@ type Output struct {
 	OutputTokens int
 	// Start is when the request was sent, from the benchmark start.
 	Start time.Duration
+	// Queue is how long the request waited for a --max-concurrency slot
+	// before it was sent (vLLM's client_queue_time).
+	Queue time.Duration
 	// TTFT is the time from Start to the first token-carrying chunk.
 	TTFT time.Duration
 	// ITL holds the gaps between consecutive token-carrying chunks.
@@ -28,12 +31,16 @@ type Output struct {
 
 // Result is the outcome of a benchmark, with vLLM's figures.
 type Result struct {
-	Duration             time.Duration
-	Completed            int
-	Failed               int
-	TotalInput           int
-	TotalOutput          int
-	RequestThroughput    float64
+	Duration          time.Duration
+	Completed         int
+	Failed            int
+	TotalInput        int
+	TotalOutput       int
+	RequestThroughput float64
+	// RequestGoodput is completed requests meeting Goodput per second;
+	// reported only when Goodput names an objective.
+	RequestGoodput       float64
+	Goodput              Goodput
 	OutputThroughput     float64
 	TotalTokenThroughput float64
 	MaxOutputTokensPerS  float64
@@ -55,6 +62,11 @@ type Result struct {
 // TPOT = (E2EL − TTFT) / (output tokens − 1) only for outputs longer than one
 // token; ITL pools every chunk gap of every successful request.
 func Compute(outs []Output, dur time.Duration, percentiles []float64) Result {
+	return ComputeGoodput(outs, dur, percentiles, nil)
+}
+
+// ComputeGoodput is Compute that also counts request goodput against g.
+func ComputeGoodput(outs []Output, dur time.Duration, percentiles []float64, g Goodput) Result {
 	first := time.Duration(math.MaxInt64)
 	for i := range outs {
 		if outs[i].Success {
@@ -62,6 +74,7 @@ func Compute(outs []Output, dur time.Duration, percentiles []float64) Result {
 		}
 	}
 	c := NewCollector(percentiles, first)
+	c.CountGoodput(g)
 	for i := range outs {
 		c.Add(&outs[i])
 	}

@@ -67,6 +67,9 @@ func (r *Result) WriteTable(w io.Writer) error {
 	row("Total input tokens:", r.TotalInput)
 	row("Total generated tokens:", r.TotalOutput)
 	row("Request throughput (req/s):", r.RequestThroughput)
+	if len(r.Goodput) > 0 {
+		row("Request goodput (req/s):", r.RequestGoodput)
+	}
 	row("Output token throughput (tok/s):", r.OutputThroughput)
 	row("Peak output token throughput (tok/s):", r.MaxOutputTokensPerS)
 	row("Peak concurrent requests:", float64(r.MaxConcurrent))
@@ -98,14 +101,7 @@ type kv struct {
 // settings, totals, throughputs, then mean_/median_/std_/pNN_ for each of
 // ttft, tpot, itl and e2el in milliseconds.
 func (r *Result) MarshalJSON() ([]byte, error) {
-	var rate any = r.RequestRate
-	if math.IsInf(r.RequestRate, 1) {
-		rate = "inf"
-	}
-	var maxConc any
-	if r.MaxConcurrency > 0 {
-		maxConc = r.MaxConcurrency
-	}
+	rate, maxConc := r.traffic()
 	pairs := []kv{
 		{"num_prompts", r.NumPrompts},
 		{"request_rate", rate},
@@ -117,12 +113,20 @@ func (r *Result) MarshalJSON() ([]byte, error) {
 		{"total_input_tokens", r.TotalInput},
 		{"total_output_tokens", r.TotalOutput},
 		{"request_throughput", r.RequestThroughput},
-		{"request_goodput", nil},
+		{"request_goodput", r.goodputValue()},
 		{"output_throughput", r.OutputThroughput},
 		{"total_token_throughput", r.TotalTokenThroughput},
 		{"max_output_tokens_per_s", r.MaxOutputTokensPerS},
 		{"max_concurrent_requests", r.MaxConcurrent},
 	}
+	pairs = append(pairs, r.metricPairs()...)
+	return encodePairs(pairs)
+}
+
+// metricPairs are mean_/median_/std_/pNN_ for each of ttft, tpot, itl and
+// e2el, in milliseconds.
+func (r *Result) metricPairs() []kv {
+	var pairs []kv
 	for _, m := range metricSpecs {
 		s := m.get(r)
 		pairs = append(pairs,
@@ -133,23 +137,29 @@ func (r *Result) MarshalJSON() ([]byte, error) {
 			pairs = append(pairs, kv{"p" + percentileWord(p) + "_" + m.key + "_ms", s.Percentiles[i]})
 		}
 	}
-	var b bytes.Buffer
-	b.WriteByte('{')
-	for i, p := range pairs {
-		if i > 0 {
-			b.WriteByte(',')
-		}
-		k, _ := json.Marshal(p.k)
-		v, err := json.Marshal(p.v)
-		if err != nil {
-			return nil, fmt.Errorf("result key %s: %w", p.k, err)
-		}
-		b.Write(k)
-		b.WriteByte(':')
-		b.Write(v)
+	return pairs
+}
+
+// traffic is request_rate and max_concurrency as vLLM saves them: "inf"
+// for no pacing, null for no limit.
+func (r *Result) traffic() (rate, maxConcurrency any) {
+	rate = r.RequestRate
+	if math.IsInf(r.RequestRate, 1) {
+		rate = "inf"
 	}
-	b.WriteByte('}')
-	return b.Bytes(), nil
+	if r.MaxConcurrency > 0 {
+		maxConcurrency = r.MaxConcurrency
+	}
+	return rate, maxConcurrency
+}
+
+// goodputValue is request_goodput as vLLM saves it: null without
+// objectives.
+func (r *Result) goodputValue() any {
+	if len(r.Goodput) == 0 {
+		return nil
+	}
+	return r.RequestGoodput
 }
 
 // WriteJSON writes the result as one indented JSON object.

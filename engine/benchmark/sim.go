@@ -65,6 +65,7 @@ func Simulate(cfg engine.Config, d *Dataset, maxConcurrency int, percentiles []f
 			// The first request always finds a slot, so it keeps its
 			// arrival, the earliest start of the run.
 			c = NewCollector(percentiles, r.Arrival)
+			c.CountGoodput(d.w.Goodput)
 		}
 		return engine.Request{ID: r.ID, Arrival: r.Arrival, PromptTokens: r.PromptTokens, MaxTokens: r.OutputLen, IgnoreEOS: true}, nil
 	}

@@ -23,6 +23,7 @@ type Workload struct {
 	MaxConcurrency  int     // 0 means unlimited
 	Seed            uint64
 	Percentiles     []float64 // reported besides mean/median/std (99)
+	Goodput         Goodput   // objectives for request goodput (none)
 }
 
 // Limits that keep a typo from running for days; lengths are far beyond any

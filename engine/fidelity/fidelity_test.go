@@ -4,6 +4,8 @@ import (
 	"math"
 	"strings"
 	"testing"
+
+	"github.com/latencylab/latencylab/engine"
 )
 
 // TestHeldOutError replays every reference on the current engine and holds
@@ -101,6 +103,7 @@ func TestParseRejects(t *testing.T) {
 		{"unknown metric", `{` + src + `,"references":[{"id":"a","source":"s","input_len":1,"output_len":1,"num_prompts":1,"metrics":{"speed":1}}]}`, "unknown figure"},
 		{"negative figure", `{` + src + `,"references":[{"id":"a","source":"s","input_len":1,"output_len":1,"num_prompts":1,"metrics":{"duration_s":-1}}]}`, "positive"},
 		{"lengths differ", `{` + src + `,"references":[{"id":"a","source":"s","input_lens":[1,2],"output_lens":[1],"metrics":{"duration_s":1}}]}`, "output lengths"},
+		{"negative limits", `{` + src + `,"references":[{"id":"a","source":"s","input_len":1,"output_len":1,"num_prompts":1,"max_num_seqs":-1,"metrics":{"duration_s":1}}]}`, "must not be negative"},
 		{"too many", `{` + src + `,"references":[{"id":"a","source":"s","input_len":1,"output_len":1,"num_prompts":99999,"metrics":{"duration_s":1}}]}`, "out of range"},
 		{"repeated id", `{` + src + `,"references":[{"id":"a","source":"s","input_len":1,"output_len":1,"num_prompts":1,"metrics":{"duration_s":1}},{"id":"a","source":"s","input_len":1,"output_len":1,"num_prompts":1,"metrics":{"duration_s":1}}]}`, "repeated"},
 	} {
@@ -123,4 +126,62 @@ func FuzzParse(f *testing.F) {
 			t.Fatalf("Parse accepted a set that does not validate")
 		}
 	})
+}
+
+// TestServedRunsPayTheFrontEnd checks that a run measured through a server
+// carries the front end's fixed overhead on its first-token and end-to-end
+// figures and an offline run does not, while the gaps between tokens stay
+// the engine's own.
+func TestServedRunsPayTheFrontEnd(t *testing.T) {
+	run := Run{ID: "r", Hardware: "h100-sxm", Model: "llama-3.1-8b", Precision: "bf16", TP: 1,
+		InputLen: 256, OutputLen: 16, NumPrompts: 1,
+		Metrics: map[string]float64{"median_ttft_ms": 1, "median_e2e_ms": 1, "median_itl_ms": 1}}
+	offline, err := run.Replay()
+	if err != nil {
+		t.Fatal(err)
+	}
+	run.Served = true
+	served, err := run.Replay()
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := float64(engine.FrontendOverhead) / 1e6
+	for _, c := range []struct {
+		metric string
+		extra  float64
+	}{{"median_ttft_ms", want}, {"median_e2e_ms", want}, {"median_itl_ms", 0}} {
+		if got := served[c.metric] - offline[c.metric]; math.Abs(got-c.extra) > 1e-6 {
+			t.Errorf("%s: served %.3f − offline %.3f = %.3f ms, want %.3f", c.metric, served[c.metric], offline[c.metric], got, c.extra)
+		}
+	}
+}
+
+// TestRunConfig checks that a run's server settings reach the engine, and
+// that a run without them keeps the engine's defaults.
+func TestRunConfig(t *testing.T) {
+	def := engine.DefaultConfig()
+	for _, c := range []struct {
+		name                  string
+		run                   Run
+		wantSeqs, wantBudget  int
+		wantSteps, wantLayers int
+	}{
+		{"defaults", Run{Hardware: "h100-sxm", Model: "llama-3.1-8b", Precision: "bf16", TP: 1},
+			def.MaxNumSeqs, def.MaxNumBatchedTokens, 0, 32},
+		{"server limits and multi-step", Run{Hardware: "l4", Precision: "bf16", TP: 1,
+			ModelConfig: []byte(`{"num_hidden_layers":24,"hidden_size":896,"num_attention_heads":14,"num_key_value_heads":2,"intermediate_size":4864,"vocab_size":151936,"tie_word_embeddings":true,"max_position_embeddings":32768}`),
+			MaxNumSeqs:  256, MaxNumBatchedTokens: 2048, NumSchedulerSteps: 10},
+			256, 2048, 10, 24},
+	} {
+		cfg, err := c.run.Config()
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		if cfg.MaxNumSeqs != c.wantSeqs || cfg.MaxNumBatchedTokens != c.wantBudget ||
+			cfg.NumSchedulerSteps != c.wantSteps || cfg.Model.NumLayers != c.wantLayers {
+			t.Errorf("%s: seqs %d, budget %d, steps %d, layers %d; want %d, %d, %d, %d", c.name,
+				cfg.MaxNumSeqs, cfg.MaxNumBatchedTokens, cfg.NumSchedulerSteps, cfg.Model.NumLayers,
+				c.wantSeqs, c.wantBudget, c.wantSteps, c.wantLayers)
+		}
+	}
 }

@@ -40,14 +40,29 @@ type Run struct {
 	// Engine names the server version and the benchmark tool and settings.
 	Engine string `json:"engine"`
 	// URL points at the exact file, post or pull request holding the figures.
-	URL            string           `json:"url"`
-	Hardware       string           `json:"hardware"`
-	HardwareConfig json.RawMessage  `json:"hardware_config"`
-	Model          string           `json:"model"`
+	URL            string          `json:"url"`
+	Hardware       string          `json:"hardware"`
+	HardwareConfig json.RawMessage `json:"hardware_config"`
+	Model          string          `json:"model"`
+	// ModelConfig is the model's Hugging Face config.json (the fields the
+	// engine reads), for models that are not built-in profiles.
+	ModelConfig    json.RawMessage  `json:"model_config"`
 	Precision      engine.Precision `json:"precision"`
 	TP             int              `json:"tp"`
 	ChunkedPrefill bool             `json:"chunked_prefill"`
 	PrefixCaching  bool             `json:"prefix_caching"`
+	// MaxNumSeqs and MaxNumBatchedTokens are the server's scheduler limits
+	// when they differ from the engine's defaults (vLLM picks them by GPU);
+	// 0 keeps the default.
+	MaxNumSeqs          int `json:"max_num_seqs"`
+	MaxNumBatchedTokens int `json:"max_num_batched_tokens"`
+	// NumSchedulerSteps is the server's --num-scheduler-steps (vLLM 0.6
+	// multi-step scheduling); 0 when it ran one step per schedule.
+	NumSchedulerSteps int `json:"num_scheduler_steps"`
+	// Served marks a run measured through an HTTP server by a benchmark
+	// client (benchmark_serving, vllm bench serve), whose figures include
+	// the serving front end; offline runs (benchmark_latency) do not.
+	Served bool `json:"served"`
 	// InputLens and OutputLens list every request's lengths (ShareGPT-style
 	// runs); InputLen, OutputLen and NumPrompts describe fixed-length runs.
 	InputLens      []int              `json:"input_lens"`
@@ -139,6 +154,9 @@ func (r *Run) validateWorkload() error {
 	if len(r.InputLens)+r.NumPrompts == 0 {
 		return errors.New("no requests")
 	}
+	if r.MaxNumSeqs < 0 || r.MaxNumBatchedTokens < 0 {
+		return fmt.Errorf("scheduler limits must not be negative (max_num_seqs %d, max_num_batched_tokens %d)", r.MaxNumSeqs, r.MaxNumBatchedTokens)
+	}
 	if len(r.InputLens)+r.NumPrompts > maxRequests || r.NumPrompts < 0 || r.MaxConcurrency < 0 {
 		return fmt.Errorf("workload of %d requests (max concurrency %d) is out of range", len(r.InputLens)+r.NumPrompts, r.MaxConcurrency)
 	}
@@ -185,7 +203,9 @@ func (k Kind) Label() string {
 var metricKinds = map[string]Kind{
 	"median_ttft_ms": TTFT,
 	"median_tpot_ms": TPOT,
+	"median_itl_ms":  TPOT,
 	"mean_e2e_ms":    E2E,
+	"median_e2e_ms":  E2E,
 	"duration_s":     Throughput,
 }
 
@@ -206,8 +226,12 @@ func MetricLabel(name string) string {
 		return "median TTFT (ms)"
 	case "median_tpot_ms":
 		return "median TPOT (ms)"
+	case "median_itl_ms":
+		return "median inter-token gap (ms)"
 	case "mean_e2e_ms":
 		return "mean end-to-end (ms)"
+	case "median_e2e_ms":
+		return "median end-to-end (ms)"
 	case "duration_s":
 		return "benchmark duration (s)"
 	}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"math/rand/v2"
+	"time"
 
 	"github.com/latencylab/latencylab/engine"
 	"github.com/latencylab/latencylab/engine/benchmark"
@@ -21,11 +22,23 @@ func (r *Run) Config() (engine.Config, error) {
 	if err != nil {
 		return cfg, err
 	}
-	if cfg.Model, err = engine.LookupModel(r.Model); err != nil {
+	if len(r.ModelConfig) > 0 {
+		cfg.Model, err = engine.LoadModelConfig(bytes.NewReader(r.ModelConfig))
+	} else {
+		cfg.Model, err = engine.LookupModel(r.Model)
+	}
+	if err != nil {
 		return cfg, err
 	}
 	cfg.Precision, cfg.TP = r.Precision, r.TP
 	cfg.ChunkedPrefill, cfg.PrefixCaching = r.ChunkedPrefill, r.PrefixCaching
+	if r.MaxNumSeqs > 0 {
+		cfg.MaxNumSeqs = r.MaxNumSeqs
+	}
+	if r.MaxNumBatchedTokens > 0 {
+		cfg.MaxNumBatchedTokens = r.MaxNumBatchedTokens
+	}
+	cfg.NumSchedulerSteps = r.NumSchedulerSteps
 	return cfg, cfg.Validate()
 }
 
@@ -52,6 +65,17 @@ func (r *Run) requests() (reqs []benchmark.Request, silent []bool) {
 	for range r.NumPrompts {
 		add(r.InputLen, r.OutputLen, false)
 	}
+	if r.Served {
+		// The client sends the first wave together, but the API server
+		// takes requests in one at a time, so they reach the engine apart.
+		wave := len(reqs)
+		if r.MaxConcurrency > 0 {
+			wave = min(wave, r.MaxConcurrency)
+		}
+		for i := range wave {
+			reqs[i].Arrival = time.Duration(i) * engine.FrontendPerRequest
+		}
+	}
 	return reqs, silent
 }
 
@@ -73,11 +97,22 @@ func (r *Run) Replay() (map[string]float64, error) {
 			timed = append(timed, o)
 		}
 	}
+	if r.Served {
+		// The client sees the serving front end (HTTP, tokenizing the
+		// prompt, detokenizing and streaming) on top of the engine's steps.
+		for i := range timed {
+			timed[i].TTFT += engine.FrontendOverhead
+			timed[i].Latency += engine.FrontendOverhead
+		}
+		dur += engine.FrontendOverhead
+	}
 	res := benchmark.Compute(timed, dur, nil)
 	got := map[string]float64{
 		"median_ttft_ms": res.TTFT.Median,
 		"median_tpot_ms": res.TPOT.Median,
+		"median_itl_ms":  res.ITL.Median,
 		"mean_e2e_ms":    res.E2EL.Mean,
+		"median_e2e_ms":  res.E2EL.Median,
 		"duration_s":     res.Duration.Seconds(),
 	}
 	out := make(map[string]float64, len(r.Metrics))

@@ -30,6 +30,12 @@ type Config struct {
 	// Source labels requests whose submit context names none (see
 	// WithSource); "" leaves them unlabelled.
 	Source string
+	// Remote, when set, serves every request instead of the modelled GPU
+	// (a real OpenAI-compatible server): Submit still checks requests
+	// against Engine, which describes that server's deployment, and then
+	// hands them to Remote with the engine's start, the zero of the
+	// events' Time; their times are measured. The runner stays idle.
+	Remote func(ctx context.Context, req engine.Request, start time.Time) (<-chan Event, error)
 }
 
 // ErrClosed is reported to requests still running when the engine closes.
@@ -132,6 +138,9 @@ func (e *Engine) Start() time.Time { return e.start }
 func (e *Engine) Submit(ctx context.Context, req engine.Request) (<-chan Event, error) {
 	if err := e.eng.ValidateRequest(&req); err != nil {
 		return nil, err
+	}
+	if e.cfg.Remote != nil {
+		return e.cfg.Remote(ctx, req, e.start)
 	}
 	st := newStream(req)
 	st.source = sourceOf(ctx, e.cfg.Source)

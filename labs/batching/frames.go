@@ -55,12 +55,16 @@ type liveView struct {
 // frame is every panel's state; final frames carry the run's summary.
 func (v *liveView) frame(r *recorder, final bool, status string) labs.Frame {
 	v.xmax = labs.AxisEnd(v.xmax, labs.Millis(r.now), 1.15)
-	return labs.Frame{
+	f := labs.Frame{
 		Final:  final,
 		Status: status,
 		Stats:  v.stats(r),
 		Charts: []labs.Chart{v.timeline(r), v.batch(r), v.kv(r), v.throughput(r, final), v.itl(r)},
 	}
+	if final {
+		labs.Explain(f.Stats, v.why(r))
+	}
+	return f
 }
 
 func (v *liveView) stats(r *recorder) []labs.Stat {

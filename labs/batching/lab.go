@@ -73,6 +73,8 @@ func info() labs.Info {
 		Prediction:     "What p95 TTFT (ms) do you expect?",
 		PredictionUnit: "ms",
 		PredictionStat: statTTFTP95,
+		// The lesson asks for the throughput too.
+		Second: labs.SecondPrediction{Prediction: "And what output throughput (tok/s)?", Unit: "tok/s", Stat: statThroughput},
 	}
 }
 

@@ -120,6 +120,7 @@ func (v *sweepView) stats() []labs.Stat {
 		out = append(out, labs.Stat{Key: "goodput_" + string(pol), Label: "Best goodput, " + string(pol),
 			Value: round2(v.best(pi, func(p *point) float64 { return p.sum.goodput() })), Unit: "req/s", Note: "requests/s within both limits"})
 	}
+	labs.Explain(out, v.sweepWhy())
 	return out
 }
 

@@ -125,6 +125,13 @@ func (v *view) liveStats(res *pipeline.Result) []labs.Stat {
 		out = append(out, labs.Stat{Key: statLookups, Label: "Context lookups (one request)",
 			Value: pipelinelab.Round1(pipelinelab.MS(sp.Duration())), Unit: "ms", Note: "three lookups, " + mode})
 	}
+	var waited time.Duration
+	if v.second != nil && v.s.calls == callsSequence {
+		if start, end, done := v.second.span(); done {
+			waited = end - start
+		}
+	}
+	labs.Explain(out, liveWhy(res, waited))
 	return out
 }
 
@@ -156,6 +163,7 @@ func (v *view) finalFrame(res *pipeline.Result, b batch) labs.Frame {
 			Value: pipelinelab.Round1(target), Unit: "ms",
 			Note: fmt.Sprintf("%s first word; %.1f%% of requests within the budget", v.s.percentileTag, share)},
 	)
+	labs.Explain(stats, batchWhy(v.s, b))
 	hist := labs.Chart{ID: chartHist, Title: fmt.Sprintf("Time to first word, %d requests (virtual clock)", n),
 		Kind: labs.ChartHistogram, XLabel: "time to first word", XUnit: "ms", YLabel: "requests",
 		Hist: pipelinelab.Histogram(fw, 80, []labs.Mark{

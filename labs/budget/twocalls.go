@@ -64,12 +64,9 @@ type secondCall struct {
 
 // wrap makes every tier's provider run the second call with its answer.
 func (c *secondCall) wrap(tiers []pipeline.Tier) []pipeline.Tier {
-	out := make([]pipeline.Tier, len(tiers))
-	for i, t := range tiers {
-		t.Provider = twoCallProvider{inner: t.Provider, call: c}
-		out[i] = t
-	}
-	return out
+	return pipeline.WrapProviders(tiers, func(inner pipeline.Provider) pipeline.Provider {
+		return twoCallProvider{inner: inner, call: c}
+	})
 }
 
 // wait blocks until the second call is over and returns its error.

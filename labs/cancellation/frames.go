@@ -152,6 +152,7 @@ func (v *view) finalFrame(one turnOne, res2 *pipeline.Result, turns []pipeline.T
 		Value: pipelinelab.Round1(float64(notWritten) * v.s.tier.PriceOut),
 		Note: fmt.Sprintf("%d of %d tokens never generated × $%s per 1M output tokens (%s)", notWritten, v.s.answer,
 			strconv.FormatFloat(v.s.tier.PriceOut, 'f', -1, 64), v.s.tier.Name)})
+	labs.Explain(stats, v.why(one))
 
 	return labs.Frame{
 		Final:  true,

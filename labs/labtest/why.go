@@ -32,3 +32,32 @@ func CheckWhy(t *testing.T, st labs.Stat, bound string) {
 		t.Errorf("%s: the explanation ends at %.2f ms, the run measured %.2f ms", st.Key, end, st.Value)
 	}
 }
+
+// formulaRe finds the result of a labs.Formula: the one "≈" figure.
+var formulaRe = regexp.MustCompile(`≈ \$?(-?[0-9][0-9,]*(?:\.[0-9]+)?)`)
+
+// CheckFormula checks a stat's filled-in formula (labs.Formula): its
+// result is within tol (a fraction, 0.05 for 5%) of what the run
+// measured, and it names the part that dominated or what the rest is.
+func CheckFormula(t *testing.T, st labs.Stat, tol float64) {
+	t.Helper()
+	t.Logf("%s = %v %s: %s", st.Key, st.Value, st.Unit, st.Why)
+	m := formulaRe.FindAllStringSubmatch(st.Why, -1)
+	if len(m) != 1 {
+		t.Fatalf("%s: want one ≈ figure, found %d in %q", st.Key, len(m), st.Why)
+	}
+	got, err := strconv.ParseFloat(strings.ReplaceAll(m[0][1], ",", ""), 64)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := got - st.Value; d < -tol*abs(st.Value)-0.05 || d > tol*abs(st.Value)+0.05 {
+		t.Errorf("%s: the formula comes to %.3f %s, the run measured %.3f (tolerance %.0f%%)", st.Key, got, st.Unit, st.Value, 100*tol)
+	}
+}
+
+func abs(x float64) float64 {
+	if x < 0 {
+		return -x
+	}
+	return x
+}

@@ -122,7 +122,7 @@ func (v *view) stats() []labs.Stat {
 			smaller = r
 		}
 	}
-	return []labs.Stat{
+	out := []labs.Stat{
 		{Key: statBaseFirst, Label: "Baseline: first word", Value: pipelinelab.Round1(b.firstWord), Unit: "ms"},
 		{Key: statBestFirst, Label: "Best single lever: first word", Value: pipelinelab.Round1(bestFirst.firstWord), Unit: "ms", Note: bestFirst.lever.name},
 		{Key: statBaseTotal, Label: "Baseline: total", Value: pipelinelab.Round1(b.total), Unit: "ms"},
@@ -136,4 +136,6 @@ func (v *view) stats() []labs.Stat {
 		{Key: statAnswerShort, Label: "Model call: shorter answer", Value: pipelinelab.Round1(shorter.answer), Unit: "ms",
 			Note: fmt.Sprintf("%d tokens on the %s tier", v.s.shortTokens, v.s.tier)},
 	}
+	labs.Explain(out, v.why(b, bestFirst, bestTotal, shorter))
+	return out
 }

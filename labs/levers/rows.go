@@ -79,4 +79,9 @@ type result struct {
 	// answer is the answer's model call alone (ms): request sent to last
 	// chunk back, the figure the lesson quotes per tier and length.
 	answer float64
+	// The parts its why panel adds up (ms): the time before the model
+	// call, the model's first token, and the answer's length; a cache
+	// hit calls no model and has none of the last two.
+	before, modelFirst float64
+	tokens             int
 }

@@ -124,8 +124,13 @@ func liveRow(ctx context.Context, s settings, lv lever, id string, run pipelinel
 	if c.cache && !res.Cached {
 		return result{}, fmt.Errorf("the repeated request missed the cache")
 	}
-	return result{lever: lv, firstWord: pipelinelab.MS(res.Summary.FirstWord), total: pipelinelab.MS(res.Summary.Total),
-		cost: res.Summary.Cost, answer: pipelinelab.MS(answerCall(res))}, nil
+	out := result{lever: lv, firstWord: pipelinelab.MS(res.Summary.FirstWord), total: pipelinelab.MS(res.Summary.Total),
+		cost: res.Summary.Cost, before: pipelinelab.MS(res.Summary.Total), answer: pipelinelab.MS(answerCall(res))}
+	if n := len(res.Attempts); n > 0 && !res.Cached {
+		out.before, out.modelFirst = pipelinelab.MS(res.Attempts[n-1].Start), pipelinelab.MS(res.Summary.FirstToken)
+		out.tokens = res.Summary.OutputTokens
+	}
+	return out, nil
 }
 
 // virtualRow times the row on the virtual clock. A dry run of the same
@@ -188,10 +193,10 @@ func virtualRow(ctx context.Context, s settings, lv lever, id string, run pipeli
 			first = total
 		}
 		return result{lever: lv, firstWord: pipelinelab.MS(first), total: pipelinelab.MS(total), cost: cost,
-			answer: pipelinelab.MS(e2e)}, nil
+			answer: pipelinelab.MS(e2e), before: pipelinelab.MS(at), modelFirst: pipelinelab.MS(ttft), tokens: ereq.MaxTokens}, nil
 	}
 	at += lookups(cfg, deps) + cfg.Gateway.Overhead.Base
-	return result{lever: lv, firstWord: pipelinelab.MS(at), total: pipelinelab.MS(at), cost: cost}, nil
+	return result{lever: lv, firstWord: pipelinelab.MS(at), total: pipelinelab.MS(at), cost: cost, before: pipelinelab.MS(at)}, nil
 }
 
 // answerCall is the model call that wrote the answer, as the gateway saw

@@ -96,6 +96,9 @@ func stats(m *meter) []labs.Stat {
 	}
 	add(statChecks, "Checks", float64(m.checks), "", "moderation calls, the prompt check included")
 	add(statModeration, "Time in moderation", labs.Millis(m.checkTime), "ms", "detectors plus service latency, summed over checks")
+	if m.done {
+		labs.Explain(out, why(m))
+	}
 	return out
 }
 

@@ -77,5 +77,7 @@ func info() labs.Info {
 		Prediction:     "How many unsafe tokens will reach the user?",
 		PredictionUnit: "tokens",
 		PredictionStat: statLeaked,
+		// The lesson asks for the first-word time beside the leak count.
+		Second: labs.SecondPrediction{Prediction: "And when will the first word appear?", Unit: "ms", Stat: statFirstWord},
 	}
 }

@@ -42,11 +42,7 @@ func DryRun(ctx context.Context, cfg pipeline.Config, deps pipeline.Deps, req pi
 	cfg.Gateway.FirstTokenTimeout, cfg.Gateway.OverallTimeout, cfg.Deadline = 0, 0, 0
 	cfg.Gateway.Cache = false
 	rec := &recorder{}
-	tiers := make([]pipeline.Tier, len(deps.Tiers))
-	for i, t := range deps.Tiers {
-		t.Provider = rec
-		tiers[i] = t
-	}
+	tiers := pipeline.WrapProviders(deps.Tiers, func(pipeline.Provider) pipeline.Provider { return rec })
 	deps.Tiers, deps.Cache, deps.Messages = tiers, nil, nil
 	deps.Clock = nil
 	p, err := pipeline.New(cfg, deps)

@@ -23,12 +23,9 @@ type lateness struct {
 
 // watch wraps every tier's provider so its chunks are timed into l.
 func (l *lateness) watch(tiers []pipeline.Tier) []pipeline.Tier {
-	out := make([]pipeline.Tier, len(tiers))
-	for i, t := range tiers {
-		t.Provider = watchedProvider{inner: t.Provider, l: l}
-		out[i] = t
-	}
-	return out
+	return pipeline.WrapProviders(tiers, func(inner pipeline.Provider) pipeline.Provider {
+		return watchedProvider{inner: inner, l: l}
+	})
 }
 
 // note is the busy-host note for the run's final status, or "".

@@ -5,6 +5,7 @@ import (
 	"math"
 	"strconv"
 
+	"github.com/latencylab/latencylab/engine"
 	"github.com/latencylab/latencylab/engine/pipeline"
 	"github.com/latencylab/latencylab/engine/textmodel"
 	"github.com/latencylab/latencylab/labs"
@@ -32,6 +33,7 @@ type view struct {
 	answer string
 	res    *pipeline.Result
 	sweep  []point
+	eng    engine.Config // the tier's engine, for the why panels
 }
 
 // segments are the parts of a prompt, in prompt order; they sum to its
@@ -140,6 +142,7 @@ func (v *view) liveFrame() labs.Frame {
 func (v *view) finalFrame() labs.Frame {
 	f := v.liveFrame()
 	f.Final = true
+	labs.Explain(f.Stats, v.why(v.eng))
 	first, last := v.sweep[0], v.sweep[len(v.sweep)-1]
 	f.Status = fmt.Sprintf("%d-token prompt, first token after %s. In the sweep, 0 passages give %d tokens and %s; 20 give %d tokens and %s.",
 		v.res.Prompt.Tokens(), pipelinelab.FmtMS(pipelinelab.MS(v.res.Summary.FirstToken)),

@@ -80,6 +80,7 @@ func measure(ctx context.Context, run pipelinelab.Run, s settings, emit func(lab
 	if err != nil {
 		return fmt.Errorf("rag: %w", err)
 	}
+	v.eng = cfgEng
 	for _, k := range sweepK {
 		pt, err := sweepPoint(ctx, s, system, k, deps, req, cfgEng)
 		if ctx.Err() != nil {

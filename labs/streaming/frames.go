@@ -112,6 +112,7 @@ func (v *view) stats(m *meter) []labs.Stat {
 		add(statTokPerS, "Generation speed", rate, "tok/s", "after the first token")
 		add(statReading, "Reading time", readingMS(m.words, v.s.readingSpeed), "ms",
 			fmt.Sprintf("%d words at %s words/s", m.words, strconv.FormatFloat(v.s.readingSpeed, 'f', -1, 64)))
+		labs.Explain(out, v.why(m))
 	}
 	return out
 }

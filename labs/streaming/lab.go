@@ -24,6 +24,9 @@ func info() labs.Info {
 		Prediction:     "What time to first word do you expect?",
 		PredictionUnit: "ms",
 		PredictionStat: statFirstWord,
+		// The lessons ask for the total time too (time to first token,
+		// and answering the latency question).
+		Second: labs.SecondPrediction{Prediction: "And the total time until the answer is complete?", Unit: "ms", Stat: statTotal},
 	}
 }
 

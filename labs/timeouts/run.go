@@ -85,6 +85,7 @@ func (l runner) run(ctx context.Context, run pipelinelab.Run, s settings, emit f
 	sm := summarize(rs)
 	f := labs.Frame{Final: true, Status: v.finalStatus(sm), Stats: v.stats(sm),
 		Charts: []labs.Chart{v.timeline(rs, now, true)}, Tables: []labs.Table{v.comparison(batches)}}
+	labs.Explain(f.Stats, v.why(rs))
 	if t, ok := v.retries(rs); ok {
 		f.Tables = append(f.Tables, t)
 	}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"time"
+	"unicode/utf8"
 
 	"github.com/latencylab/latencylab/labs"
 )
@@ -22,6 +23,10 @@ type Run struct {
 	Panels *Panels
 	// Reflection is the learner's one line on what surprised them.
 	Reflection string
+	// Engine names what made the run: "" is the bundled engine the
+	// learner picked; otherwise an upstream server, or the bundled engine
+	// modelling one beside it (at most MaxEngineRunes).
+	Engine string
 	// Seq numbers the learner's runs of one lab from 1, oldest first: the
 	// "run #3" a learner sees. Set when reading, ignored when saving.
 	Seq int
@@ -34,6 +39,21 @@ type Summary struct {
 	Status     string      `json:"status,omitempty"`
 	Error      string      `json:"error,omitempty"`
 	Prediction *Prediction `json:"prediction,omitempty"`
+	// Second is the second guess of a lab that asks for two. Summaries
+	// are JSON, so runs saved before it read back with none: no schema
+	// change.
+	Second *Prediction `json:"second_prediction,omitempty"`
+}
+
+// Predictions are the run's guesses, the first then the second.
+func (s Summary) Predictions() []Prediction {
+	var out []Prediction
+	for _, p := range []*Prediction{s.Prediction, s.Second} {
+		if p != nil {
+			out = append(out, *p)
+		}
+	}
+	return out
 }
 
 // Prediction is the guess a learner entered before running.
@@ -42,6 +62,9 @@ type Prediction struct {
 	Unit  string  `json:"unit,omitempty"`
 	Stat  string  `json:"stat"` // the Stat key it is compared with
 }
+
+// MaxEngineRunes bounds a run's engine label.
+const MaxEngineRunes = 300
 
 // MaxListRuns bounds ListRuns.
 const MaxListRuns = 100
@@ -73,12 +96,15 @@ func (s *Store) SaveRun(ctx context.Context, r Run) (int64, error) {
 	if err != nil {
 		return 0, fmt.Errorf("save run: %w", err)
 	}
+	if utf8.RuneCountInString(r.Engine) > MaxEngineRunes {
+		return 0, fmt.Errorf("save run: %w: engine label over %d characters", ErrInvalid, MaxEngineRunes)
+	}
 	if err := s.EnsureLearner(ctx, r.Learner, r.CreatedAt); err != nil {
 		return 0, err
 	}
-	res, err := s.db.ExecContext(ctx, `INSERT INTO lab_runs (learner, lab, params, summary, created_at, panels, reflection)
-		VALUES (?, ?, ?, ?, ?, ?, ?)`,
-		r.Learner, r.Lab, string(params), string(summary), formatTime(r.CreatedAt), panels, reflection)
+	res, err := s.db.ExecContext(ctx, `INSERT INTO lab_runs (learner, lab, params, summary, created_at, panels, reflection, engine)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+		r.Learner, r.Lab, string(params), string(summary), formatTime(r.CreatedAt), panels, reflection, r.Engine)
 	if err != nil {
 		return 0, fmt.Errorf("save run: %w", err)
 	}
@@ -99,8 +125,8 @@ func (s *Store) ListRuns(ctx context.Context, learner, lab string, limit int) ([
 	}
 	// Seq counts over all the learner's runs of the lab, so it is
 	// numbered before the LIMIT cuts the list.
-	rows, err := s.db.QueryContext(ctx, `SELECT id, params, summary, created_at, reflection, seq FROM (
-		SELECT id, params, summary, created_at, reflection, created_at AS at,
+	rows, err := s.db.QueryContext(ctx, `SELECT id, params, summary, created_at, reflection, engine, seq FROM (
+		SELECT id, params, summary, created_at, reflection, engine, created_at AS at,
 			ROW_NUMBER() OVER (ORDER BY created_at, id) AS seq
 		FROM lab_runs WHERE learner = ? AND lab = ?)
 		ORDER BY at DESC, id DESC LIMIT ?`, learner, lab, limit)
@@ -112,7 +138,7 @@ func (s *Store) ListRuns(ctx context.Context, learner, lab string, limit int) ([
 	for rows.Next() {
 		r := Run{Learner: learner, Lab: lab}
 		var params, summary, at string
-		if err := rows.Scan(&r.ID, &params, &summary, &at, &r.Reflection, &r.Seq); err != nil {
+		if err := rows.Scan(&r.ID, &params, &summary, &at, &r.Reflection, &r.Engine, &r.Seq); err != nil {
 			return nil, fmt.Errorf("list runs: %w", err)
 		}
 		if err := json.Unmarshal([]byte(params), &r.Params); err != nil {

@@ -23,11 +23,11 @@ func (s *Store) GetRun(ctx context.Context, learner string, id int64) (Run, erro
 	r := Run{ID: id, Learner: learner}
 	var params, summary, at string
 	var panels sql.NullString
-	err := s.db.QueryRowContext(ctx, `SELECT lab, params, summary, created_at, panels, reflection,
+	err := s.db.QueryRowContext(ctx, `SELECT lab, params, summary, created_at, panels, reflection, engine,
 		(SELECT count(*) FROM lab_runs o WHERE o.learner = r.learner AND o.lab = r.lab
 			AND (o.created_at < r.created_at OR (o.created_at = r.created_at AND o.id <= r.id)))
 		FROM lab_runs r WHERE id = ? AND learner = ?`, id, learner).
-		Scan(&r.Lab, &params, &summary, &at, &panels, &r.Reflection, &r.Seq)
+		Scan(&r.Lab, &params, &summary, &at, &panels, &r.Reflection, &r.Engine, &r.Seq)
 	if errors.Is(err, sql.ErrNoRows) {
 		return Run{}, fmt.Errorf("get run %d: %w", id, ErrRunNotFound)
 	}

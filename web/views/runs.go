@@ -34,7 +34,7 @@ type RunPage struct {
 	Prefix   string // DOM id prefix of its panels
 	Settings []Setting
 	Stats    []labs.Stat
-	Guess    *Guess
+	Guesses  []Guess // the first prediction, then the second if the lab asks for two
 	Status   string
 	Error    string
 	Text     *labs.TextPanel

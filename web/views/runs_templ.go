@@ -800,13 +800,13 @@ func RunView(p Page, v RunPage) templ.Component {
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			if v.Guess == nil && v.Lab.Prediction != "" {
+			if len(v.Guesses) == 0 && v.Lab.Prediction != "" {
 				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 71, "<p class=\"muted small\">You ran this one without a prediction.</p>")
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}
 			}
-			templ_7745c5c3_Err = StatCards(v.Prefix, v.Stats, v.Guess).Render(ctx, templ_7745c5c3_Buffer)
+			templ_7745c5c3_Err = StatCards(v.Prefix, v.Stats, v.Guesses).Render(ctx, templ_7745c5c3_Buffer)
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}

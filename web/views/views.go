@@ -7,6 +7,7 @@ package views
 import (
 	"github.com/latencylab/latencylab/labs"
 	"github.com/latencylab/latencylab/lessons"
+	"math"
 )
 
 // Page is what the layout needs for every page.
@@ -87,6 +88,7 @@ type Lab struct {
 	Signals   string // JSON for data-signals: defaults of every knob
 	NS        string // signal namespace holding the knob values
 	GuessSig  string // signal holding the prediction
+	Guess2Sig string // signal holding the second prediction (Info.Second)
 	BusySig   string // true while a run streams (set by the Run button itself)
 	SkipSig   string // local signal: the learner chose to run without a guess
 	WidthSig  string // the output column's width in px, measured at each run
@@ -170,8 +172,17 @@ type Guess struct {
 
 // ratio says how the measured value compares with the guess.
 func (g Guess) ratio(measured float64) string {
-	if g.Value <= 0 || measured <= 0 {
-		return ""
+	// A ratio has no meaning against 0, which is often the right guess (no
+	// unsafe token shown): say the difference instead.
+	switch {
+	case g.Value == measured:
+		return "exactly your guess"
+	case g.Value <= 0 || measured <= 0:
+		more := " more"
+		if measured < g.Value {
+			more = " less"
+		}
+		return FormatValue(math.Abs(measured-g.Value), g.Unit) + more + " than your guess"
 	}
 	r := measured / g.Value
 	switch {
@@ -185,12 +196,26 @@ func (g Guess) ratio(measured float64) string {
 }
 
 // noGuess is the expression that is true while the lab asks for a
-// prediction and none is typed. 0 is a guess.
+// prediction and one of its numbers is not typed. 0 is a guess.
 func noGuess(l Lab) string {
 	if l.Info.Prediction == "" {
 		return "false"
 	}
-	return "String($" + l.GuessSig + ").trim() === ''"
+	empty := "String($" + l.GuessSig + ").trim() === ''"
+	if l.Info.Second.Prediction != "" {
+		empty = "(" + empty + " || String($" + l.Guess2Sig + ").trim() === '')"
+	}
+	return empty
+}
+
+// guessFor is the guess compared with the stat key, if any.
+func guessFor(gs []Guess, key string) *Guess {
+	for i := range gs {
+		if gs[i].Stat == key {
+			return &gs[i]
+		}
+	}
+	return nil
 }
 
 // runLocked keeps Run disabled while a run streams, and until the learner

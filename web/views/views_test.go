@@ -42,13 +42,22 @@ func TestFormatValue(t *testing.T) {
 }
 
 func TestGuessRatio(t *testing.T) {
-	g := Guess{Value: 300}
 	for _, c := range []struct {
-		measured float64
-		want     string
-	}{{310, "within 10% of your guess"}, {600, "2× your guess"}, {30, "10× below your guess"}, {0, ""}} {
+		guess, measured float64
+		unit            string
+		want            string
+	}{
+		{300, 310, "ms", "within 10% of your guess"},
+		{300, 600, "ms", "2× your guess"},
+		{300, 30, "ms", "10× below your guess"},
+		{300, 0, "ms", "300 ms less than your guess"},
+		// 0 is a guess, and often the right one.
+		{0, 0, "tokens", "exactly your guess"},
+		{0, 15, "tokens", "15 tokens more than your guess"},
+	} {
+		g := Guess{Value: c.guess, Unit: c.unit}
 		if got := g.ratio(c.measured); got != c.want {
-			t.Errorf("ratio(%v) = %q, want %q", c.measured, got, c.want)
+			t.Errorf("guess %v, ratio(%v) = %q, want %q", c.guess, c.measured, got, c.want)
 		}
 	}
 }

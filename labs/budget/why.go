@@ -1,0 +1,138 @@
+package budget
+
+import (
+	"fmt"
+	"math"
+	"sort"
+	"time"
+
+	"github.com/latencylab/latencylab/engine/pipeline"
+	"github.com/latencylab/latencylab/labs"
+	"github.com/latencylab/latencylab/labs/pipelinelab"
+)
+
+// liveWhy are the formulas of the one live request's stats, from its own
+// trace; waited is the summary call the answer waited for (two calls in
+// sequence), 0 otherwise.
+func liveWhy(res *pipeline.Result, waited time.Duration) map[string]labs.Formula {
+	fw := pipelinelab.MS(res.Summary.FirstWord)
+	first := pipelinelab.FirstWord(res)
+	if parts := pipelinelab.FirstWordParts(res); waited > 0 && len(parts) > 0 {
+		// The answer's call began with the summary call: split it out.
+		model := parts[len(parts)-1]
+		model.Value -= pipelinelab.MS(waited)
+		parts = append(parts[:len(parts)-1], labs.Term{Name: "the summary call, waited for", Value: pipelinelab.MS(waited)}, model)
+		f := labs.Sum("ms", parts...)
+		f.Before, f.Remainder = first.Before, first.Remainder
+		first = f
+	}
+	out := map[string]labs.Formula{
+		statFirstWord: first,
+		statComplete:  pipelinelab.Complete(fw, pipelinelab.MS(res.Summary.Total), res.Summary.OutputTokens),
+	}
+	var lookups []labs.Term
+	for _, sp := range res.Spans {
+		switch sp.Stage {
+		case pipeline.StageHistory, pipeline.StageRetrieval, pipeline.StageOrder:
+			lookups = append(lookups, labs.Term{Name: sp.Stage, Value: pipelinelab.MS(sp.Duration())})
+		}
+	}
+	if len(lookups) > 0 {
+		f := labs.Sum("ms", lookups...)
+		if sp, ok := spanOf(res.Spans, pipeline.StageContext); ok && pipelinelab.MS(sp.Duration())+1 < f.Result {
+			f = slowest(lookups)
+		}
+		out[statLookups] = f
+	}
+	return out
+}
+
+// slowest is the formula of lookups run side by side: the group takes as
+// long as its slowest member.
+func slowest(ts []labs.Term) labs.Formula {
+	top := ts[0]
+	expr := ""
+	for i, t := range ts {
+		if t.Value > top.Value {
+			top = t
+		}
+		if i > 0 {
+			expr += ", "
+		}
+		expr += t.Name + " " + labs.Figure(t.Value)
+	}
+	return labs.Formula{Unit: "ms", Expr: "max(" + expr + ")", Result: top.Value,
+		Lead:      "Side by side, only the slowest counts: " + top.Name,
+		Remainder: "starting and collecting the lookups"}
+}
+
+// batchWhy are the formulas of the batch's figures: each percentile is
+// one request's first word, so its formula is that request's stages; the
+// mean is the stages' means, which add up because first word is a sum.
+func batchWhy(s settings, b batch) map[string]labs.Formula {
+	idx := make([]int, len(b.samples))
+	for i := range idx {
+		idx[i] = i
+	}
+	sort.SliceStable(idx, func(i, j int) bool { return b.samples[idx[i]].firstWord < b.samples[idx[j]].firstWord })
+	at := func(p float64) labs.Formula {
+		// Nearest rank, as pipelinelab.Percentile picks it.
+		rank := int(math.Ceil(p / 100 * float64(len(idx))))
+		sm := b.samples[idx[min(max(rank, 1), len(idx))-1]]
+		f := labs.Sum("ms", sampleParts(s, sm)...)
+		f.Before = fmt.Sprintf("The p%g request's first word = its own stages + its model first token:", p)
+		if sm.slowStage != "" {
+			f.After = "This request hit a stall in the " + sm.slowStage + " stage."
+		}
+		f.Remainder = "rounding of the stage times"
+		return f
+	}
+	var mean sample
+	for _, sm := range b.samples {
+		mean.guard += sm.guard
+		mean.lookups += sm.lookups
+		mean.gateway += sm.gateway
+		mean.ttft += sm.ttft
+		mean.second += sm.second
+	}
+	n := time.Duration(max(len(b.samples), 1))
+	mean.guard, mean.lookups, mean.gateway, mean.ttft, mean.second = mean.guard/n, mean.lookups/n, mean.gateway/n, mean.ttft/n, mean.second/n
+	mf := labs.Sum("ms", sampleParts(s, mean)...)
+	mf.Before = "Mean first word = the mean of each stage, added:"
+	mf.Remainder = "rounding of the stage times"
+	out := map[string]labs.Formula{statMean: mf, statP50: at(50), statP95: at(95), statP99: at(99)}
+	judged := at(s.percentile)
+	judged.After += fmt.Sprintf(" Against the budget of %s, this is %s.", pipelinelab.FmtMS(s.budgetMS), overUnder(judged.Result, s.budgetMS))
+	out[statJudged] = judged
+	return out
+}
+
+// sampleParts are one batch request's stages, composed as compose does.
+func sampleParts(s settings, sm sample) []labs.Term {
+	look := "lookups in a row"
+	if s.parallel {
+		look = "slowest lookup"
+	}
+	var parts []labs.Term
+	if !s.guardAlong {
+		parts = append(parts, labs.Term{Name: "guardrail", Value: pipelinelab.MS(sm.guard)})
+	} else {
+		look += " (the guardrail among them)"
+	}
+	parts = append(parts, labs.Term{Name: look, Value: pipelinelab.MS(sm.lookups)},
+		labs.Term{Name: "prompt and gateway", Value: pipelinelab.MS(sm.gateway)})
+	ttft := sm.ttft
+	if s.calls == callsSequence {
+		// The answer is sent only once the summary call has ended.
+		parts = append(parts, labs.Term{Name: "the summary call, waited for", Value: pipelinelab.MS(sm.second)})
+		ttft -= sm.second
+	}
+	return append(parts, labs.Term{Name: "model first token", Value: pipelinelab.MS(ttft)})
+}
+
+func overUnder(x, budget float64) string {
+	if x <= budget {
+		return pipelinelab.FmtMS(budget-x) + " under"
+	}
+	return pipelinelab.FmtMS(x-budget) + " over"
+}

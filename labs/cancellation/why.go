@@ -1,0 +1,52 @@
+package cancellation
+
+import (
+	"fmt"
+	"strconv"
+
+	"github.com/latencylab/latencylab/labs"
+	"github.com/latencylab/latencylab/labs/pipelinelab"
+)
+
+// why are the formulas of turn 1's figures, from the engine's own token
+// times: tokens billed after the reader left = the generation rate × the
+// time until the cancel reached the engine.
+func (v *view) why(one turnOne) map[string]labs.Formula {
+	out := map[string]labs.Formula{}
+	n := len(one.gen)
+	notWritten := max(v.s.answer-n, 0)
+	price := strconv.FormatFloat(v.s.tier.PriceOut, 'f', -1, 64)
+	out[statCostSaved] = labs.Formula{Unit: "$", Result: float64(notWritten) * v.s.tier.PriceOut,
+		Expr: fmt.Sprintf("(%d asked − %d generated) tokens never written × $%s per million × a million answers", v.s.answer, n, price),
+		Lead: "Only tokens the engine never generated are saved: every token written is billed, read or not"}
+	if !one.hasCut || n == 0 {
+		return out
+	}
+	before := n - one.after
+	gen := labs.Sum("tokens", labs.Term{Name: "before the reader's stream ended", Value: float64(before)},
+		labs.Term{Name: "after it", Value: float64(one.after)})
+	gen.Before = "Tokens generated = those written while the reader read + those written after:"
+	out[statGenerated] = gen
+	if one.after == 0 {
+		return out
+	}
+	first, last := one.gen[before], one.gen[n-1]
+	tpot := 0.0
+	if n > 1 {
+		tpot = labs.Millis(one.gen[n-1]-one.gen[0]) / float64(n-1)
+	}
+	if tpot <= 0 {
+		return out
+	}
+	rest := labs.Millis(last-first) / tpot
+	f := labs.Sum("tokens", labs.Term{Name: "the step already running when the stream ended", Value: 1},
+		labs.Term{Name: fmt.Sprintf("%s ms more until the engine stopped × %.0f tokens/s", labs.Figure(labs.Millis(last-first)), 1000/tpot), Value: rest})
+	f.Before = fmt.Sprintf("Tokens after the cut = generation rate × time until the cancel reached the engine (%s after the cut):",
+		pipelinelab.FmtMS(labs.Millis(last-one.cut)))
+	f.Remainder = "the uneven pace of the engine's steps"
+	if !v.s.propagate {
+		f.After = "The disconnect was not passed upstream, so nothing told the engine: it wrote to the end of the answer."
+	}
+	out[statAfter] = f
+	return out
+}

@@ -1,0 +1,27 @@
+package cancellation
+
+import (
+	"testing"
+
+	"github.com/latencylab/latencylab/labs/labtest"
+)
+
+// The figures' formulas come to the figures: the tokens generated split
+// exactly at the cut, the cost saved is exact up to its rounding, and the
+// tokens after the cut are the generation rate × the time until the
+// engine stopped, within 10% (the engine's steps are not evenly paced).
+func TestWhyMatchesTheRun(t *testing.T) {
+	for name, v := range map[string]map[string]any{
+		"stop, passed upstream":     vals(20, 0, 200, "medium", true),
+		"stop, not passed upstream": vals(20, 0, 200, "medium", false),
+		"stream breaks":             vals(0, 30, 200, "small", true),
+	} {
+		t.Run(name, func(t *testing.T) {
+			frames := runLab(t, v, nil)
+			last := frames[len(frames)-1]
+			labtest.CheckFormula(t, labtest.StatOf(t, last, statGenerated), 0)
+			labtest.CheckFormula(t, labtest.StatOf(t, last, statCostSaved), 0.01)
+			labtest.CheckFormula(t, labtest.StatOf(t, last, statAfter), 0.10)
+		})
+	}
+}

@@ -1,0 +1,77 @@
+package levers
+
+import (
+	"fmt"
+
+	"github.com/latencylab/latencylab/labs"
+)
+
+// why are the formulas of the headline figures, each from the rows' own
+// measured parts: total = time before the model + the model's first token
+// + the rest of the answer at its time per output token.
+func (v *view) why(baseline, bestFirst, bestTotal, shorter result) map[string]labs.Formula {
+	return map[string]labs.Formula{
+		statBaseFirst:    firstWordOf(baseline),
+		statBestFirst:    firstWordOf(bestFirst),
+		statBaseTotal:    totalOf(baseline),
+		statBestTotal:    totalOf(bestTotal),
+		statShorterSaves: saved(baseline, shorter),
+	}
+}
+
+// tpot is a row's measured time per output token after the first.
+func (r result) tpot() float64 {
+	if r.tokens < 2 {
+		return 0
+	}
+	return (r.total - r.before - r.modelFirst) / float64(r.tokens-1)
+}
+
+func (r result) streamed() bool { return r.firstWord < r.total-0.5 }
+
+// totalOf writes a row's total as its parts.
+func totalOf(r result) labs.Formula {
+	if r.tokens == 0 {
+		return labs.Formula{Unit: "ms", Expr: "the steps before the model " + labs.Figure(r.before), Result: r.before,
+			Before: r.lever.name + ": the response cache answers, so no model runs:", Lead: "Only the steps before the model are left",
+			Remainder: "the hand-overs between stages"}
+	}
+	rest := r.tpot() * float64(r.tokens-1)
+	f := labs.Formula{Unit: "ms", Result: r.before + r.modelFirst + rest,
+		Expr: fmt.Sprintf("before the model %s + model first token %s + %d more tokens × %s ms",
+			labs.Figure(r.before), labs.Figure(r.modelFirst), r.tokens-1, labs.Figure(r.tpot())),
+		Parts: []labs.Term{{Name: "the steps before the model", Value: r.before}, {Name: "the model's first token", Value: r.modelFirst},
+			{Name: "writing the rest of the answer", Value: rest}},
+		Before:    r.lever.name + ": total = time before the model + TTFT + tokens × TPOT:",
+		Remainder: "the hand-overs between stages",
+	}
+	return f
+}
+
+// firstWordOf writes a row's first word: the model's first token when it
+// streams, the whole answer when it blocks.
+func firstWordOf(r result) labs.Formula {
+	if r.tokens == 0 {
+		return totalOf(r)
+	}
+	if !r.streamed() {
+		f := totalOf(r)
+		f.Before = r.lever.name + " blocks until the answer is complete, so its first word is its total:"
+		return f
+	}
+	f := labs.Sum("ms", labs.Term{Name: "the steps before the model", Value: r.before},
+		labs.Term{Name: "the model's first token", Value: r.modelFirst})
+	f.Before = r.lever.name + " streams: first word = time before the model + TTFT:"
+	f.Remainder = "the hand-overs between stages"
+	return f
+}
+
+// saved is what the shorter answer takes off the baseline: the tokens it
+// no longer writes at the baseline's time per token.
+func saved(base, short result) labs.Formula {
+	n := base.tokens - short.tokens
+	return labs.Formula{Unit: "ms", Result: float64(n) * base.tpot(),
+		Expr:      fmt.Sprintf("(%d − %d) fewer tokens × %s ms per token", base.tokens, short.tokens, labs.Figure(base.tpot())),
+		Lead:      "Every token not written saves one decode step",
+		Remainder: "the two answers' slightly different first tokens and decode steps"}
+}

@@ -1,0 +1,134 @@
+package moderation
+
+import (
+	"fmt"
+	"time"
+
+	mod "github.com/latencylab/latencylab/engine/moderation"
+	"github.com/latencylab/latencylab/labs"
+)
+
+// why are the formulas of a finished single-policy run's figures, each
+// from the meter's own times: when every token left the model and when
+// it reached the reader.
+func why(m *meter) map[string]labs.Formula {
+	out := map[string]labs.Formula{}
+	if m.checks > 0 {
+		out[statModeration] = labs.Formula{Unit: "ms", Result: labs.Millis(m.checkTime),
+			Expr: fmt.Sprintf("%s × %s ms per check", labs.Count(m.checks, "check"), labs.Figure(labs.Millis(m.checkTime)/float64(m.checks))),
+			Lead: "Each check is the detectors plus the moderation service's own latency; more, smaller windows mean more checks"}
+	}
+	n := len(m.pieces)
+	if !m.done || n == 0 {
+		return out
+	}
+	tpot := tpotOf(m)
+	if f, ok := firstWordWhy(m, tpot); ok {
+		out[statFirstWord] = f
+	}
+	if m.fin != none {
+		k := upTo(m, m.fin)
+		f := labs.Sum("ms", labs.Term{Name: "model first token", Value: labs.Millis(m.firstToken)},
+			labs.Term{Name: fmt.Sprintf("writing %d more tokens", k-1), Value: labs.Millis(m.genAt[k-1] - m.firstToken)},
+			labs.Term{Name: "checks and release after that", Value: labs.Millis(max(m.fin-m.genAt[k-1], 0))})
+		f.Before = "Total = generation up to the end of delivery + what moderation added after it:"
+		if k < n {
+			f.After = fmt.Sprintf("Delivery ended at token %d; the model wrote on to token %d, which the reader never saw.", k, n)
+		}
+		out[statTotal] = f
+	}
+	if m.delivered > 0 {
+		out[statLag] = lagWhy(m)
+	}
+	if m.truth != nil && m.truth.afterProblem > 0 && tpot > 0 {
+		pe := n - m.truth.afterProblem - 1
+		gap := labs.Millis(m.genAt[n-1] - m.genAt[pe])
+		f := labs.Formula{Unit: "tokens", Result: gap / tpot,
+			Before: "Tokens after the problem = generation rate × time until generation stopped:",
+			Expr:   fmt.Sprintf("%s ms after the problem was complete ÷ %s ms per token", labs.Figure(gap), labs.Figure(tpot)),
+			Lead:   "Nothing stopped the model, so it wrote to the end of the answer", Remainder: "the uneven pace of the engine's steps"}
+		if m.abortAt != none {
+			f.Lead = "The abort stopped generation once a failed check reached the engine: the tokens are those written while the window filled and the check ran"
+		}
+		out[statAfterProblem] = f
+	}
+	return out
+}
+
+// tpotOf is the answer's time per output token after the first.
+func tpotOf(m *meter) float64 {
+	n := len(m.genAt)
+	if n < 2 {
+		return 0
+	}
+	return labs.Millis(m.genAt[n-1]-m.genAt[0]) / float64(n-1)
+}
+
+// firstWordWhy: the first word waits for the model, then for the rest of
+// its window to be written, then for the check that released it.
+func firstWordWhy(m *meter, tpot float64) (labs.Formula, bool) {
+	if m.firstWord == none || len(m.genAt) == 0 || m.firstWord < m.genAt[0] {
+		return labs.Formula{}, false
+	}
+	k, shown := upTo(m, m.firstWord), "the check that released it"
+	if m.delivered > 0 && m.delAt[0] == m.firstWord {
+		k = 0 // tokens released with the first word
+		for k < m.delivered && m.delAt[k] == m.delAt[0] {
+			k++
+		}
+	} else {
+		shown = "the check, then the fallback text shown"
+	}
+	var parts []labs.Term
+	model := m.firstToken
+	if m.promptAt != none {
+		parts = append(parts, labs.Term{Name: "prompt check", Value: labs.Millis(m.promptAt)})
+		model -= m.promptAt
+	}
+	window := "to fill the window"
+	if m.policy == mod.ModerateThenSend {
+		window = "of the answer, held whole"
+	}
+	parts = append(parts, labs.Term{Name: "model first token", Value: labs.Millis(model)},
+		labs.Term{Name: fmt.Sprintf("%d more tokens %s (%s ms each)", k-1, window, labs.Figure(tpot)), Value: labs.Millis(m.genAt[k-1] - m.genAt[0])},
+		labs.Term{Name: shown, Value: labs.Millis(max(m.firstWord-m.genAt[k-1], 0))})
+	f := labs.Sum("ms", parts...)
+	f.Before = "First word = model first token + extra delay, where the extra delay is the window size × TPOT + the check:"
+	f.Remainder = "the hand-over from the check to the reader"
+	return f, true
+}
+
+// upTo counts the tokens written by t (at least one).
+func upTo(m *meter, t time.Duration) int {
+	k := 0
+	for k < len(m.genAt) && m.genAt[k] <= t {
+		k++
+	}
+	return max(k, 1)
+}
+
+// lagWhy splits the mean delivery lag into waiting for the window to fill
+// and waiting for its check, token by token.
+func lagWhy(m *meter) labs.Formula {
+	var fill, check time.Duration
+	for i := 0; i < m.delivered; {
+		j := i
+		for j < m.delivered && m.delAt[j] == m.delAt[i] {
+			j++
+		}
+		last := m.genAt[j-1]
+		for k := i; k < j; k++ {
+			fill += last - m.genAt[k]
+			check += m.delAt[k] - last
+		}
+		i = j
+	}
+	d := float64(m.delivered)
+	f := labs.Sum("ms", labs.Term{Name: "waiting for the rest of the window to be written", Value: labs.Millis(fill) / d},
+		labs.Term{Name: "waiting for its check", Value: labs.Millis(check) / d})
+	f.Before = fmt.Sprintf("Mean delivery lag over the %s shown:", labs.Count(m.delivered, "token"))
+	if f.Result == 0 {
+		f.Lead = "Every token reached the reader the moment it was written"
+	}
+	return f
+}

@@ -1,0 +1,46 @@
+package streaming
+
+import (
+	"fmt"
+	"strconv"
+
+	"github.com/latencylab/latencylab/labs"
+)
+
+// why are the formulas of the figures the roofline panels (labs.Why) do
+// not cover, from the meter's own times: the first word, the total, the
+// generation speed and the reading time.
+func (v *view) why(m *meter) map[string]labs.Formula {
+	if !m.done || m.tokens == 0 {
+		return nil
+	}
+	first, tpot := labs.Millis(m.firstTok), m.tpotMS()
+	out := map[string]labs.Formula{}
+	if m.words > 0 {
+		f := labs.Sum("ms", labs.Term{Name: "first token", Value: first},
+			labs.Term{Name: "until a whole word had arrived", Value: labs.Millis(m.firstWord - m.firstTok)})
+		f.Before = "First word = the first token + the tokens it took to finish a word:"
+		if !m.streaming {
+			f = labs.Sum("ms", labs.Term{Name: "first token", Value: first},
+				labs.Term{Name: "the rest of the answer, held back", Value: labs.Millis(m.firstWord - m.firstTok)})
+			f.Before = "Blocking: the first word waits for the whole answer:"
+		}
+		out[statFirstWord] = f
+	}
+	if m.tokens > 1 && tpot > 0 {
+		rest := tpot * float64(m.tokens-1)
+		out[statTotal] = labs.Formula{Unit: "ms", Result: first + rest,
+			Before: "Total = TTFT + the other tokens × TPOT:",
+			Expr:   fmt.Sprintf("first token %s + %d tokens × %s ms", labs.Figure(first), m.tokens-1, labs.Figure(tpot)),
+			Parts:  []labs.Term{{Name: "the first token", Value: first}, {Name: "writing the rest", Value: rest}}}
+		out[statTokPerS] = labs.Formula{Unit: "tok/s", Result: 1000 / tpot,
+			Expr: fmt.Sprintf("1,000 ms ÷ %s ms per token", labs.Figure(tpot)),
+			Lead: "One decode step per token, so the step time sets the speed"}
+	}
+	if m.words > 0 && v.s.readingSpeed > 0 {
+		out[statReading] = labs.Formula{Unit: "ms", Result: readingMS(m.words, v.s.readingSpeed),
+			Expr: fmt.Sprintf("%d words ÷ %s words/s", m.words, strconv.FormatFloat(v.s.readingSpeed, 'f', -1, 64)),
+			Lead: "Reading, not generation, is the slow side: the answer is written long before it is read"}
+	}
+	return out
+}
