@@ -73,6 +73,7 @@ func (l *Lab) run(ctx context.Context, ps params, emit func(labs.Frame)) error {
 	}
 	v.first = &measurement{}
 	v.whyTTFT, v.whyTPOT = labs.Why(le.Config(), len(first.req.PromptTokens), len(first.req.OutputTokens))
+	v.why = formulas(s.engine, le.Config(), v.sweep, len(first.req.PromptTokens), len(first.req.OutputTokens))
 	if msg, err := l.measure(ctx, le, first.req, v.first, func() { emit(v.frame(v.firstStatus())) }); err != nil || msg != "" {
 		return l.refused(emit, msg, err)
 	}
