@@ -179,7 +179,7 @@ func (c *secondCall) why() (labs.Formula, bool) {
 	f := labs.Sum("ms", labs.Term{Name: "its first token, " + prompt, Value: pipelinelab.MS(c.firstTok - c.start)},
 		labs.Term{Name: fmt.Sprintf("writing %s%s", labs.Count(c.tokens-1, "more token"), each), Value: pipelinelab.MS(rest)})
 	f.Before = "Second call = its first token + the rest of its one-line summary, a decode step a token:"
-	f.Remainder = "the stream's close after its last token"
+	f.Remainder = "the wait from its last token until the end of its stream reached the server (a busy host makes it longer)"
 	if c.together {
 		f.After = "Sent with the answer, it shared the GPU's steps with it: each step carried both calls, so both ran a little slower than alone, and the first word did not wait for it."
 	} else {

@@ -18,7 +18,7 @@ func decodeWhy(cfg engine.Config, prompt, tokens int) (labs.Formula, bool) {
 	if !ok {
 		return f, false
 	}
-	f.Before = fmt.Sprintf("Decode time = one decode step per token after the first, each at about a %s-token context (the middle of the answer):", labs.Thousands(prompt+tokens/2))
+	f.Before = "Decode time = one decode step per token after the first; the step in the middle of the answer stands for them all:"
 	f.Remainder = "other requests sharing the engine's steps with yours (see the notes)"
 	return f, true
 }
