@@ -82,6 +82,9 @@ func (l *Lab) run(ctx context.Context, ps params, emit func(labs.Frame)) error {
 	if msg, err := l.measure(ctx, le, second.req, v.second, func() { emit(v.frame(v.secondStatus())) }); err != nil || msg != "" {
 		return l.refused(emit, msg, err)
 	}
+	if f, ok := secondTTFTWhy(le.Config(), len(second.req.PromptTokens), v.second.usage.CachedTokens); ok {
+		v.why[statSecondTTFT] = f
+	}
 	busy := v.first.delivery
 	busy.Merge(v.second.delivery)
 	v.notes = []string{busy.BusyNote(true)}
