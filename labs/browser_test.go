@@ -160,7 +160,7 @@ func walkBatching(t *testing.T, lab labs.Lab, pg e2e.Lab) {
 		t.Run(p.Name, func(t *testing.T) {
 			pg.ClickPreset(t, i)
 			e2e.WaitFor(t, b, "preset applied", fmt.Sprintf(`document.querySelector("#lab-batching-k-mode").value === %q`, p.Values["mode"].(string)), 5*time.Second)
-			pg.Guess(t, "500")
+			pg.Guess(t, "500", "1000") // p95 TTFT and output throughput
 			pg.WatchChanges(t, "charts")
 			// Run forgets the previous run's end, so "done" is this run's.
 			pg.Run(t, 60*time.Second)
@@ -173,8 +173,9 @@ func walkBatching(t *testing.T, lab labs.Lab, pg e2e.Lab) {
 						t.Errorf("sweep chart %s draws %d paths", id, n)
 					}
 				}
-				if n := e2e.Eval[int](t, b, `document.querySelectorAll("#lab-batching-tables tr").length`); n != 25 {
-					t.Errorf("sweep table has %d rows, want a header and 24", n)
+				// A header and 16 rates for each of the three policies.
+				if n := e2e.Eval[int](t, b, `document.querySelectorAll("#lab-batching-tables tr").length`); n != 1+3*16 {
+					t.Errorf("sweep table has %d rows, want a header and 48", n)
 				}
 				e2e.Screenshot(t, b, fmt.Sprintf("batching-preset-%d", i))
 				return
@@ -191,6 +192,9 @@ func walkBatching(t *testing.T, lab labs.Lab, pg e2e.Lab) {
 			card := e2e.Eval[string](t, b, `document.querySelector("#lab-batching-stats .stat.has-guess").textContent`)
 			if !strings.Contains(card, "TTFT p95") || !strings.Contains(card, "You predicted") {
 				t.Errorf("prediction card = %q", card)
+			}
+			if n := e2e.Eval[int](t, b, `document.querySelectorAll("#lab-batching-stats .stat.has-guess").length`); n != 2 {
+				t.Errorf("%d cards show a prediction, want both typed guesses (p95 TTFT, throughput)", n)
 			}
 			e2e.Screenshot(t, b, fmt.Sprintf("batching-preset-%d", i))
 		})
@@ -269,7 +273,7 @@ func walkPrefillDecode(t *testing.T, _ labs.Lab, pg e2e.Lab) {
 // e-mail address shows; the generated-vs-delivered chart draws both fronts.
 func walkModeration(t *testing.T, lab labs.Lab, pg e2e.Lab) {
 	b := pg.Tab
-	play := labtest.Play{Knobs: []string{"policy"}, Guess: "3", Changes: 3, Timeout: 2 * time.Minute,
+	play := labtest.Play{Knobs: []string{"policy"}, Guess: "3", Guess2: "400", Changes: 3, Timeout: 2 * time.Minute,
 		Until: `!!document.querySelector('#lab-moderation-stats [data-stat="total_ms"]')`}
 	// Record whether the reader's text ever showed an e-mail address,
 	// not just at the end: a leak is later replaced.
@@ -309,6 +313,9 @@ func walkModeration(t *testing.T, lab labs.Lab, pg e2e.Lab) {
 		card := e2e.Eval[string](t, b, `(document.querySelector("#lab-moderation-stats .stat.has-guess") || {textContent: ""}).textContent`)
 		if !strings.Contains(card, "You predicted") {
 			t.Errorf("prediction card = %q", card)
+		}
+		if n := e2e.Eval[int](t, b, `document.querySelectorAll("#lab-moderation-stats .stat.has-guess").length`); n != 2 {
+			t.Errorf("%d cards show a prediction, want both typed guesses (unsafe tokens, first word)", n)
 		}
 		t.Logf("%s: %v unsafe tokens shown", policy, leaked)
 	}

@@ -48,6 +48,9 @@ func flops(s engine.StepBreakdown) string {
 	return fmt.Sprintf("(%s FLOPs, 2 per weight and token, + %s for attention)", sci(s.LinearFLOPs), sci(s.AttnFLOPs))
 }
 
+// Sci writes x as "1.40 × 10¹³", as the formulas write FLOPs and weights.
+func Sci(x float64) string { return sci(x) }
+
 // sci writes x as "1.40 × 10¹³".
 func sci(x float64) string {
 	if x <= 0 {
@@ -115,6 +118,38 @@ func PrefillFormula(cfg engine.Config, p int) (f Formula, ok bool) {
 	}
 	if n := cfg.MaxNumBatchedTokens; cfg.ChunkedPrefill && n > 0 && p > n {
 		f.After = fmt.Sprintf("This prompt is longer than the %s-token step budget, so the engine reads it over %d steps.", Thousands(n), (p+n-1)/n)
+	}
+	return f, true
+}
+
+// DecodeFormula is the roofline arithmetic of steps decode steps of one
+// request alone on cfg's model and GPU, each reading the weights and a
+// ctx-token KV cache: a decode step makes one token, so its time is set by
+// the bytes it reads, not by its few FLOPs. ok is false when cfg has no
+// roofline. The KV cache grows by a token a step, and a step's cost grows
+// linearly with it, so the step at the middle context stands for the mean.
+func DecodeFormula(cfg engine.Config, ctx, steps int) (f Formula, ok bool) {
+	r, err := engine.NewRoofline(cfg)
+	if err != nil || steps <= 0 {
+		return Formula{}, false
+	}
+	s := r.Explain(engine.BatchShape{NumSeqs: 1, DecodeTokens: 1, SampledTokens: 1, KVReadTokens: int64(ctx), AttnPairs: float64(ctx + 1)})
+	step, name := s.Memory, "reading the weights and KV cache (memory-bound)"
+	if s.ComputeBound() {
+		step, name = s.Compute, "compute (compute-bound)"
+	}
+	over := s.Overhead + s.AllReduce
+	each := fmt.Sprintf("%.1f GB of weights and KV cache for a %s-token context ÷ (%s GB/s × %.0f%%) = %s, + %s step overhead",
+		s.Bytes/1e9, Thousands(ctx), Thousands(int(s.Bandwidth/1e9)), s.MemEfficiency*100, ms(s.Memory), ms(over))
+	if s.ComputeBound() {
+		each = fmt.Sprintf("%s ÷ (%.0f TFLOP/s × %.0f%%) = %s, + %s step overhead", flops(s), s.PeakFLOPS/1e12, s.MatmulMFU*100, ms(s.Compute), ms(over))
+	}
+	n := float64(steps)
+	f = Formula{Unit: "ms", Result: n * Millis(s.Total),
+		Parts: []Term{{Name: name, Value: n * Millis(step)}, {Name: "the fixed step overhead", Value: n * Millis(over)}}}
+	f.Expr = each
+	if steps > 1 {
+		f.Expr = fmt.Sprintf("%s steps × (%s)", Thousands(steps), each)
 	}
 	return f, true
 }

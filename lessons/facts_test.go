@@ -44,6 +44,7 @@ func TestStaleClaimsStayFixed(t *testing.T) {
 		{"batching", "static batching understates queueing", "static batching queues more, not less"},
 		{"streaming-through-the-stack", "`EventSource` reconnects by itself.", "chat clients POST; a reconnect restarts generation"},
 		{"levers", "three of them save money", "the table shows four levers that lower cost"},
+		{"streaming-through-the-stack", "about 100 bytes per token", "the stack lab measures about 160 bytes per provider chunk and about 30 per gateway event"},
 	}
 	for _, tc := range tests {
 		if strings.Contains(source(t, tc.slug), tc.phrase) {

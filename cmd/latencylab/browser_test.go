@@ -143,9 +143,10 @@ func TestBrowserStreamingLab(t *testing.T) {
 
 	body := "#lab-streaming-text .text-body"
 	done := `document.querySelector("#lab-streaming-status").classList.contains("status-done")`
-	e2e.Do(t, ctx, "settings", 5*time.Second,
-		e2e.SetInput("lab-streaming-k-answerTokens", "200"),
-		e2e.SetInput("lab-streaming-guess", "300"))
+	e2e.Do(t, ctx, "settings", 5*time.Second, e2e.SetInput("lab-streaming-k-answerTokens", "200"))
+	// The lab asks two numbers (first word, total time): Run unlocks once
+	// both are typed.
+	e2e.Lab{Tab: ctx, Prefix: "lab-streaming"}.Guess(t, "300", "2000")
 	e2e.Eval[bool](t, ctx, watchBodies(body))
 	e2e.Do(t, ctx, "run streaming", 5*time.Second, chromedp.Click(chromedp.ID("lab-streaming-run")))
 	e2e.WaitFor(t, ctx, "streaming run done", done, 90*time.Second)

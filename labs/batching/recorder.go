@@ -22,6 +22,7 @@ type recorder struct {
 	preemptions int
 	itl         []itlPoint // max gap per step end, in time order
 	gaps        []float64  // every inter-token gap (ms)
+	gapSpans    []itlPoint // each of gaps exactly, with when it ended, for its why panel
 	bucket      time.Duration
 	perBucket   []int // output tokens per bucket of the throughput chart
 }
@@ -101,6 +102,7 @@ func (r *recorder) token(i, index int, t time.Duration) {
 	} else {
 		gap := at - q.last
 		r.gaps = append(r.gaps, labs.Millis(gap))
+		r.gapSpans = append(r.gapSpans, itlPoint{at: at, gap: gap})
 		r.addITL(at, gap)
 	}
 	q.tokens++

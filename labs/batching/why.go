@@ -1,6 +1,7 @@
 package batching
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"slices"
@@ -44,6 +45,9 @@ func (v *liveView) why(r *recorder) map[string]labs.Formula {
 	}
 	if f, ok := itlMaxWhy(r); ok {
 		out[statITLMax] = f
+	}
+	if f, ok := itlP99Why(r); ok {
+		out[statITLP99] = f
 	}
 	return out
 }
@@ -187,15 +191,50 @@ func itlMaxWhy(r *recorder) (labs.Formula, bool) {
 	f := labs.Sum("ms", labs.Term{Name: labs.Count(n, "engine step") + " in the gap", Value: labs.Millis(busy)},
 		labs.Term{Name: "time between steps", Value: max(labs.Millis(top.gap-busy), 0)})
 	f.Before = fmt.Sprintf("ITL max = the steps between one request's two tokens, at %s:", labs.FormatMS(labs.Millis(top.at)))
+	f.After = gapCause(r, n, busy, batch)
+	f.Remainder = "time the engine sat between steps"
+	return f, true
+}
+
+// gapCause says what made a gap between two tokens as long as it was: n
+// steps of batch sequences on average, busy long in all.
+func gapCause(r *recorder, n int, busy time.Duration, batch float64) string {
 	switch med := medianStep(r); {
 	case n > 1:
-		f.After = fmt.Sprintf("The request sat out %d steps (%.1f sequences each on average): it was preempted or not yet rescheduled.", n-1, batch)
-	case labs.Millis(busy) > 2*med:
-		f.After = fmt.Sprintf("One step of %.1f sequences ran %.1f× the median step (%s ms): it also read a prompt, and every token in it waited for that prefill.",
+		return fmt.Sprintf("The request sat out %d steps (%.1f sequences each on average): it was preempted or not yet rescheduled.", n-1, batch)
+	case labs.Millis(busy) > 1.5*med:
+		return fmt.Sprintf("One step of %.1f sequences ran %.1f× the median step (%s ms): it also read a prompt, and every token in it waited for that prefill.",
 			batch, labs.Millis(busy)/med, labs.Figure(med))
 	default:
-		f.After = fmt.Sprintf("An ordinary step of %.1f sequences (the median step is %s ms): nothing stalled this run's tokens.", batch, labs.Figure(med))
+		return fmt.Sprintf("An ordinary step of %.1f sequences (the median step is %s ms): nothing stalled these tokens.", batch, labs.Figure(med))
 	}
+}
+
+// itlP99Why explains the 99th percentile of every gap between two tokens
+// as ITL max does the longest: the steps that ran in the gap and the time
+// between them, interpolated between the two gaps around that rank as the
+// percentile itself is.
+func itlP99Why(r *recorder) (labs.Formula, bool) {
+	if len(r.gapSpans) == 0 {
+		return labs.Formula{}, false
+	}
+	gs := slices.Clone(r.gapSpans)
+	slices.SortStableFunc(gs, func(a, b itlPoint) int { return cmp.Compare(a.gap, b.gap) })
+	split := func(g itlPoint) (busy, idle float64, n int, batch float64) {
+		n, b, batch := stepsIn(r, g.at-g.gap, g.at)
+		return labs.Millis(b), max(labs.Millis(g.gap-b), 0), n, batch
+	}
+	pos := 0.99 * float64(len(gs)-1)
+	i := min(int(math.Floor(pos)), len(gs)-1)
+	busy, idle, n, batch := split(gs[i])
+	if i < len(gs)-1 {
+		b2, i2, _, _ := split(gs[i+1])
+		frac := pos - float64(i)
+		busy, idle = busy+frac*(b2-busy), idle+frac*(i2-idle)
+	}
+	f := labs.Sum("ms", labs.Term{Name: "engine steps in the gap", Value: busy}, labs.Term{Name: "time between steps", Value: idle})
+	f.Before = fmt.Sprintf("ITL p99 = the gap only 1 in 100 of the run's %s between two tokens exceeds: the steps in it + the time between them:", labs.Thousands(len(gs)))
+	f.After = gapCause(r, n, time.Duration(busy*float64(time.Millisecond)), batch)
 	f.Remainder = "time the engine sat between steps"
 	return f, true
 }

@@ -131,7 +131,13 @@ func (v *view) liveStats(res *pipeline.Result) []labs.Stat {
 			waited = end - start
 		}
 	}
-	labs.Explain(out, liveWhy(res, waited))
+	why := liveWhy(res, waited)
+	if v.second != nil {
+		if f, ok := v.second.why(); ok {
+			why[statSecondCall] = f
+		}
+	}
+	labs.Explain(out, why)
 	return out
 }
 

@@ -60,6 +60,11 @@ type secondCall struct {
 	mu         sync.Mutex
 	start, end time.Duration // since t0; end is 0 until it is done
 	err        error
+	// firstTok and lastTok are when its first and last tokens came (since
+	// t0, on the engine's clock), tokens how many, prompt its prompt's
+	// length: the parts of its why panel.
+	firstTok, lastTok time.Duration
+	tokens, prompt    int
 }
 
 // wrap makes every tier's provider run the second call with its answer.
@@ -89,9 +94,12 @@ func (c *secondCall) span() (start, end time.Duration, done bool) {
 func (c *secondCall) drain(s pipeline.Stream) {
 	defer s.Close()
 	for {
-		_, err := s.Recv()
+		ev, err := s.Recv()
 		if errors.Is(err, io.EOF) {
 			break
+		}
+		if err == nil {
+			c.note(ev)
 		}
 		if err != nil {
 			c.mu.Lock()

@@ -136,3 +136,54 @@ func overUnder(x, budget float64) string {
 	}
 	return pipelinelab.FmtMS(x-budget) + " over"
 }
+
+// note records a second-call event's token times and prompt length.
+func (c *secondCall) note(ev pipeline.StreamEvent) {
+	at := ev.At.Sub(c.t0)
+	if ev.At.IsZero() {
+		at = c.clk.Now().Sub(c.t0)
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if ev.Done {
+		c.prompt = ev.Usage.PromptTokens
+	}
+	if ev.Tokens <= 0 {
+		return
+	}
+	if c.tokens == 0 {
+		c.firstTok = at
+	}
+	c.tokens += ev.Tokens
+	c.lastTok = at
+}
+
+// why is the second call's formula: its first token (reading its own
+// prompt, the same conversation under another task), then its summary a
+// decode step a token; in sequence the answer waited for all of it.
+func (c *secondCall) why() (labs.Formula, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.end == 0 || c.tokens == 0 {
+		return labs.Formula{}, false
+	}
+	prompt := "reading its prompt"
+	if c.prompt > 0 {
+		prompt = fmt.Sprintf("reading its %s-token prompt", labs.Thousands(c.prompt))
+	}
+	rest := c.lastTok - c.firstTok
+	each := ""
+	if c.tokens > 1 {
+		each = fmt.Sprintf(" (%s ms each)", labs.Figure(pipelinelab.MS(rest)/float64(c.tokens-1)))
+	}
+	f := labs.Sum("ms", labs.Term{Name: "its first token, " + prompt, Value: pipelinelab.MS(c.firstTok - c.start)},
+		labs.Term{Name: fmt.Sprintf("writing %s%s", labs.Count(c.tokens-1, "more token"), each), Value: pipelinelab.MS(rest)})
+	f.Before = "Second call = its first token + the rest of its one-line summary, a decode step a token:"
+	f.Remainder = "the wait from its last token until the end of its stream reached the server (a busy host makes it longer)"
+	if c.together {
+		f.After = "Sent with the answer, it shared the GPU's steps with it: each step carried both calls, so both ran a little slower than alone, and the first word did not wait for it."
+	} else {
+		f.After = "The answer was sent only once this call had ended, so all of it adds to the first word."
+	}
+	return f, true
+}

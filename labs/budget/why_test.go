@@ -28,6 +28,11 @@ func TestWhyMatchesTheRun(t *testing.T) {
 				statMean: 0.005, statP50: 0.005, statP95: 0.005, statP99: 0.005, statJudged: 0.005} {
 				labtest.CheckFormula(t, labtest.StatOf(t, f, key), tol)
 			}
+			// The second call: its first token + its summary's decode
+			// steps, within 2% (its stream's close is the rest).
+			if tc.vals[knobModelCalls] != nil {
+				labtest.CheckFormula(t, labtest.StatOf(t, f, statSecondCall), 0.02)
+			}
 		})
 	}
 }

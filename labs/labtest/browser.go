@@ -115,8 +115,12 @@ func Rises(counts []int) int {
 
 // Play is how a browser test runs each preset it picks.
 type Play struct {
-	Knobs   []string      // knobs whose inputs must show the preset's values before the run
-	Guess   string        // typed into the prediction box; "" types nothing
+	Knobs []string // knobs whose inputs must show the preset's values before the run
+	Guess string   // typed into the prediction box; "" types nothing
+	// Guess2 is typed into the second prediction box of a lab that asks
+	// two numbers (streaming, batching, moderation): Guess without it
+	// fails there, as a learner must give both to unlock Run.
+	Guess2  string
 	Changes int           // DOM changes below the charts the run must at least make (they fill in); 0: not counted
 	Timeout time.Duration // how long a run may take
 	Until   string        // a script condition that must also hold before the run counts as done; "" for none
@@ -129,7 +133,8 @@ type Play struct {
 
 // PlayPresets runs the presets of lab picked by index (every one when
 // which is empty) on its page, each as a subtest named after it: it
-// applies the preset, types the guess, runs it, checks that the charts
+// applies the preset, types the guess (both numbers where the lab asks
+// two), runs it, checks that the charts
 // filled in and what Check wants, and takes a screenshot named after the
 // slug and the preset's index.
 func PlayPresets(t *testing.T, lab labs.Lab, pg e2e.Lab, play Play, which ...int) {
@@ -145,7 +150,10 @@ func PlayPresets(t *testing.T, lab labs.Lab, pg e2e.Lab, play Play, which ...int
 		t.Run(p.Name, func(t *testing.T) {
 			start := time.Now()
 			ApplyPreset(t, pg, i, p, play.Knobs...)
-			if play.Guess != "" {
+			switch {
+			case play.Guess2 != "":
+				pg.Guess(t, play.Guess, play.Guess2)
+			case play.Guess != "":
 				pg.Guess(t, play.Guess)
 			}
 			if play.Changes > 0 {

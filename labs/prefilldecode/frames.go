@@ -56,11 +56,14 @@ type view struct {
 	// whyTTFT and whyTPOT are the roofline arithmetic behind the first
 	// request's stats (labs.Why).
 	whyTTFT, whyTPOT string
+	// why are the formulas of the decode time and the fitted slopes.
+	why map[string]labs.Formula
 }
 
 // frame is the state of every panel now.
 func (v *view) frame(status string) labs.Frame {
 	f := labs.Frame{Status: status, Stats: v.stats(), Charts: []labs.Chart{v.promptChart()}}
+	labs.Explain(f.Stats, v.why)
 	if v.sweep != nil {
 		f.Charts = append(f.Charts, v.ttftChart(), v.decodeChart(), v.rooflineChart())
 	}

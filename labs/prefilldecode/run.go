@@ -73,6 +73,7 @@ func (l *Lab) run(ctx context.Context, ps params, emit func(labs.Frame)) error {
 	}
 	v.first = &measurement{}
 	v.whyTTFT, v.whyTPOT = labs.Why(le.Config(), len(first.req.PromptTokens), len(first.req.OutputTokens))
+	v.why = formulas(s.engine, le.Config(), v.sweep, len(first.req.PromptTokens), len(first.req.OutputTokens))
 	if msg, err := l.measure(ctx, le, first.req, v.first, func() { emit(v.frame(v.firstStatus())) }); err != nil || msg != "" {
 		return l.refused(emit, msg, err)
 	}
@@ -80,6 +81,9 @@ func (l *Lab) run(ctx context.Context, ps params, emit func(labs.Frame)) error {
 	v.second = &measurement{}
 	if msg, err := l.measure(ctx, le, second.req, v.second, func() { emit(v.frame(v.secondStatus())) }); err != nil || msg != "" {
 		return l.refused(emit, msg, err)
+	}
+	if f, ok := secondTTFTWhy(le.Config(), len(second.req.PromptTokens), v.second.usage.CachedTokens); ok {
+		v.why[statSecondTTFT] = f
 	}
 	busy := v.first.delivery
 	busy.Merge(v.second.delivery)

@@ -18,3 +18,25 @@ func TestWhyMatchesTheRun(t *testing.T) {
 		labtest.CheckWhy(t, labtest.StatOf(t, last, statTPOT), "memory-bound")
 	})
 }
+
+// The decode time and both fitted slopes carry their roofline arithmetic,
+// and it lands on what the run measured: the decode time within 3% (one
+// step at the answer's middle context stands for all of them), the decode
+// slope within 3%, and the prefill slope within 10% (the fit also spans
+// short prompts, whose step is set by reading the weights, not compute).
+// The second customer's TTFT is one prefill step over the tokens the
+// cache did not hold, within 5%.
+func TestWhyOfDecodeAndSlopes(t *testing.T) {
+	for _, p := range labtest.Inert(t, define).Presets() {
+		t.Run(p.Name, func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) {
+				l, _ := newTestLab(t)
+				frames := runLab(t, l, labtest.Values(p.Values))
+				last := frames[len(frames)-1]
+				for key, tol := range map[string]float64{statDecode: 0.03, statPerOutputTok: 0.03, statPer1kPrompt: 0.10, statSecondTTFT: 0.05} {
+					labtest.CheckFormula(t, labtest.StatOf(t, last, key), tol)
+				}
+			})
+		})
+	}
+}

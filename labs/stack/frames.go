@@ -163,7 +163,7 @@ func (v *view) finalStatus(a answer, seen, direct screen) string {
 
 // stats are the headline figures, all read off the browser's arrivals.
 func (v *view) stats(a answer, h hops, seen screen) []labs.Stat {
-	return []labs.Stat{
+	out := []labs.Stat{
 		{Key: statFirstWord, Label: "First word at the browser", Value: labs.Millis(seen.firstWord), Unit: "ms",
 			Note: fmt.Sprintf("the GPU's first token was at %s", labs.FormatMS(labs.Millis(a.firstToken()))),
 			Why:  v.whyFirstWord(a, h, seen)},
@@ -174,6 +174,8 @@ func (v *view) stats(a answer, h hops, seen screen) []labs.Stat {
 		{Key: statLongest, Label: "Longest wait between bursts", Value: labs.Millis(seen.longestGap), Unit: "ms",
 			Note: "counted from the GPU's first token"},
 	}
+	labs.Explain(out, v.why(a, h, seen))
+	return out
 }
 
 // whyFirstWord is the sum behind the first word: the GPU's first token,

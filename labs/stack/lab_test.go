@@ -95,14 +95,7 @@ func TestPresetsShowWhatTheirNotesSay(t *testing.T) {
 func TestLessonByteFigures(t *testing.T) {
 	fs := runOnVirtualTime(t, labs.Values{})
 	final := fs[len(fs)-1]
-	perWrite := func(title string) float64 {
-		var b, n float64
-		if _, err := fmtSscan(title, &b, &n); err != nil {
-			t.Fatalf("title %q: %v", title, err)
-		}
-		return b / n
-	}
-	prov, gw := perWrite(final.Tables[0].Title), perWrite(final.Tables[1].Title)
+	prov, gw := bytesPerWrite(t, final.Tables[0].Title), bytesPerWrite(t, final.Tables[1].Title)
 	t.Logf("provider %.0f bytes a write, gateway %.0f, ratio %.1f", prov, gw, prov/gw)
 	if prov < 140 || prov > 180 || gw < 25 || gw > 35 || prov/gw < 4.5 || prov/gw > 5.5 {
 		t.Errorf("provider %.0f, gateway %.0f bytes a write: the lesson says about 160 and 30, five times", prov, gw)

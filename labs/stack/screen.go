@@ -18,6 +18,9 @@ type screen struct {
 	// longestGap is the longest wait between two bursts, or before the
 	// first one after the GPU's first token.
 	longestGap time.Duration
+	// longestFrom is when the longest wait began: the burst before it, or
+	// the GPU's first token.
+	longestFrom time.Duration
 	// points is words on screen over time as a step line from (0, 0).
 	points []labs.Point
 }
@@ -43,7 +46,9 @@ func watch(arr []arrival, now, firstToken time.Duration) screen {
 		}
 		s.bursts++
 		s.lastWord = a.at
-		s.longestGap = max(s.longestGap, a.at-prev)
+		if a.at-prev > s.longestGap {
+			s.longestGap, s.longestFrom = a.at-prev, prev
+		}
 		prev = a.at
 		if words != s.words {
 			x := labs.Millis(a.at)

@@ -102,8 +102,25 @@ func (l Lab) ClickPreset(t testing.TB, i int) {
 	Do(t, l.Tab, "preset", 10*time.Second, chromedp.Click(chromedp.ID(fmt.Sprintf("%s-preset-%d", l.Prefix, i))))
 }
 
-// Guess types value into the prediction box.
-func (l Lab) Guess(t testing.TB, value string) {
+// Guess types the learner's prediction: first into the prediction box
+// and, where the lab asks for a second number, second into its box. It
+// stops t when the page's boxes and the values given do not match (a lab
+// that asks two numbers must get both, as a learner would type them), and
+// waits until the typed guesses, not a skip, have unlocked Run.
+func (l Lab) Guess(t testing.TB, first string, second ...string) {
 	t.Helper()
-	Do(t, l.Tab, "guess", 5*time.Second, SetInput(l.ID("guess"), value))
+	asksTwo := Eval[bool](t, l.Tab, fmt.Sprintf(`!!document.getElementById(%q)`, l.ID("guess2")))
+	switch {
+	case asksTwo && len(second) != 1:
+		t.Fatalf("guess: the lab asks two numbers; give both, not %d", 1+len(second))
+	case !asksTwo && len(second) > 0:
+		t.Fatalf("guess: the lab asks one number, got %d", 1+len(second))
+	}
+	actions := []chromedp.Action[chromedp.Void]{SetInput(l.ID("guess"), first)}
+	if asksTwo {
+		actions = append(actions, SetInput(l.ID("guess2"), second[0]))
+	}
+	Do(t, l.Tab, "guess", 5*time.Second, actions...)
+	WaitFor(t, l.Tab, "the guesses unlock Run", fmt.Sprintf(`(() => { const s = document.getElementById(%q);
+		return !s || getComputedStyle(s).display === "none" })()`, l.ID("skip")), 5*time.Second)
 }
