@@ -136,29 +136,65 @@ func (e *Engine) Start() time.Time { return e.start }
 // channel without a final event. Invalid requests fail here, with the
 // engine's error (e.g. *engine.ContextLengthError).
 func (e *Engine) Submit(ctx context.Context, req engine.Request) (<-chan Event, error) {
-	if err := e.eng.ValidateRequest(&req); err != nil {
+	outs, err := e.SubmitTogether(ctx, req)
+	if err != nil {
 		return nil, err
 	}
-	if e.cfg.Remote != nil {
-		return e.cfg.Remote(ctx, req, e.start)
+	return outs[0], nil
+}
+
+// SubmitTogether queues reqs as one arrival, as Submit does each: the
+// runner sees all of them at its next step or none, so requests a lab
+// sends "at the same time" share their first step however busy the host
+// is. Nothing is queued when any request is invalid.
+func (e *Engine) SubmitTogether(ctx context.Context, reqs ...engine.Request) ([]<-chan Event, error) {
+	for i := range reqs {
+		if err := e.eng.ValidateRequest(&reqs[i]); err != nil {
+			return nil, err
+		}
 	}
-	st := newStream(req)
-	st.source = sourceOf(ctx, e.cfg.Source)
+	outs := make([]<-chan Event, len(reqs))
+	if e.cfg.Remote != nil {
+		for i, req := range reqs {
+			out, err := e.cfg.Remote(ctx, req, e.start)
+			if err != nil {
+				return nil, err
+			}
+			outs[i] = out
+		}
+		return outs, nil
+	}
+	streams := make([]*stream, len(reqs))
 	e.mu.Lock()
 	if e.closed {
 		e.mu.Unlock()
 		return nil, ErrClosed
 	}
-	if _, dup := e.streams[req.ID]; dup {
-		e.mu.Unlock()
-		return nil, fmt.Errorf("request %s: duplicate id", req.ID)
+	for i, req := range reqs {
+		_, dup := e.streams[req.ID]
+		for _, earlier := range reqs[:i] {
+			dup = dup || earlier.ID == req.ID
+		}
+		if dup {
+			e.mu.Unlock()
+			return nil, fmt.Errorf("request %s: duplicate id", req.ID)
+		}
 	}
-	e.streams[req.ID] = st
-	e.pending = append(e.pending, command{submit: st, id: req.ID, at: e.clock.Now()})
+	now := e.clock.Now()
+	for i, req := range reqs {
+		st := newStream(req)
+		st.source = sourceOf(ctx, e.cfg.Source)
+		e.streams[req.ID] = st
+		e.pending = append(e.pending, command{submit: st, id: req.ID, at: now})
+		streams[i], outs[i] = st, st.out
+	}
 	e.mu.Unlock()
 	e.poke()
-	go st.forward(ctx, func() { e.abort(req.ID) })
-	return st.out, nil
+	for i, st := range streams {
+		id := reqs[i].ID
+		go st.forward(ctx, func() { e.abort(id) })
+	}
+	return outs, nil
 }
 
 // abort asks the runner to abort id at its next step.

@@ -78,10 +78,14 @@ func (l *Lab) runSideBySide(ctx context.Context, s settings, emit func(labs.Fram
 	}
 	v := &sideView{s: s, answerWords: countWords(players[0].ans.Text), xmax: sideAxis(le.Config(), reqs, s.speedCap)}
 	t0 := l.Clock.Now()
+	// Together, so both share their first step however late this
+	// goroutine or the engine's runner is scheduled.
+	events, err := le.SubmitTogether(ctx, reqs[:]...)
+	if err != nil {
+		return labs.SubmitRefused("streaming", err, "Not run.", emit)
+	}
 	for i, p := range players {
-		if p.events, err = le.Submit(ctx, reqs[i]); err != nil {
-			return labs.SubmitRefused("streaming", err, "Not run.", emit)
-		}
+		p.events = events[i]
 	}
 	emit(v.frame(players, 0))
 	tk := l.Ticker()
