@@ -52,23 +52,30 @@ func isTimeout(err error) bool {
 	return errors.Is(err, ErrOverallTimeout) || errors.Is(err, ErrDeadline)
 }
 
-// attempt calls one tier. The first-token timeout is capped by what is
-// left of the shared deadline, so a retry never outlives the request.
-func (r *run) attempt(ctx context.Context, tier Tier, preq ProviderRequest, deadline time.Time, a *answer) Attempt {
+// attempt calls one tier from the modelled moment from. The first-token
+// timeout, the overall timeout and the request deadline (overall, a
+// modelled moment; 0 for none) are read on the modelled timeline: a token
+// modelled past one of them is not shown and ends the attempt there. The
+// handler's clock only stops, a grace later, a call whose tokens never
+// come.
+func (r *run) attempt(ctx context.Context, tier Tier, preq ProviderRequest, from, overall time.Duration, a *answer) Attempt {
 	clk := r.deps.Clock
-	at := Attempt{Tier: tier.Name, Start: r.rec.since()}
-	if !deadline.IsZero() {
-		at.Budget = deadline.Sub(clk.Now())
+	wallFrom := r.rec.since()
+	at := Attempt{Tier: tier.Name, Start: from}
+	limits := []limit{{overall, ErrOverallTimeout}, {r.cfg.Deadline, ErrDeadline}}
+	if first, ok := earliestPassed(1<<62, limits...); ok {
+		at.Budget = first.at - from
 	}
-	sp := r.rec.begin(StageAttempt, tier.Name)
+	sp := r.rec.begin(StageAttempt, tier.Name, from)
 	actx, cancel := context.WithCancelCause(ctx)
 	defer cancel(context.Canceled)
 	first := make(chan struct{})
 	var seen atomic.Bool // a token arrived: the timer must not fire any more
-	if ftt := r.cfg.Gateway.FirstTokenTimeout; ftt > 0 {
+	ftt := r.cfg.Gateway.FirstTokenTimeout
+	if ftt > 0 {
 		go func() {
 			select {
-			case <-clk.After(ftt):
+			case <-clk.After(backstop(ftt, wallFrom-from)):
 				if !seen.Load() {
 					cancel(ErrFirstTokenTimeout)
 				}
@@ -81,6 +88,8 @@ func (r *run) attempt(ctx context.Context, tier Tier, preq ProviderRequest, dead
 	tokens, got := 0, false
 	var usage Usage
 	var finish string
+	var cut limit // a limit the modelled timeline passed
+	end := time.Duration(-1)
 	stream, err := tier.Provider.Stream(actx, preq)
 	if err == nil {
 		for {
@@ -97,20 +106,29 @@ func (r *run) attempt(ctx context.Context, tier Tier, preq ProviderRequest, dead
 			if err != nil {
 				break
 			}
+			when := r.tokenTime(ev, from, wallFrom, a.lastToken)
 			if ev.Done {
 				usage, finish = ev.Usage, ev.FinishReason
+				end = when
 				break
 			}
 			if ev.Tokens == 0 && ev.Text == "" {
 				continue
 			}
-			when := r.tokenTime(ev, at.Start, a.lastToken)
+			ls := limits
+			if !got && ftt > 0 {
+				ls = append(ls, limit{from + ftt, ErrFirstTokenTimeout})
+			}
+			if l, passed := earliestPassed(when, ls...); passed {
+				cut, err = l, l.cause
+				break
+			}
 			if !got {
 				got = true
 				close(first)
 				at.FirstToken = when
 				a.attemptAt, a.modelFirst, a.tier = at.Start, at.FirstToken, tier.Name
-				r.rec.add(Span{Stage: StageFirstToken, Tier: tier.Name, Start: at.Start, End: at.FirstToken})
+				r.rec.add(Span{Stage: StageFirstToken, Tier: tier.Name, Start: at.Start, End: at.FirstToken, WallStart: wallFrom})
 			}
 			tokens += ev.Tokens
 			r.deliver(a, ev.Text, ev.Tokens, tier.Name, when)
@@ -120,11 +138,10 @@ func (r *run) attempt(ctx context.Context, tier Tier, preq ProviderRequest, dead
 	if err != nil && actx.Err() != nil {
 		err = context.Cause(actx) // the real reason: timeout or disconnect
 	}
-	at.End, at.Tokens = r.rec.since(), tokens
-
-	if got {
+	at.End, at.Tokens = r.attemptEnd(err, cut, from, wallFrom, end, a.lastToken), tokens
+		if got {
 		r.rec.add(Span{Stage: StageDecode, Tier: tier.Name, Start: at.FirstToken, End: a.lastToken,
-			Detail: fmt.Sprintf("%d tokens", tokens)})
+			WallStart: wallFrom, Detail: fmt.Sprintf("%d tokens", tokens)})
 		if err != nil {
 			usage = Usage{PromptTokens: r.promptTokens, CompletionTokens: tokens}
 		}
@@ -159,23 +176,47 @@ func (r *run) attempt(ctx context.Context, tier Tier, preq ProviderRequest, dead
 	if err != nil {
 		at.Err = err.Error()
 	}
-	sp.end(at.Outcome, err)
+	sp.end(at.End, at.Outcome, err)
 	return at
 }
 
-// tokenTime is when a chunk reached the gateway, since the request start:
-// the provider's stamp when it has one (the bundled engine stamps each
-// token with when its modelled GPU made it, plus the network's way back),
-// so a host that reads the stream late does not move the figures; else
-// now. A stamp outside the attempt's span so far (another clock) is not
-// trusted, and times never run backwards.
-func (r *run) tokenTime(ev StreamEvent, start, last time.Duration) time.Duration {
+// attemptEnd is the modelled moment an attempt ended: the limit it passed
+// (on the modelled timeline, or by the backstop), else its final event's
+// modelled time, else (a failure, a disconnect, a provider that models no
+// time) its handler time, never before its last token.
+func (r *run) attemptEnd(err error, cut limit, from, wallFrom, final, last time.Duration) time.Duration {
+	switch {
+	case cut.at > 0:
+		return cut.at
+	case errors.Is(err, ErrFirstTokenTimeout):
+		return from + r.cfg.Gateway.FirstTokenTimeout
+	case errors.Is(err, ErrDeadline) && r.cfg.Deadline > 0:
+		return max(r.cfg.Deadline, last)
+	case errors.Is(err, ErrOverallTimeout) && r.overallAt > 0:
+		return max(r.overallAt, last)
+	case final >= 0:
+		return max(final, last)
+	}
+	return max(from+r.rec.since()-wallFrom, last)
+}
+
+// tokenTime is when a chunk reached the gateway on the modelled
+// timeline: the attempt's modelled start plus the provider's modelled time
+// for it (the bundled engine's GPU stamps and the modelled network), so a
+// host that runs the call or reads the stream late does not move the
+// figures. A provider that models no time gives the handler's time since
+// the attempt began (its arrival stamp when it has one inside the attempt
+// so far). Times never run backwards.
+func (r *run) tokenTime(ev StreamEvent, from, wallFrom, last time.Duration) time.Duration {
+	if ev.Since > 0 {
+		return max(from+ev.Since, last)
+	}
 	now := r.rec.since()
-	when := now
+	wall := now
 	if !ev.At.IsZero() {
-		if s := ev.At.Sub(r.rec.start); s >= start && s <= now {
-			when = s
+		if s := ev.At.Sub(r.rec.start); s >= wallFrom && s <= now {
+			wall = s
 		}
 	}
-	return max(when, last)
+	return max(from+wall-wallFrom, last)
 }

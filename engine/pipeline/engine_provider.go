@@ -87,7 +87,7 @@ func forwardEngine(ctx context.Context, events <-chan live.Event, answer textmod
 				send(streamItem{err: fmt.Errorf("engine: %w", ev.Err)})
 				return
 			}
-			send(streamItem{ev: StreamEvent{Done: true, At: sent.Add(ev.GPU), FinishReason: answer.FinishReason,
+			send(streamItem{ev: StreamEvent{Done: true, At: sent.Add(ev.GPU), Since: ev.GPU, FinishReason: answer.FinishReason,
 				Usage: Usage{PromptTokens: ev.Usage.PromptTokens, CompletionTokens: ev.Usage.CompletionTokens,
 					CachedTokens: ev.Usage.CachedTokens}}})
 			return
@@ -96,7 +96,7 @@ func forwardEngine(ctx context.Context, events <-chan live.Event, answer textmod
 		if ev.Index >= 0 && ev.Index < len(answer.Pieces) {
 			piece = answer.Pieces[ev.Index]
 		}
-		if !send(streamItem{ev: StreamEvent{Text: piece, Tokens: 1, At: sent.Add(ev.GPU)}}) {
+		if !send(streamItem{ev: StreamEvent{Text: piece, Tokens: 1, At: sent.Add(ev.GPU), Since: ev.GPU}}) {
 			return
 		}
 	}

@@ -63,7 +63,7 @@ func (p *FaultyProvider) Stream(ctx context.Context, req ProviderRequest) (Strea
 	if err != nil {
 		return nil, err
 	}
-	return &faultyStream{ctx: ctx, inner: inner, f: p.Faults, clk: clk}, nil
+	return &faultyStream{ctx: ctx, inner: inner, f: p.Faults, clk: clk, delay: p.Faults.FirstTokenDelay}, nil
 }
 
 type faultyStream struct {
@@ -74,8 +74,14 @@ type faultyStream struct {
 	tokens  int
 	stalled bool
 	// resumed is when a stall ended: chunks the provider made during it
-	// reach the caller then, not when their stamps say.
-	resumed time.Time
+	// reach the caller then, not when their stamps say. resumedSince is
+	// the same moment on the modelled timeline (the last chunk's Since
+	// plus the stall), lastSince that last chunk's.
+	resumed      time.Time
+	resumedSince time.Duration
+	lastSince    time.Duration
+	// delay is the modelled wait before the call (FirstTokenDelay).
+	delay time.Duration
 }
 
 func (s *faultyStream) Recv() (StreamEvent, error) {
@@ -89,6 +95,7 @@ func (s *faultyStream) Recv() (StreamEvent, error) {
 			return StreamEvent{}, err
 		}
 		s.resumed = s.clk.Now()
+		s.resumedSince = s.lastSince + s.f.StallFor
 	}
 	ev, err := s.inner.Recv()
 	if err != nil {
@@ -96,6 +103,10 @@ func (s *faultyStream) Recv() (StreamEvent, error) {
 	}
 	if !ev.At.IsZero() && ev.At.Before(s.resumed) {
 		ev.At = s.resumed
+	}
+	if ev.Since > 0 {
+		ev.Since = max(ev.Since+s.delay, s.resumedSince)
+		s.lastSince = ev.Since
 	}
 	s.tokens += ev.Tokens
 	return ev, nil

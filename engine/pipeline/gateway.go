@@ -26,7 +26,10 @@ type answer struct {
 	// complete.
 	firstShown time.Duration
 	lastShown  time.Duration
-	shown      bool
+	// The same on the handler's clock.
+	wallFirst time.Duration
+	wallLast  time.Duration
+	shown     bool
 	pending    strings.Builder
 	pendingN   int
 }
@@ -36,14 +39,14 @@ type answer struct {
 func (r *run) callModel(ctx context.Context, prompt Prompt) *answer {
 	a := &answer{}
 	g := r.cfg.Gateway
-	deadline := r.deadline
+	from := r.ready // the modelled moment the prompt was ready
 	if g.OverallTimeout > 0 {
-		at := r.deps.Clock.Now().Add(g.OverallTimeout)
-		if deadline.IsZero() || at.Before(deadline) {
-			deadline = at
-		}
+		r.overallAt = from + g.OverallTimeout
+		// Read on the modelled timeline; this only stops a call that
+		// never gets there.
+		wall := r.rec.start.Add(backstop(g.OverallTimeout, r.rec.since()-from) + from)
 		var cancel context.CancelFunc
-		ctx, cancel = withDeadline(ctx, r.deps.Clock, at, ErrOverallTimeout)
+		ctx, cancel = withDeadline(ctx, r.deps.Clock, wall, ErrOverallTimeout)
 		defer cancel()
 	}
 	preq := ProviderRequest{ID: r.id, Messages: prompt.Messages, MaxTokens: g.MaxTokens,
@@ -52,7 +55,7 @@ func (r *run) callModel(ctx context.Context, prompt Prompt) *answer {
 	var key [32]byte
 	if g.Cache && r.deps.Cache != nil {
 		key = cacheKey(g.Tier, preq, prompt.Messages)
-		if r.replayCache(key, a) {
+		if r.replayCache(key, a, from) {
 			return a
 		}
 	}
@@ -62,8 +65,15 @@ func (r *run) callModel(ctx context.Context, prompt Prompt) *answer {
 		if ctx.Err() != nil {
 			break
 		}
+		// A limit reached on the modelled timeline leaves no time for
+		// another tier.
+		if l, reached := earliestPassed(from+1, limit{r.overallAt, ErrOverallTimeout}, limit{r.cfg.Deadline, ErrDeadline}); reached {
+			a.status, a.err = StatusTimeout, l.cause
+			break
+		}
 		preq.Model = tier.Model
-		at := r.attempt(ctx, tier, preq, deadline, a)
+		at := r.attempt(ctx, tier, preq, from, r.overallAt, a)
+		from = at.End
 		a.attempts = append(a.attempts, at)
 		if at.Outcome == OutcomeFirstTokenTimeout || at.Outcome == OutcomeFailed {
 			continue
@@ -98,23 +108,23 @@ func (r *run) settle(ctx context.Context, a *answer) {
 	}
 }
 
-// replayCache serves a stored answer, if there is one.
-func (r *run) replayCache(key [32]byte, a *answer) bool {
-	sp := r.rec.begin(StageCache, r.cfg.Gateway.Tier)
+// replayCache serves a stored answer, if there is one, at the modelled
+// moment start: a lookup in memory takes no modelled time.
+func (r *run) replayCache(key [32]byte, a *answer, start time.Duration) bool {
+	sp := r.rec.begin(StageCache, r.cfg.Gateway.Tier, start)
 	hit, ok := r.deps.Cache.get(key)
 	if !ok {
-		sp.end("miss", nil)
+		sp.end(start, "miss", nil)
 		return false
 	}
-	sp.end("hit", nil)
-	start := r.rec.since()
+	sp.end(start, "hit", nil)
 	a.tier, a.cached, a.finish, a.usage, a.status = hit.tier, true, hit.finish, hit.usage, StatusComplete
 	a.attemptAt, a.modelFirst = start, start
 	for _, d := range hit.deltas {
-		r.deliver(a, d.text, d.tokens, hit.tier, r.rec.since())
+		r.deliver(a, d.text, d.tokens, hit.tier, start)
 	}
 	r.flush(a, hit.tier)
-	end := r.rec.since()
+	end := start
 	r.rec.add(Span{Stage: StageFirstToken, Tier: hit.tier, Start: start, End: start, Detail: "from cache"})
 	r.rec.add(Span{Stage: StageDecode, Tier: hit.tier, Start: start, End: end, Detail: "from cache"})
 	a.attempts = append(a.attempts, Attempt{Tier: hit.tier, Start: start, End: end, FirstToken: start,
@@ -138,10 +148,11 @@ func (r *run) deliver(a *answer, text string, tokens int, tier string, at time.D
 
 // show puts text on the user's screen at at (since the request start).
 func (r *run) show(a *answer, text string, tokens int, tier string, at time.Duration) {
+	wall := r.rec.since()
 	if !a.shown {
-		a.shown, a.firstShown = true, at
+		a.shown, a.firstShown, a.wallFirst = true, at, wall
 	}
-	a.lastShown = at
+	a.lastShown, a.wallLast = at, wall
 	a.text.WriteString(text)
 	r.rec.emit(Event{Kind: EventDelta, At: at, Text: text, Tokens: tokens, Tier: tier})
 	r.growAnswer(a, tokens)

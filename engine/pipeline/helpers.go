@@ -2,10 +2,11 @@ package pipeline
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"time"
 
 	"github.com/latencylab/latencylab/engine/textmodel"
-	"golang.org/x/sync/errgroup"
 )
 
 // StageHelper is a model call made before the answer.
@@ -38,12 +39,13 @@ var helperTasks = []struct{ name, prompt string }{
 	{"language", "Name the language of the customer's message."},
 }
 
-// helperCalls runs the configured calls; failures degrade, only a
-// cancelled request returns an error.
-func (r *run) helperCalls(ctx context.Context) error {
+// helperCalls runs the configured calls from the modelled moment from and
+// returns when they ended on the modelled timeline; failures degrade, only
+// a cancelled request returns an error.
+func (r *run) helperCalls(ctx context.Context, from time.Duration) (time.Duration, error) {
 	h := r.cfg.Helpers
 	if h.Count == 0 {
-		return nil
+		return from, nil
 	}
 	name := h.Tier
 	if name == "" {
@@ -54,55 +56,59 @@ func (r *run) helperCalls(ctx context.Context) error {
 	if maxTokens == 0 {
 		maxTokens = 32
 	}
-	call := func(ctx context.Context, i int) error {
+	steps := make([]func(context.Context, time.Duration) (time.Duration, error), h.Count)
+	for i := range steps {
 		task := helperTasks[i%len(helperTasks)]
-		sp := r.rec.begin(StageHelper, tier.Name)
-		req := ProviderRequest{ID: fmt.Sprintf("%s-%s", r.id, task.name), Model: tier.Model, MaxTokens: maxTokens, Seed: r.req.Seed,
-			Messages: []textmodel.Message{{Role: textmodel.RoleSystem, Content: task.prompt}, {Role: textmodel.RoleUser, Content: r.lookupText}}}
-		u, err := drain(ctx, tier.Provider, req)
-		r.mu.Lock()
-		r.extraCost += tier.Cost(u)
-		r.mu.Unlock()
-		sp.end(fmt.Sprintf("%s: %d tokens", task.name, u.CompletionTokens), err)
-		if err != nil && ctx.Err() != nil {
-			return context.Cause(ctx)
-		}
-		return nil
-	}
-	if !h.Parallel {
-		for i := range h.Count {
-			if err := call(ctx, i); err != nil {
-				return err
+		steps[i] = func(ctx context.Context, from time.Duration) (time.Duration, error) {
+			sp := r.rec.begin(StageHelper, tier.Name, from)
+			req := ProviderRequest{ID: fmt.Sprintf("%s-%s", r.id, task.name), Model: tier.Model, MaxTokens: maxTokens, Seed: r.req.Seed,
+				Messages: []textmodel.Message{{Role: textmodel.RoleSystem, Content: task.prompt}, {Role: textmodel.RoleUser, Content: r.lookupText}}}
+			wallFrom := r.rec.since()
+			u, took, err := drain(ctx, tier.Provider, req)
+			if took < 0 { // no modelled time: the handler's
+				took = r.rec.since() - wallFrom
 			}
+			r.mu.Lock()
+			r.extraCost += tier.Cost(u)
+			r.mu.Unlock()
+			end := from + took
+			if err != nil && ctx.Err() != nil {
+				end = r.stoppedAt(ctx, end)
+				sp.end(end, fmt.Sprintf("%s: %d tokens", task.name, u.CompletionTokens), err)
+				return end, context.Cause(ctx)
+			}
+			end, cut := r.waitUntil(ctx, end)
+			sp.end(end, fmt.Sprintf("%s: %d tokens", task.name, u.CompletionTokens), errors.Join(err, cut))
+			return end, cut
 		}
-		return nil
 	}
-	g, gctx := errgroup.WithContext(ctx)
-	for i := range h.Count {
-		g.Go(func() error { return call(gctx, i) })
-	}
-	return g.Wait()
+	return runSteps(ctx, steps, from, h.Parallel)
 }
 
-// drain reads a whole completion and returns its usage.
-func drain(ctx context.Context, p Provider, req ProviderRequest) (Usage, error) {
+// drain reads a whole completion and returns its usage and its modelled
+// time from the call to its last event (-1 when the provider models none).
+func drain(ctx context.Context, p Provider, req ProviderRequest) (Usage, time.Duration, error) {
+	took := time.Duration(-1)
 	s, err := p.Stream(ctx, req)
 	if err != nil {
-		return Usage{}, err
+		return Usage{}, took, err
 	}
 	defer s.Close()
 	var u Usage
 	for {
 		ev, err := s.Recv()
 		if err != nil {
-			return u, err
+			return u, took, err
+		}
+		if ev.Since > 0 {
+			took = max(took, ev.Since)
 		}
 		u.CompletionTokens += ev.Tokens
 		if ev.Done {
 			if ev.Usage.CompletionTokens > 0 || ev.Usage.PromptTokens > 0 {
 				u = ev.Usage
 			}
-			return u, nil
+			return u, took, nil
 		}
 	}
 }

@@ -36,10 +36,10 @@ const FreshConnectionHandshakes = 2
 // stamped it.
 func (n NetworkProvider) Stream(ctx context.Context, req ProviderRequest) (Stream, error) {
 	ctx, cancel := context.WithCancel(ctx)
-	s := &delayedStream{ctx: ctx, cancel: cancel, clk: clock.Or(n.Clock), down: n.RTT / 2, sent: make(chan struct{})}
+	up := time.Duration(n.Handshakes)*n.RTT + n.RTT/2
+	s := &delayedStream{ctx: ctx, cancel: cancel, clk: clock.Or(n.Clock), up: up, down: n.RTT / 2, sent: make(chan struct{})}
 	go func() {
 		defer close(s.sent)
-		up := time.Duration(n.Handshakes)*n.RTT + n.RTT/2
 		if s.err = clock.Sleep(ctx, s.clk, up); s.err != nil {
 			return
 		}
@@ -55,6 +55,7 @@ type delayedStream struct {
 	ctx    context.Context
 	cancel context.CancelFunc
 	clk    clock.Clock
+	up     time.Duration // connection and upload, before the provider sees the request
 	down   time.Duration
 	// sent is closed once the request has crossed (inner set) or failed
 	// to (err set); both are written before it closes.
@@ -70,8 +71,16 @@ func (s *delayedStream) Recv() (StreamEvent, error) {
 		return StreamEvent{}, s.err
 	}
 	ev, err := s.inner.Recv()
-	if err != nil || s.down <= 0 {
+	if err != nil {
 		return ev, err
+	}
+	if ev.Since > 0 {
+		// Modelled: the way there, the provider's own time, the way back,
+		// however late the host ran the upload.
+		ev.Since += s.up + s.down
+	}
+	if s.down <= 0 {
+		return ev, nil
 	}
 	arrive := s.clk.Now().Add(s.down)
 	if !ev.At.IsZero() {

@@ -21,6 +21,12 @@ type Deps struct {
 	Cache     *Cache
 	Clock     clock.Clock      // nil: the real clock
 	Text      *textmodel.Model // nil: the shared model
+	// OnHostTime, when set, hears each stage end and each piece of text
+	// shown with its modelled time and its handler time (both since the
+	// request start), so a lab can tell the learner when a busy host
+	// stretched the run. It may be called from several goroutines, never
+	// at once for one request.
+	OnHostTime func(modelled, handler time.Duration)
 }
 
 // Pipeline runs support requests through every stage. Safe for concurrent
@@ -118,7 +124,7 @@ func (p *Pipeline) Run(ctx context.Context, req Request, on func(Event)) (*Resul
 	}
 	req.Question = q
 	r := &run{cfg: p.cfg, deps: p.deps, tiers: p.tiers, req: req, id: req.ID, ctx: ctx,
-		rec: newRecorder(p.deps.Clock, on), lookupText: q}
+		rec: newRecorder(p.deps.Clock, on, p.deps.OnHostTime), lookupText: q}
 	if r.id == "" {
 		r.id = fmt.Sprintf("req-%d", req.Seed)
 	}

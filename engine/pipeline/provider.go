@@ -54,6 +54,12 @@ type StreamEvent struct {
 	Text   string
 	Tokens int       // tokens this chunk carries (a chunk may carry none)
 	At     time.Time // when the chunk arrived, on the provider's clock
+	// Since is the chunk's modelled time from the call (Stream) to its
+	// arrival, set by providers that model their time (the bundled
+	// engine's GPU stamps, the modelled network); 0 when the provider
+	// models none (a real server). The pipeline's figures use it, so a
+	// host that runs the call late does not move them.
+	Since time.Duration
 
 	Done         bool
 	FinishReason string

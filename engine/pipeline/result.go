@@ -2,7 +2,8 @@ package pipeline
 
 import "time"
 
-// Summary holds the headline figures of a run, all measured on the clock.
+// Summary holds the headline figures of a run, on the modelled timeline
+// (see Span), with the handler's times beside them.
 type Summary struct {
 	// FirstToken is the model's time to first token: from the start of
 	// the attempt that answered to its first token.
@@ -11,8 +12,12 @@ type Summary struct {
 	FirstWord time.Duration
 	// Total is request start to the last text (the answer complete).
 	Total time.Duration
-	// Elapsed includes saving the messages.
-	Elapsed      time.Duration
+	// Elapsed is the handler's time for the whole run, saving the
+	// messages included.
+	Elapsed time.Duration
+	// Handler is when the first and last text reached the handler: the
+	// modelled times plus whatever a busy host added.
+	Handler      HandlerTimes
 	PromptTokens int
 	OutputTokens int
 	Cost         float64 // US dollars, every attempt included
@@ -53,4 +58,10 @@ func userMessage(status string) string {
 		return "Stopped."
 	}
 	return ""
+}
+
+// HandlerTimes are figures on the handler's clock, since the request start.
+type HandlerTimes struct {
+	FirstWord time.Duration
+	Total     time.Duration
 }

@@ -7,8 +7,6 @@ import (
 	"strings"
 	"sync"
 	"time"
-
-	"github.com/latencylab/latencylab/engine/clock"
 )
 
 // run is the state of one request.
@@ -20,7 +18,8 @@ type run struct {
 	id           string
 	ctx          context.Context // the caller's: done means the client left
 	rec          *recorder
-	deadline     time.Time
+	ready        time.Duration // modelled moment the prompt was ready
+	overallAt    time.Duration // modelled moment the overall timeout passes; 0: none
 	lookupText   string
 	promptTokens int
 	mu           sync.Mutex
@@ -34,9 +33,10 @@ func (r *run) execute() *Result {
 	res := &Result{ID: r.id}
 	ctx := r.ctx
 	if r.cfg.Deadline > 0 {
-		r.deadline = r.rec.start.Add(r.cfg.Deadline)
+		// The deadline is read on the modelled timeline; this only stops
+		// a call that never reaches it.
 		var cancel context.CancelFunc
-		ctx, cancel = withDeadline(ctx, r.deps.Clock, r.deadline, ErrDeadline)
+		ctx, cancel = withDeadline(ctx, r.deps.Clock, r.rec.start.Add(backstop(r.cfg.Deadline, 0)), ErrDeadline)
 		defer cancel()
 	}
 
@@ -56,7 +56,8 @@ func (r *run) execute() *Result {
 		res.Tier, res.Cached, res.FinishReason = a.tier, a.cached, a.finish
 		res.Attempts, res.Usage = a.attempts, a.usage
 		res.Summary = Summary{FirstWord: a.firstShown, Total: a.lastShown, Cost: a.cost,
-			PromptTokens: a.usage.PromptTokens, OutputTokens: a.usage.CompletionTokens}
+			PromptTokens: a.usage.PromptTokens, OutputTokens: a.usage.CompletionTokens,
+			Handler: HandlerTimes{FirstWord: a.wallFirst, Total: a.wallLast}}
 		if a.modelFirst > 0 || a.cached {
 			res.Summary.FirstToken = a.modelFirst - a.attemptAt
 		}
@@ -70,32 +71,34 @@ func (r *run) execute() *Result {
 		res.Text = ""
 	}
 	if res.Status != StatusComplete {
-		r.rec.emit(Event{Kind: EventError, Err: res.Message, Status: res.Status, Cause: res.Err})
+		r.rec.emit(Event{Kind: EventError, At: r.rec.lastAt(), Err: res.Message, Status: res.Status, Cause: res.Err})
 	}
 
 	res.SaveErr = r.finishAnswer(res)
 	res.Verdict = r.verdict
 	res.Spans = r.rec.snapshot()
 	res.Summary.Elapsed = r.rec.since()
-	r.rec.emit(Event{Kind: EventDone, Result: res})
+	r.rec.emit(Event{Kind: EventDone, At: r.rec.lastAt(), Result: res})
 	return res
 }
 
 // beforeModel runs guardrail, context building and prompt assembly.
 func (r *run) beforeModel(ctx context.Context, res *Result) error {
 	alongside := r.cfg.Guard.Enabled && r.cfg.Guard.Alongside
+	var at time.Duration // the modelled timeline, from the request start
+	var err error
 	if r.cfg.Guard.Enabled && !alongside {
-		if err := r.guard(ctx); err != nil {
+		if at, err = r.guard(ctx, at); err != nil {
 			return err
 		}
 		if r.verdict.Action == ActionRedact {
 			r.lookupText = r.verdict.Redacted
 		}
 	}
-	if err := r.helperCalls(ctx); err != nil {
+	if at, err = r.helperCalls(ctx, at); err != nil {
 		return err
 	}
-	lk, err := r.buildContext(ctx, alongside)
+	lk, at, err := r.buildContext(ctx, alongside, at)
 	res.Lookups = lk
 	if err != nil {
 		return err
@@ -104,35 +107,37 @@ func (r *run) beforeModel(ctx context.Context, res *Result) error {
 	if r.verdict.Action == ActionRedact {
 		question = r.verdict.Redacted
 	}
-	sp := r.rec.begin(StagePrompt, "")
+	sp := r.rec.begin(StagePrompt, "", at)
 	res.Prompt = assemblePrompt(r.deps.Text, r.cfg.Prompt, lk, question)
 	r.promptTokens = res.Prompt.Tokens()
-	err = clock.Sleep(ctx, r.deps.Clock, r.cfg.Gateway.Overhead.sample(stageRNG(r.req.Seed, StagePrompt)))
-	sp.end(fmt.Sprintf("%d tokens", r.promptTokens), err)
+	r.ready, err = r.waitUntil(ctx, at+r.cfg.Gateway.Overhead.sample(stageRNG(r.req.Seed, StagePrompt)))
+	sp.end(r.ready, fmt.Sprintf("%d tokens", r.promptTokens), err)
 	return err
 }
 
-// guard classifies the question, then waits out the simulated service
-// latency; a block stops the request.
-func (r *run) guard(ctx context.Context) error {
-	sp := r.rec.begin(StageGuardrail, "")
+// guard classifies the question and takes the simulated service latency
+// from the modelled moment from (the classifier's own time on the host is
+// not modelled: it shows in the handler's times); a block stops the
+// request. It returns the modelled moment it ended.
+func (r *run) guard(ctx context.Context, from time.Duration) (time.Duration, error) {
+	sp := r.rec.begin(StageGuardrail, "", from)
 	v := Classify(r.deps.Clock, r.req.Question)
 	r.mu.Lock()
 	r.verdict = v
 	r.mu.Unlock()
-	wait := r.cfg.Guard.Latency.sample(stageRNG(r.req.Seed, StageGuardrail)) - v.Took
-	if err := clock.Sleep(ctx, r.deps.Clock, wait); err != nil {
-		sp.end(v.Action, err)
-		return err
+	end, err := r.waitUntil(ctx, from+r.cfg.Guard.Latency.sample(stageRNG(r.req.Seed, StageGuardrail)))
+	if err != nil {
+		sp.end(end, v.Action, err)
+		return end, err
 	}
 	detail := v.Action
 	if len(v.Reasons) > 0 {
 		detail += ": " + strings.Join(v.Reasons, ", ")
 	}
 	if v.Blocked() {
-		sp.end(detail, errBlocked)
-		return errBlocked
+		sp.end(end, detail, errBlocked)
+		return end, errBlocked
 	}
-	sp.end(detail, nil)
-	return nil
+	sp.end(end, detail, nil)
+	return end, nil
 }

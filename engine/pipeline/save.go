@@ -92,7 +92,10 @@ func (r *run) finishAnswer(res *Result) error {
 	if !r.saving() {
 		return nil
 	}
-	sp := r.rec.begin(StageSave, res.Tier)
+	// Saving is not modelled: on the modelled timeline it takes what it
+	// took on the host, after the answer.
+	from, wallFrom := r.rec.lastAt(), r.rec.since()
+	sp := r.rec.begin(StageSave, res.Tier, from)
 	ctx, cancel := r.saveContext()
 	defer cancel()
 	content := res.Text
@@ -111,7 +114,7 @@ func (r *run) finishAnswer(res *Result) error {
 	if err != nil {
 		r.saver.note(fmt.Errorf("save messages: %w", err))
 	}
-	sp.end(res.Status, err)
+	sp.end(from+r.rec.since()-wallFrom, res.Status, err)
 	return r.saver.firstError
 }
 

@@ -23,18 +23,26 @@ const (
 )
 
 // Span is one stage on the request's timeline. Start and End are offsets
-// from the request start.
+// from the request start on the modelled timeline: each stage's drawn
+// service time, the network and the engine's GPU stamps, so a busy host
+// does not move them. WallStart and WallEnd are the same moments on the
+// handler's clock, which a busy host stretches.
 type Span struct {
-	Stage  string
-	Start  time.Duration
-	End    time.Duration
+	Stage     string
+	Start     time.Duration
+	End       time.Duration
+	WallStart time.Duration
+	WallEnd   time.Duration
 	Tier   string // gateway stages: the tier called
 	Detail string // e.g. "3 chunks", "first-token timeout"
 	Err    string // why the stage failed, if it did
 }
 
-// Duration is End - Start.
+// Duration is End - Start: the stage's modelled time.
 func (s Span) Duration() time.Duration { return s.End - s.Start }
+
+// WallDuration is the stage's time on the handler's clock.
+func (s Span) WallDuration() time.Duration { return s.WallEnd - s.WallStart }
 
 // Event kinds.
 const (
@@ -49,7 +57,10 @@ const (
 // can chart it live and a chat page can stream the answer.
 type Event struct {
 	Kind string
-	At   time.Duration // since the request start
+	At   time.Duration // since the request start, on the modelled timeline
+	// Wall is when the event happened on the handler's clock, since the
+	// request start: At plus whatever a busy host added.
+	Wall time.Duration
 	// Stage events carry the span (End is zero on stage-start).
 	Span Span
 	// Delta events carry text and its token count.
@@ -68,15 +79,17 @@ type Event struct {
 // recorder keeps the timeline and serialises events: lookups run on
 // several goroutines but the callback sees one ordered sequence.
 type recorder struct {
-	clk   clock.Clock
-	start time.Time
-	on    func(Event)
-	mu    sync.Mutex
-	spans []Span
+	clk    clock.Clock
+	start  time.Time
+	on     func(Event)
+	onHost func(modelled, handler time.Duration)
+	mu     sync.Mutex
+	spans  []Span
+	last   time.Duration // the latest modelled moment reported
 }
 
-func newRecorder(clk clock.Clock, on func(Event)) *recorder {
-	return &recorder{clk: clk, start: clk.Now(), on: on}
+func newRecorder(clk clock.Clock, on func(Event), onHost func(modelled, handler time.Duration)) *recorder {
+	return &recorder{clk: clk, start: clk.Now(), on: on, onHost: onHost}
 }
 
 // since is the offset of now from the request start.
@@ -88,24 +101,40 @@ func (r *recorder) emit(ev Event) {
 	r.emitLocked(ev)
 }
 
+// emitLocked reports ev, stamped with the handler's time; an event that
+// ends something (a stage, a piece of text) also goes to onHost, which
+// compares the two timelines.
 func (r *recorder) emitLocked(ev Event) {
-	if ev.At == 0 {
-		ev.At = r.since()
+	ev.Wall = r.since()
+	r.last = max(r.last, ev.At)
+	if r.onHost != nil && (ev.Kind == EventStageEnd || ev.Kind == EventDelta) {
+		r.onHost(ev.At, ev.Wall)
 	}
 	if r.on != nil {
 		r.on(ev)
 	}
 }
 
-// begin opens a span and reports it; the returned func closes it.
-func (r *recorder) begin(stage, tier string) *openSpan {
-	s := &openSpan{r: r, span: Span{Stage: stage, Tier: tier, Start: r.since()}}
+// lastAt is the latest modelled moment reported so far.
+func (r *recorder) lastAt() time.Duration {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.last
+}
+
+// begin opens a span at the modelled moment at and reports it.
+func (r *recorder) begin(stage, tier string, at time.Duration) *openSpan {
+	s := &openSpan{r: r, span: Span{Stage: stage, Tier: tier, Start: at, WallStart: r.since()}}
 	r.emit(Event{Kind: EventStageStart, At: s.span.Start, Span: s.span})
 	return s
 }
 
-// add records a span measured elsewhere (first token, decode).
+// add records a span measured elsewhere (first token, decode); a span
+// without handler times gets now as its end.
 func (r *recorder) add(s Span) {
+	if s.WallEnd == 0 {
+		s.WallEnd = r.since()
+	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.spans = append(r.spans, s)
@@ -123,9 +152,11 @@ type openSpan struct {
 	span Span
 }
 
-// end closes the span with an optional detail and error.
-func (s *openSpan) end(detail string, err error) Span {
-	s.span.End = s.r.since()
+// end closes the span at the modelled moment at with an optional detail
+// and error.
+func (s *openSpan) end(at time.Duration, detail string, err error) Span {
+	s.span.End = at
+	s.span.WallEnd = s.r.since()
 	s.span.Detail = detail
 	if err != nil {
 		s.span.Err = err.Error()
