@@ -139,7 +139,7 @@ func (r *run) attempt(ctx context.Context, tier Tier, preq ProviderRequest, from
 		err = context.Cause(actx) // the real reason: timeout or disconnect
 	}
 	at.End, at.Tokens = r.attemptEnd(err, cut, from, wallFrom, end, a.lastToken), tokens
-		if got {
+	if got {
 		r.rec.add(Span{Stage: StageDecode, Tier: tier.Name, Start: at.FirstToken, End: a.lastToken,
 			WallStart: wallFrom, Detail: fmt.Sprintf("%d tokens", tokens)})
 		if err != nil {

@@ -30,8 +30,8 @@ type answer struct {
 	wallFirst time.Duration
 	wallLast  time.Duration
 	shown     bool
-	pending    strings.Builder
-	pendingN   int
+	pending   strings.Builder
+	pendingN  int
 }
 
 // callModel runs the gateway: cache, then the primary tier and its

@@ -33,9 +33,9 @@ type Span struct {
 	End       time.Duration
 	WallStart time.Duration
 	WallEnd   time.Duration
-	Tier   string // gateway stages: the tier called
-	Detail string // e.g. "3 chunks", "first-token timeout"
-	Err    string // why the stage failed, if it did
+	Tier      string // gateway stages: the tier called
+	Detail    string // e.g. "3 chunks", "first-token timeout"
+	Err       string // why the stage failed, if it did
 }
 
 // Duration is End - Start: the stage's modelled time.
