@@ -43,7 +43,7 @@ func wire(ctx context.Context, run pipelinelab.Run) (pipeline.Deps, error) {
 	if err != nil {
 		return pipeline.Deps{}, err
 	}
-	return pipeline.Deps{Tiers: run.Tiers, History: mc, Messages: mc, Retriever: run.Retriever, Orders: run.Orders}, nil
+	return run.Deps(pipeline.Deps{Tiers: run.Tiers, History: mc, Messages: mc, Retriever: run.Retriever, Orders: run.Orders}), nil
 }
 
 // live runs the one request on the wall clock, emitting a frame as each
@@ -68,11 +68,12 @@ func live(ctx context.Context, run pipelinelab.Run, s settings, v *view, update 
 	}
 	tokens := 0
 	req := pipeline.Request{ID: id, ConversationID: id, Customer: pipelinelab.Customer, Question: question, Seed: int64(run.Seq)}
-	if second != nil {
-		second.t0 = second.clk.Now()
-	}
 	res, err := p.Run(ctx, req, func(ev pipeline.Event) {
 		switch ev.Kind {
+		case pipeline.EventStageStart:
+			if second != nil && ev.Span.Stage == pipeline.StageAttempt {
+				second.began(ev.Span.Start)
+			}
 		case pipeline.EventStageEnd:
 			v.addSpan(ev.Span)
 			update()

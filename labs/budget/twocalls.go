@@ -54,17 +54,42 @@ type secondCall struct {
 	ctx      context.Context
 	together bool
 	clk      clock.Clock
-	t0       time.Time // the request's start
 
-	wg         sync.WaitGroup
-	mu         sync.Mutex
-	start, end time.Duration // since t0; end is 0 until it is done
-	err        error
+	wg sync.WaitGroup
+	mu sync.Mutex
+	// start is when it was sent on the request's modelled timeline (the
+	// answer call's start, see began); sent the same on the host's clock.
+	start time.Duration
+	sent  time.Time
+	// took is its modelled time from sending to the end of its stream;
+	// done says it is over.
+	took time.Duration
+	done bool
+	err  error
 	// firstTok and lastTok are when its first and last tokens came (since
-	// t0, on the engine's clock), tokens how many, prompt its prompt's
-	// length: the parts of its why panel.
+	// it was sent, on the modelled timeline), tokens how many, prompt its
+	// prompt's length: the parts of its why panel.
 	firstTok, lastTok time.Duration
 	tokens, prompt    int
+}
+
+// began notes the answer call's start on the request's modelled timeline
+// (the first attempt's stage start): the second call is sent with it.
+func (c *secondCall) began(at time.Duration) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.sent.IsZero() {
+		c.start = at
+	}
+}
+
+// since is a stream event's modelled time since the call was sent: its
+// own when the provider models one, else the host's.
+func (c *secondCall) since(ev pipeline.StreamEvent) time.Duration {
+	if ev.Since > 0 {
+		return ev.Since
+	}
+	return c.clk.Now().Sub(c.sent)
 }
 
 // wrap makes every tier's provider run the second call with its answer.
@@ -87,7 +112,7 @@ func (c *secondCall) wait() error {
 func (c *secondCall) span() (start, end time.Duration, done bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	return c.start, c.end, c.end > 0
+	return c.start, c.start + c.took, c.done
 }
 
 // drain reads the second call's stream to its end.
@@ -109,7 +134,7 @@ func (c *secondCall) drain(s pipeline.Stream) {
 		}
 	}
 	c.mu.Lock()
-	c.end = c.clk.Now().Sub(c.t0)
+	c.done = true
 	c.mu.Unlock()
 }
 
@@ -124,7 +149,7 @@ type twoCallProvider struct {
 func (p twoCallProvider) Stream(ctx context.Context, req pipeline.ProviderRequest) (pipeline.Stream, error) {
 	c := p.call
 	c.mu.Lock()
-	c.start = c.clk.Now().Sub(c.t0)
+	c.sent = c.clk.Now()
 	c.mu.Unlock()
 	side, err := p.inner.Stream(c.ctx, secondRequest(req))
 	if err != nil {
@@ -135,10 +160,34 @@ func (p twoCallProvider) Stream(ctx context.Context, req pipeline.ProviderReques
 		if err := c.wait(); err != nil {
 			return nil, err
 		}
-		return p.inner.Stream(ctx, req)
+		answer, err := p.inner.Stream(ctx, req)
+		if err != nil {
+			return nil, err
+		}
+		// The answer is sent when the summary's stream has ended, on
+		// the modelled timeline too.
+		c.mu.Lock()
+		defer c.mu.Unlock()
+		return after{Stream: answer, by: c.took}, nil
 	}
 	c.wg.Go(func() { c.drain(side) })
 	return p.inner.Stream(ctx, req)
+}
+
+// after is a stream sent by after another call on the modelled timeline:
+// its modelled times count from the call before it.
+type after struct {
+	pipeline.Stream
+	by time.Duration
+}
+
+// Recv shifts a modelled event by the call before.
+func (a after) Recv() (pipeline.StreamEvent, error) {
+	ev, err := a.Stream.Recv()
+	if ev.Since > 0 {
+		ev.Since += a.by
+	}
+	return ev, err
 }
 
 // secondRow is the waterfall row of the second model call, drawn from its

@@ -139,12 +139,10 @@ func overUnder(x, budget float64) string {
 
 // note records a second-call event's token times and prompt length.
 func (c *secondCall) note(ev pipeline.StreamEvent) {
-	at := ev.At.Sub(c.t0)
-	if ev.At.IsZero() {
-		at = c.clk.Now().Sub(c.t0)
-	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	at := c.since(ev)
+	c.took = max(c.took, at)
 	if ev.Done {
 		c.prompt = ev.Usage.PromptTokens
 	}
@@ -164,7 +162,7 @@ func (c *secondCall) note(ev pipeline.StreamEvent) {
 func (c *secondCall) why() (labs.Formula, bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if c.end == 0 || c.tokens == 0 {
+	if !c.done || c.tokens == 0 {
 		return labs.Formula{}, false
 	}
 	prompt := "reading its prompt"
@@ -176,10 +174,10 @@ func (c *secondCall) why() (labs.Formula, bool) {
 	if c.tokens > 1 {
 		each = fmt.Sprintf(" (%s ms each)", labs.Figure(pipelinelab.MS(rest)/float64(c.tokens-1)))
 	}
-	f := labs.Sum("ms", labs.Term{Name: "its first token, " + prompt, Value: pipelinelab.MS(c.firstTok - c.start)},
+	f := labs.Sum("ms", labs.Term{Name: "its first token, " + prompt, Value: pipelinelab.MS(c.firstTok)},
 		labs.Term{Name: fmt.Sprintf("writing %s%s", labs.Count(c.tokens-1, "more token"), each), Value: pipelinelab.MS(rest)})
 	f.Before = "Second call = its first token + the rest of its one-line summary, a decode step a token:"
-	f.Remainder = "the wait from its last token until the end of its stream reached the server (a busy host makes it longer)"
+	f.Remainder = "the wait from its last token until the end of its stream reached the server"
 	if c.together {
 		f.After = "Sent with the answer, it shared the GPU's steps with it: each step carried both calls, so both ran a little slower than alone, and the first word did not wait for it."
 	} else {

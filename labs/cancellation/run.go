@@ -67,7 +67,7 @@ func play(ctx context.Context, run pipelinelab.Run, s settings, emit func(labs.F
 	if s.failAfter > 0 {
 		p1 = &pipeline.FaultyProvider{Inner: up, Faults: pipeline.Faults{FailAfter: s.failAfter}}
 	}
-	deps := pipeline.Deps{Tiers: tierOf(p1), History: conv, Messages: conv, Retriever: run.Retriever}
+	deps := run.Deps(pipeline.Deps{Tiers: tierOf(p1), History: conv, Messages: conv, Retriever: run.Retriever})
 	cfg := pipelineConfig(s.tier.Name, base, run.Retriever != nil, s.answer)
 	pipe1, err := pipeline.New(cfg, deps)
 	if err != nil {
@@ -149,7 +149,7 @@ func play(ctx context.Context, run pipelinelab.Run, s settings, emit func(labs.F
 
 	// Turn 2: a healthy call whose history is whatever turn 1 saved.
 	pipe2, err := pipeline.New(pipelineConfig(s.tier.Name, base, run.Retriever != nil, followUpTokens),
-		pipeline.Deps{Tiers: tierOf(engineP), History: conv, Messages: conv, Retriever: run.Retriever})
+		run.Deps(pipeline.Deps{Tiers: tierOf(engineP), History: conv, Messages: conv, Retriever: run.Retriever}))
 	if err != nil {
 		return fmt.Errorf("cancellation: turn 2 pipeline: %w", err)
 	}

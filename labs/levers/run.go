@@ -80,7 +80,7 @@ func wire(ctx context.Context, id string, run pipelinelab.Run) (pipeline.Deps, e
 	if err != nil {
 		return pipeline.Deps{}, err
 	}
-	return pipeline.Deps{Tiers: run.Tiers, History: conv, Retriever: run.Retriever, Orders: run.Orders}, nil
+	return run.Deps(pipeline.Deps{Tiers: run.Tiers, History: conv, Retriever: run.Retriever, Orders: run.Orders}), nil
 }
 
 func rowFor(s settings, lv lever) rowConfig {

@@ -44,7 +44,7 @@ func DryRun(ctx context.Context, cfg pipeline.Config, deps pipeline.Deps, req pi
 	rec := &recorder{}
 	tiers := pipeline.WrapProviders(deps.Tiers, func(pipeline.Provider) pipeline.Provider { return rec })
 	deps.Tiers, deps.Cache, deps.Messages = tiers, nil, nil
-	deps.Clock = nil
+	deps.Clock, deps.OnHostTime = nil, nil
 	p, err := pipeline.New(cfg, deps)
 	if err != nil {
 		return Capture{}, err

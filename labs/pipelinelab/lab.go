@@ -26,8 +26,10 @@ type Run struct {
 // checked params, numbers the run (so its request ids and session lines
 // never collide on the shared pool, nor reuse another run's cached
 // prefixes) and connects the model tiers on cfg.Engines before handing over
-// to run with cfg. The run's final status says when a busy host read the
-// engine's tokens late, since the pipeline's figures are the host's times. It fails when cfg is invalid or the kit is refused.
+// to run with cfg. The run's final status says when a busy host ran the
+// pipeline's stages or read the engine's tokens late (the figures are the
+// modelled times, so the delay is not in them; a lab builds its
+// pipeline's Deps with Run.Deps). It fails when cfg is invalid or the kit is refused.
 func New[P labs.Params, S any](cfg Config,
 	define func(func(context.Context, P, func(labs.Frame)) error) (*labs.Kit[P], error),
 	derive func(P) (S, error), run func(context.Context, Run, S, func(labs.Frame)) error) (*labs.Kit[P], error) {

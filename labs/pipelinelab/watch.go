@@ -11,10 +11,11 @@ import (
 )
 
 // lateness gathers, over one lab run, how late the engine's chunks
-// reached the pipeline compared with when the modelled GPU made them. The
-// pipeline times its stages on the host's clock, so on a busy host its
-// figures include that delay; the run's final status then says so. It is
-// safe for the concurrent requests of one run.
+// reached the pipeline compared with when the modelled GPU made them, and
+// how far the pipeline's stages ran behind their modelled times. The
+// figures are the modelled ones, so that delay is not in them; the run's
+// final status says when it was more than a few percent. It is safe for
+// the concurrent requests of one run.
 type lateness struct {
 	clk clock.Clock
 	mu  sync.Mutex
@@ -32,7 +33,29 @@ func (l *lateness) watch(tiers []pipeline.Tier) []pipeline.Tier {
 func (l *lateness) note() string {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	return l.lag.BusyNote(false)
+	return l.lag.BusyNote(true)
+}
+
+// observe notes one moment of a request: modelled on the modelled
+// timeline, handler when the handler saw it (see pipeline.Deps.OnHostTime).
+func (l *lateness) observe(modelled, handler time.Duration) {
+	l.mu.Lock()
+	l.lag.Observe(modelled, handler)
+	l.mu.Unlock()
+}
+
+// Deps completes a pipeline's dependencies with the run's: the pool's
+// clock, on which the pipeline paces its stages (a test's late clock
+// starves them), and the busy-host note's ear for how far each request's
+// stages and text ran behind their modelled times.
+func (r Run) Deps(d pipeline.Deps) pipeline.Deps {
+	if r.Engines != nil {
+		d.Clock = r.Engines.Clock()
+	}
+	if r.late != nil {
+		d.OnHostTime = r.late.observe
+	}
+	return d
 }
 
 // final appends the note to a run's final frame (not to one that failed).
@@ -61,8 +84,8 @@ func (p watchedProvider) Stream(ctx context.Context, req pipeline.ProviderReques
 	return &watchedStream{Stream: s, l: p.l, sent: sent}, nil
 }
 
-// watchedStream compares each chunk's stamp (when the engine made it) with
-// when the pipeline read it.
+// watchedStream compares each chunk's modelled time (when the engine
+// made it, plus the modelled network) with when the pipeline read it.
 type watchedStream struct {
 	pipeline.Stream
 	l    *lateness
@@ -72,11 +95,8 @@ type watchedStream struct {
 // Recv passes the inner event on, noting how late it was read.
 func (s *watchedStream) Recv() (pipeline.StreamEvent, error) {
 	ev, err := s.Stream.Recv()
-	if err == nil && !ev.At.IsZero() {
-		read := s.l.clk.Now().Sub(s.sent)
-		s.l.mu.Lock()
-		s.l.lag.Observe(ev.At.Sub(s.sent), read)
-		s.l.mu.Unlock()
+	if err == nil && ev.Since > 0 {
+		s.l.observe(ev.Since, s.l.clk.Now().Sub(s.sent))
 	}
 	return ev, err
 }

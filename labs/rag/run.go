@@ -44,7 +44,7 @@ func measure(ctx context.Context, run pipelinelab.Run, s settings, emit func(lab
 	if err != nil {
 		return fmt.Errorf("rag: %w", err)
 	}
-	deps := pipeline.Deps{Tiers: run.Tiers, History: conv, Retriever: run.Retriever}
+	deps := run.Deps(pipeline.Deps{Tiers: run.Tiers, History: conv, Retriever: run.Retriever})
 	p, err := pipeline.New(pipelineConfig(s, system, s.topK), deps)
 	if err != nil {
 		return fmt.Errorf("rag: %w", err)

@@ -132,7 +132,7 @@ func pipelineConfig(s settings, v variant, session string, retrieval bool) pipel
 func pipelines(s settings, v variant, session string, run pipelinelab.Run) (healthy, faulty *pipeline.Pipeline, err error) {
 	tiers := run.Tiers
 	cfg := pipelineConfig(s, v, session, run.Retriever != nil)
-	deps := pipeline.Deps{Tiers: tiers, Retriever: run.Retriever}
+	deps := run.Deps(pipeline.Deps{Tiers: tiers, Retriever: run.Retriever})
 	if healthy, err = pipeline.New(cfg, deps); err != nil {
 		return nil, nil, err
 	}
