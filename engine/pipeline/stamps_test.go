@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/latencylab/latencylab/engine"
+	"github.com/latencylab/latencylab/engine/clock"
 	"github.com/latencylab/latencylab/engine/live"
 )
 
@@ -67,5 +68,110 @@ func TestTokenTimesAreTheEngines(t *testing.T) {
 	}
 	if late.Elapsed <= calm.Elapsed {
 		t.Errorf("the late reader finished at %v, the calm one at %v: the lag did not happen", late.Elapsed, calm.Elapsed)
+	}
+}
+
+// lateClock is a synctest bubble's clock whose every wait ends oversleep
+// late, as on a host whose cores are taken by other work.
+type lateClock struct{ oversleep time.Duration }
+
+func (lateClock) Now() time.Time { return time.Now() }
+
+func (c lateClock) After(d time.Duration) <-chan time.Time { return time.After(d + c.oversleep) }
+
+// On a starved host (every wait of the stages, the network and the
+// engine's runner ends late) the figures are the modelled ones: each
+// stage its drawn service time, lookups together ending with the slowest,
+// the model call from the moment the prompt was ready, plus the network
+// and the GPU. The handler's times are kept beside them and are later;
+// the first-token timeout and the deadline are read on the modelled
+// timeline, so a limit the modelled run stays inside does not fire.
+func TestStageTimesAreModelled(t *testing.T) {
+	cfg := bareConfig()
+	cfg.Guard = GuardConfig{Enabled: true, Latency: Latency{Base: 80 * time.Millisecond}}
+	cfg.Context = ContextConfig{Parallel: true, TopK: 3, Order: true,
+		RetrievalLatency: Latency{Base: 120 * time.Millisecond}, OrderLatency: Latency{Base: 60 * time.Millisecond, Jitter: 20 * time.Millisecond}}
+	cfg.Gateway.Overhead = Latency{Base: 15 * time.Millisecond}
+	cfg.Gateway.ExactTokens = 40
+	type run struct {
+		res   *Result
+		spans map[string]Span
+	}
+	for _, tc := range []struct {
+		name    string
+		network bool
+		limits  bool // a first-token timeout and a deadline the modelled run stays inside
+	}{
+		{"engine alone", false, false},
+		{"across a network", true, false},
+		{"with a first-token timeout and a deadline", true, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			cfg := cfg
+			if tc.limits {
+				cfg.Gateway.FirstTokenTimeout = 600 * time.Millisecond
+				cfg.Deadline = 2 * time.Second
+			}
+			once := func(late time.Duration) run {
+				var out run
+				synctest.Test(t, func(t *testing.T) {
+					var clk clock.Clock = clock.Wall{}
+					if late > 0 {
+						clk = lateClock{oversleep: late}
+					}
+					le, err := live.New(live.Config{Engine: engine.DefaultConfig(), Clock: clk})
+					if err != nil {
+						t.Fatal(err)
+					}
+					defer le.Close()
+					ep := NewEngineProvider(le)
+					ep.Clock = clk
+					var prov Provider = ep
+					if tc.network {
+						prov = NetworkProvider{Inner: ep, RTT: 190 * time.Millisecond, Handshakes: FreshConnectionHandshakes, Clock: clk}
+					}
+					st := newMemStore()
+					p, err := New(cfg, Deps{Tiers: tiers(prov, nil), Retriever: st, Orders: st, Clock: clk})
+					if err != nil {
+						t.Fatal(err)
+					}
+					res, err := p.Run(t.Context(), Request{Customer: "cust-1", Question: "Where is my order?", Seed: 3}, nil)
+					if err != nil || res.Status != StatusComplete {
+						t.Fatalf("run: %v, %s %v", err, res.Status, res.Err)
+					}
+					out = run{res: res, spans: map[string]Span{}}
+					for _, s := range res.Spans {
+						out.spans[s.Stage] = s
+					}
+				})
+				return out
+			}
+			calm, starved := once(0), once(30*time.Millisecond)
+			c, s := calm.res.Summary, starved.res.Summary
+			if s.FirstToken != c.FirstToken || s.FirstWord != c.FirstWord || s.Total != c.Total {
+				t.Errorf("starved: first token %v, first word %v, total %v; calm: %v, %v, %v",
+					s.FirstToken, s.FirstWord, s.Total, c.FirstToken, c.FirstWord, c.Total)
+			}
+			for _, stage := range []string{StageGuardrail, StageRetrieval, StageOrder, StageContext, StagePrompt, StageFirstToken} {
+				if calm.spans[stage].Start != starved.spans[stage].Start || calm.spans[stage].End != starved.spans[stage].End {
+					t.Errorf("%s: %v–%v starved, %v–%v calm", stage, starved.spans[stage].Start, starved.spans[stage].End,
+						calm.spans[stage].Start, calm.spans[stage].End)
+				}
+			}
+			// The modelled timeline as the stages drew it: guardrail 80 ms,
+			// then lookups together (the slower, retrieval, 120 ms), then
+			// 15 ms of prompt and gateway.
+			if got := calm.spans[StagePrompt].End; got != 215*time.Millisecond {
+				t.Errorf("prompt ready at %v, want 215ms (80 + max(120, order) + 15)", got)
+			}
+			if got := calm.spans[StageContext]; got.Start != 80*time.Millisecond || got.End != 200*time.Millisecond {
+				t.Errorf("context %v–%v, want 80ms–200ms", got.Start, got.End)
+			}
+			if s.Handler.FirstWord <= s.FirstWord || starved.spans[StagePrompt].WallEnd <= starved.spans[StagePrompt].End {
+				t.Errorf("starved handler first word %v, prompt end %v; modelled %v, %v: the host's lateness is not kept",
+					s.Handler.FirstWord, starved.spans[StagePrompt].WallEnd, s.FirstWord, starved.spans[StagePrompt].End)
+			}
+			t.Logf("first word %v modelled, %v calm handler, %v starved handler", s.FirstWord, c.Handler.FirstWord, s.Handler.FirstWord)
+		})
 	}
 }

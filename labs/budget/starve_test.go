@@ -6,6 +6,7 @@ import (
 
 	"github.com/latencylab/latencylab/labs"
 	"github.com/latencylab/latencylab/labs/labtest"
+	"github.com/latencylab/latencylab/labs/pipelinelab"
 )
 
 // A reader that takes its time over every frame (a slow connection, a
@@ -23,6 +24,25 @@ func TestStarvedReaderKeepsFigures(t *testing.T) {
 			calm := labtest.RunBusy(t, newLab, vals, labtest.Busy{})
 			starved := labtest.RunBusy(t, newLab, vals, labtest.Busy{Consume: 250 * time.Millisecond})
 			labtest.CheckGPUFigures(t, calm, starved)
+		})
+	}
+}
+
+// A starved host (every wait of the pipeline, the network and the
+// engine's runner ends 30 ms late) does not move the figures either: the
+// stages take their modelled times, the model call starts when the
+// prompt was ready on the modelled timeline, and the note says the
+// server was busy.
+func TestStarvedHostKeepsFigures(t *testing.T) {
+	newLab := func(pool *labs.Engines) labs.Lab {
+		desk := labtest.NewFakeStore()
+		return labtest.Must[*Lab](t)(New(Config{Engines: pool, Retriever: desk, Orders: desk, RunTag: "test"}))
+	}
+	for _, name := range []string{"Seed example: parallel lookups", hostedPreset} {
+		t.Run(name, func(t *testing.T) {
+			vals := labtest.PresetWith(t, labtest.Inert(t, define), name)(labs.Values{knobRequests: 20.0, pipelinelab.KnobTenants: 0.0})
+			calm, starved := labtest.CheckStarvedHost(t, newLab, vals, 150*time.Millisecond)
+			t.Logf("first word %v ms calm, %v ms starved; %s", labtest.Stat(t, calm, statFirstWord), labtest.Stat(t, starved, statFirstWord), starved.Status)
 		})
 	}
 }

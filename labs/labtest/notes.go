@@ -76,3 +76,22 @@ func CheckSharingNotes(t *testing.T, newLab func(*labs.Engines) labs.Lab, p labs
 		})
 	}
 }
+
+// CheckStarvedHost runs vals once calmly and once on a host whose every
+// wait ends late by late (stages, network legs and the engine's runner
+// scheduled late): every time and count figure must match, since they
+// are the modelled ones, and only the starved run may say the server was
+// busy. It returns both final frames.
+func CheckStarvedHost(t *testing.T, newLab func(*labs.Engines) labs.Lab, vals labs.Values, late time.Duration) (calm, starved labs.Frame) {
+	t.Helper()
+	calm = RunBusy(t, newLab, vals, Busy{})
+	starved = RunBusy(t, newLab, vals, Busy{Late: late})
+	CheckGPUFigures(t, calm, starved)
+	if HasNote(calm, BusyNote) {
+		t.Errorf("unstarved run says the server was busy: %q", calm.Status)
+	}
+	if !HasNote(starved, BusyNote) {
+		t.Errorf("starved run does not say the server was busy: %q", starved.Status)
+	}
+	return calm, starved
+}

@@ -28,7 +28,19 @@ type Busy struct {
 	// before the run starts, e.g. to submit other learners' requests with
 	// Competitor.
 	Beside func(ctx context.Context, pool *labs.Engines)
+	// Late makes every wait on the pool's clock end this much late, as
+	// on a host whose cores are taken: the pipeline's stages, the
+	// network's legs and the engine's runner are all scheduled late.
+	Late time.Duration
 }
+
+// lateClock is the wall clock (a synctest bubble's) whose waits end late
+// by oversleep, as on a starved host.
+type lateClock struct{ oversleep time.Duration }
+
+func (lateClock) Now() time.Time { return time.Now() }
+
+func (c lateClock) After(d time.Duration) <-chan time.Time { return time.After(d + c.oversleep) }
 
 // RunBusy runs a lab once in a synctest bubble, as RunInBubble does,
 // disturbed as busy says, and returns its final frame.
@@ -36,7 +48,11 @@ func RunBusy(t *testing.T, newLab func(*labs.Engines) labs.Lab, vals labs.Values
 	t.Helper()
 	var final labs.Frame
 	synctest.Test(t, func(t *testing.T) {
-		pool := labs.NewEngines(labs.EnginesConfig{})
+		var cfg labs.EnginesConfig
+		if busy.Late > 0 {
+			cfg.Clock = lateClock{oversleep: busy.Late}
+		}
+		pool := labs.NewEngines(cfg)
 		defer pool.Close()
 		l := newLab(pool)
 		r, errs := l.Decode(vals)
