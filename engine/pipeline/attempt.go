@@ -63,10 +63,18 @@ func (r *run) attempt(ctx context.Context, tier Tier, preq ProviderRequest, from
 	wallFrom := r.rec.since()
 	at := Attempt{Tier: tier.Name, Start: from}
 	limits := []limit{{overall, ErrOverallTimeout}, {r.cfg.Deadline, ErrDeadline}}
-	if first, ok := earliestPassed(1<<62, limits...); ok {
+	if first, ok := earliest(limits...); ok {
 		at.Budget = first.at - from
 	}
 	sp := r.rec.begin(StageAttempt, tier.Name, from)
+	late := wallFrom - from // how far the host already runs behind
+	if l, ok := earliest(limits...); ok {
+		// Read on the modelled timeline; this only stops a call that
+		// never gets there.
+		var stop context.CancelFunc
+		ctx, stop = withDeadline(ctx, clk, r.rec.start.Add(from+backstop(l.at-from, late)), l.cause)
+		defer stop()
+	}
 	actx, cancel := context.WithCancelCause(ctx)
 	defer cancel(context.Canceled)
 	first := make(chan struct{})
@@ -75,7 +83,7 @@ func (r *run) attempt(ctx context.Context, tier Tier, preq ProviderRequest, from
 	if ftt > 0 {
 		go func() {
 			select {
-			case <-clk.After(backstop(ftt, wallFrom-from)):
+			case <-clk.After(backstop(ftt, late)):
 				if !seen.Load() {
 					cancel(ErrFirstTokenTimeout)
 				}

@@ -41,13 +41,7 @@ func (r *run) callModel(ctx context.Context, prompt Prompt) *answer {
 	g := r.cfg.Gateway
 	from := r.ready // the modelled moment the prompt was ready
 	if g.OverallTimeout > 0 {
-		r.overallAt = from + g.OverallTimeout
-		// Read on the modelled timeline; this only stops a call that
-		// never gets there.
-		wall := r.rec.start.Add(backstop(g.OverallTimeout, r.rec.since()-from) + from)
-		var cancel context.CancelFunc
-		ctx, cancel = withDeadline(ctx, r.deps.Clock, wall, ErrOverallTimeout)
-		defer cancel()
+		r.overallAt = from + g.OverallTimeout // read by each attempt
 	}
 	preq := ProviderRequest{ID: r.id, Messages: prompt.Messages, MaxTokens: g.MaxTokens,
 		ExactTokens: g.ExactTokens, Temperature: g.Temperature, Seed: r.req.Seed, OffTopic: r.cfg.Prompt.offTopic()}

@@ -3,6 +3,7 @@ package pipeline
 import (
 	"context"
 	"errors"
+	"math"
 	"time"
 
 	"github.com/latencylab/latencylab/engine/clock"
@@ -16,12 +17,13 @@ import (
 // learner watches it unfold at the modelled speed, and its times are kept
 // beside the modelled ones (Span.WallStart, Summary.Handler).
 
-// backstopGrace is how far past a limit, beyond what the host was already
-// late, the handler's clock stops a call whose modelled time never comes
-// (a provider that sends nothing). A quarter keeps a starved host from
-// firing a limit the modelled timeline did not reach.
+// backstop is when, on the handler's clock, a limit stops a call whose
+// modelled time never comes (a provider that sends nothing): at the limit
+// on a calm host, and twice as late as the host already ran behind the
+// modelled timeline on a busy one, so a host that keeps falling behind
+// does not fire a limit the modelled run stayed inside.
 func backstop(limit, late time.Duration) time.Duration {
-	return limit + limit/4 + max(late, 0)
+	return limit + 2*max(late, 0)
 }
 
 // waitUntil paces the run: it waits on the handler's clock until the
@@ -66,4 +68,9 @@ func earliestPassed(when time.Duration, limits ...limit) (limit, bool) {
 		}
 	}
 	return out, found
+}
+
+// earliest is the earliest limit set, if any.
+func earliest(limits ...limit) (limit, bool) {
+	return earliestPassed(math.MaxInt64, limits...)
 }

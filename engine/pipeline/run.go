@@ -33,10 +33,11 @@ func (r *run) execute() *Result {
 	res := &Result{ID: r.id}
 	ctx := r.ctx
 	if r.cfg.Deadline > 0 {
-		// The deadline is read on the modelled timeline; this only stops
-		// a call that never reaches it.
+		// The deadline is read on the modelled timeline (each stage and
+		// each attempt); this net, a quarter later, only stops a call
+		// that never gets there.
 		var cancel context.CancelFunc
-		ctx, cancel = withDeadline(ctx, r.deps.Clock, r.rec.start.Add(backstop(r.cfg.Deadline, 0)), ErrDeadline)
+		ctx, cancel = withDeadline(ctx, r.deps.Clock, r.rec.start.Add(r.cfg.Deadline+r.cfg.Deadline/4), ErrDeadline)
 		defer cancel()
 	}
 

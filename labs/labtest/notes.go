@@ -3,6 +3,7 @@ package labtest
 import (
 	"context"
 	"fmt"
+	"math"
 	"testing"
 	"time"
 
@@ -87,11 +88,66 @@ func CheckStarvedHost(t *testing.T, newLab func(*labs.Engines) labs.Lab, vals la
 	calm = RunBusy(t, newLab, vals, Busy{})
 	starved = RunBusy(t, newLab, vals, Busy{Late: late})
 	CheckGPUFigures(t, calm, starved)
+	checkBusyNotes(t, calm, starved)
+	return calm, starved
+}
+
+// CheckStarvedHostWithin is CheckStarvedHost for a lab whose requests
+// share a live engine's batch with each other: when a request reaches the
+// engine is the host's, so a late host can move which step it joins and
+// its figures by a fraction of a step. Each time figure must stay within
+// share of the calm run's. The calm run must not say the server was busy;
+// the starved one says so only when the lateness passed labs.BusyShare of
+// the run, which a long run may not reach.
+func CheckStarvedHostWithin(t *testing.T, newLab func(*labs.Engines) labs.Lab, vals labs.Values, late time.Duration, share float64) {
+	t.Helper()
+	calm := RunBusy(t, newLab, vals, Busy{})
+	starved := RunBusy(t, newLab, vals, Busy{Late: late})
+	got := StatMap(t, starved)
+	for _, s := range calm.Stats {
+		if s.Unit != "ms" && s.Unit != "s" {
+			continue
+		}
+		if g := got[s.Key]; math.Abs(g-s.Value) > share*math.Abs(s.Value) {
+			t.Errorf("%s: %v %s on a starved host, %v %s on a calm one (more than %.2f%% apart)", s.Key, g, s.Unit, s.Value, s.Unit, 100*share)
+		}
+	}
+	if HasNote(calm, BusyNote) {
+		t.Errorf("unstarved run says the server was busy: %q", calm.Status)
+	}
+	t.Log(starved.Status)
+}
+
+// checkBusyNotes: only the starved run may say the server was busy.
+func checkBusyNotes(t *testing.T, calm, starved labs.Frame) {
+	t.Helper()
 	if HasNote(calm, BusyNote) {
 		t.Errorf("unstarved run says the server was busy: %q", calm.Status)
 	}
 	if !HasNote(starved, BusyNote) {
 		t.Errorf("starved run does not say the server was busy: %q", starved.Status)
 	}
-	return calm, starved
+}
+
+// CheckStarvedPresets runs CheckStarvedHost on each named preset of l
+// ("" for the defaults), with changes on top (e.g. other tenants' traffic
+// off: their arrivals are the host's, so a late host changes whom the
+// batch is shared with).
+// share, when above 0, allows each time figure that much relative change
+// (see CheckStarvedHostWithin).
+func CheckStarvedPresets(t *testing.T, newLab func(*labs.Engines) labs.Lab, l labs.Lab, changes labs.Values, late time.Duration, share float64, names ...string) {
+	t.Helper()
+	for _, name := range names {
+		t.Run(name, func(t *testing.T) {
+			vals := Values(changes)
+			if name != "" {
+				vals = PresetWith(t, l, name)(changes)
+			}
+			if share > 0 {
+				CheckStarvedHostWithin(t, newLab, vals, late, share)
+				return
+			}
+			CheckStarvedHost(t, newLab, vals, late)
+		})
+	}
 }

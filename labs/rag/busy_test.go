@@ -26,3 +26,15 @@ func TestStarvedReaderKeepsFigures(t *testing.T) {
 		t.Errorf("a run says the server was busy: %q || %q", calm.Status, starved.Status)
 	}
 }
+
+// TestStarvedHostKeepsFigures: on a host whose every wait ends 150 ms late
+// (the history lookup, the retrieval, the prompt's gateway hop and the
+// engine's runner all scheduled late) the figures are the modelled ones,
+// and only the starved run says the server was busy.
+func TestStarvedHostKeepsFigures(t *testing.T) {
+	newLab := func(pool *labs.Engines) labs.Lab {
+		desk := labtest.NewFakeStore()
+		return labtest.Must[*Lab](t)(New(Config{Engines: pool, Retriever: desk, Orders: desk, RunTag: "test"}))
+	}
+	labtest.CheckStarvedPresets(t, newLab, labtest.Inert(t, define), nil, 150*time.Millisecond, 0, "Top-5", "No context")
+}
