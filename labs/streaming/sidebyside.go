@@ -6,19 +6,22 @@ import (
 	"time"
 
 	"github.com/latencylab/latencylab/engine"
+	"github.com/latencylab/latencylab/engine/clock"
 	"github.com/latencylab/latencylab/engine/live"
 	"github.com/latencylab/latencylab/engine/textmodel"
 	"github.com/latencylab/latencylab/labs"
 )
 
 // player plays one answer of a side-by-side run: it receives the
-// engine's tokens and shows them on the meter at their GPU time, held
-// back to the speed cap as run does for a single answer.
+// engine's tokens and shows them on the meter when they reach the reader
+// (the request's way up, the GPU's time, the token's way back), held back
+// to the speed cap as run does for a single answer.
 type player struct {
-	m      *meter
-	ans    textmodel.Answer
-	events <-chan live.Event
-	cap    int // tokens a second; 0: none
+	m        *meter
+	ans      textmodel.Answer
+	events   <-chan live.Event
+	cap      int           // tokens a second; 0: none
+	up, down time.Duration // the network's legs (see pipelinelab.Hosting)
 
 	held                       []heldToken
 	firstGPU, gpuDone, lastDue time.Duration
@@ -29,10 +32,11 @@ type player struct {
 // receive takes one token event: it is due at its GPU time, or later when
 // the cap holds it back.
 func (p *player) receive(ev live.Event) {
+	reach := p.up + ev.GPU + p.down
 	if p.received == 0 {
-		p.firstGPU = ev.GPU
+		p.firstGPU = reach
 	}
-	due := ev.GPU
+	due := reach
 	if p.cap > 0 {
 		due = max(due, p.firstGPU+time.Duration(p.received)*time.Second/time.Duration(p.cap))
 	}
@@ -55,14 +59,24 @@ func (p *player) release(at time.Duration) {
 // runSideBySide sends two requests for the same question to the shared
 // engine at the same moment: a long answer that is streamed and one half
 // as long that is shown only when complete. They share the GPU's batch,
-// as two users' requests would. Every figure is the GPU's time; the
+// as two users' requests would, and cross the same network to the same
+// hosted engine (other tenants' traffic included) as a single request
+// does. Every figure is the GPU's time plus the modelled network; the
 // handler's clock only paces what is shown.
 func (l *Lab) runSideBySide(ctx context.Context, s settings, emit func(labs.Frame)) error {
 	_, id := l.IDs.Next()
-	le, err := l.Engines.For(ctx).Get(s.profile)
-	if err != nil {
-		return fmt.Errorf("streaming: engine for %s: %w", s.profile, err)
+	if s.host.Tenants > 0 {
+		emit(labs.Frame{Status: "Starting the provider's engine and letting other tenants' traffic settle… " + s.host.Describe()})
 	}
+	le, stop, err := s.host.Engine(ctx, l.Engines, s.profile)
+	if err != nil {
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		return fmt.Errorf("streaming: %w", err)
+	}
+	defer stop()
+	up, down := s.host.Pipeline().Legs()
 	lengths := [2]int{s.answerTokens, blockedTokens(s.answerTokens)}
 	var players [2]*player
 	var reqs [2]engine.Request
@@ -74,10 +88,13 @@ func (l *Lab) runSideBySide(ctx context.Context, s settings, emit func(labs.Fram
 		}
 		ans := composeAnswer(prompt, lengths[i])
 		reqs[i] = engine.Request{ID: id + "-" + kind, PromptTokens: prompt.ids, OutputTokens: ans.Tokens, MaxTokens: len(ans.Tokens)}
-		players[i] = &player{m: newMeter(i == 0), ans: ans, cap: s.speedCap}
+		players[i] = &player{m: newMeter(i == 0), ans: ans, cap: s.speedCap, up: up, down: down}
 	}
-	v := &sideView{s: s, answerWords: countWords(players[0].ans.Text), xmax: sideAxis(le.Config(), reqs, s.speedCap)}
+	v := &sideView{s: s, answerWords: countWords(players[0].ans.Text), xmax: sideAxis(le.Config(), reqs, s.speedCap, up+down)}
 	t0 := l.Clock.Now()
+	if err := clock.Sleep(ctx, l.Clock, up); err != nil { // both requests cross together
+		return ctx.Err()
+	}
 	// Together, so both share their first step however late this
 	// goroutine or the engine's runner is scheduled.
 	events, err := le.SubmitTogether(ctx, reqs[:]...)
@@ -101,11 +118,11 @@ func (l *Lab) runSideBySide(ctx context.Context, s settings, emit func(labs.Fram
 			continue
 		case <-pace:
 		case ev, ok := <-players[0].events:
-			if err := take(players[0], ev, ok, &delivery, l.Clock.Now().Sub(t0)); err != nil {
+			if err := take(players[0], ev, ok, &delivery, l.Clock.Now().Sub(t0)-up); err != nil {
 				return errOr(ctx, err)
 			}
 		case ev, ok := <-players[1].events:
-			if err := take(players[1], ev, ok, &delivery, l.Clock.Now().Sub(t0)); err != nil {
+			if err := take(players[1], ev, ok, &delivery, l.Clock.Now().Sub(t0)-up); err != nil {
 				return errOr(ctx, err)
 			}
 		}
@@ -134,7 +151,8 @@ func (l *Lab) runSideBySide(ctx context.Context, s settings, emit func(labs.Fram
 // it does when the run's context ends.
 var errClosed = fmt.Errorf("streaming: the engine closed a stream")
 
-// take hands one event to its player; at is the handler's time.
+// take hands one event to its player; at is the handler's time since the
+// requests reached the engine.
 func take(p *player, ev live.Event, ok bool, delivery *labs.Delivery, at time.Duration) error {
 	if !ok {
 		return errClosed
@@ -147,7 +165,7 @@ func take(p *player, ev live.Event, ok bool, delivery *labs.Delivery, at time.Du
 	if ev.Err != nil {
 		return fmt.Errorf("streaming: side-by-side request: %w", ev.Err)
 	}
-	p.events, p.done, p.gpuDone = nil, true, ev.GPU
+	p.events, p.done, p.gpuDone = nil, true, p.up+ev.GPU+p.down
 	return nil
 }
 
@@ -164,14 +182,15 @@ func errOr(ctx context.Context, err error) error {
 func blockedTokens(streamed int) int { return max(1, streamed/2) }
 
 // sideAxis is the chart's initial time axis in ms: the two requests
-// together on an idle engine of the same configuration, with the cap's
-// pace if it is slower, and a little headroom. It only sizes the axis.
-func sideAxis(cfg engine.Config, reqs [2]engine.Request, capTPS int) float64 {
+// together on an idle engine of the same configuration, across network
+// (both legs), with the cap's pace if it is slower, and a little
+// headroom. It only sizes the axis.
+func sideAxis(cfg engine.Config, reqs [2]engine.Request, capTPS int, network time.Duration) float64 {
 	res, err := engine.Simulate(cfg, reqs[:], engine.SimOptions{})
 	if err != nil {
 		return 1000
 	}
-	end := res.Requests[0].E2E()
+	end := network + res.Requests[0].E2E()
 	if capTPS > 0 {
 		end = max(end, res.Requests[0].TTFT()+time.Duration(len(reqs[0].OutputTokens))*time.Second/time.Duration(capTPS))
 	}

@@ -3,6 +3,7 @@ package streaming
 import (
 	"context"
 	"errors"
+	"math"
 	"sync/atomic"
 	"testing"
 	"testing/synctest"
@@ -11,6 +12,7 @@ import (
 	"github.com/latencylab/latencylab/engine"
 	"github.com/latencylab/latencylab/labs"
 	"github.com/latencylab/latencylab/labs/labtest"
+	"github.com/latencylab/latencylab/labs/pipelinelab"
 )
 
 // runSide runs the lab with vals in a synctest bubble on a fresh pool.
@@ -163,4 +165,27 @@ func TestSideBySideCancel(t *testing.T) {
 			t.Errorf("%d frames emitted after Run returned", late.Load())
 		}
 	})
+}
+
+// Side by side honours the hosting knobs as a single request does: the
+// network's legs (a fresh connection's two round trips and the upload
+// before the GPU, half a round trip back) move every figure by exactly
+// that much, and other tenants' traffic on the provider's engine makes
+// the pair slower than alone.
+func TestSideBySideHosted(t *testing.T) {
+	base := labtest.Values(labs.Values{knobSide: true})
+	near := runSide(t, base)
+	far := runSide(t, labtest.Values(labs.Values{knobSide: true, pipelinelab.KnobRTT: 190.0, pipelinelab.KnobFresh: true}))
+	busy := runSide(t, labtest.Values(labs.Values{knobSide: true, pipelinelab.KnobTenants: 9.0}))
+	n, f, b := labtest.StatMap(t, near[len(near)-1]), labtest.StatMap(t, far[len(far)-1]), labtest.StatMap(t, busy[len(busy)-1])
+	const network = 2*190 + 95 + 95 // ms: handshakes and upload, then the way back
+	for _, key := range []string{statFirstWord, statStreamedComplete, statBlockedComplete, statBlockedFirstWord} {
+		if got := f[key] - n[key]; math.Abs(got-network) > 1e-6 {
+			t.Errorf("%s: %v ms 190 ms away, %v ms next door: %v ms apart, want the network's %v ms", key, f[key], n[key], got, network)
+		}
+	}
+	if !(b[statFirstWord] > n[statFirstWord] && b[statStreamedComplete] > n[statStreamedComplete]) {
+		t.Errorf("with nine other chats a second: first word %v ms, complete %v ms; alone %v, %v: want both later",
+			b[statFirstWord], b[statStreamedComplete], n[statFirstWord], n[statStreamedComplete])
+	}
 }
