@@ -14,10 +14,7 @@ import (
 // engine's token stamps are the pipeline's, not the reader's. The run is
 // the lesson's default and the hosted preset.
 func TestStarvedReaderKeepsFigures(t *testing.T) {
-	newLab := func(pool *labs.Engines) labs.Lab {
-		desk := labtest.NewFakeStore()
-		return labtest.Must[*Lab](t)(New(Config{Engines: pool, Retriever: desk, Orders: desk, RunTag: "test"}))
-	}
+	newLab := onDesk(t)
 	for _, name := range []string{"Seed example: parallel lookups", hostedPreset} {
 		t.Run(name, func(t *testing.T) {
 			vals := labtest.PresetWith(t, labtest.Inert(t, define), name)(labs.Values{knobRequests: 20.0})
@@ -34,15 +31,21 @@ func TestStarvedReaderKeepsFigures(t *testing.T) {
 // prompt was ready on the modelled timeline, and the note says the
 // server was busy.
 func TestStarvedHostKeepsFigures(t *testing.T) {
-	newLab := func(pool *labs.Engines) labs.Lab {
-		desk := labtest.NewFakeStore()
-		return labtest.Must[*Lab](t)(New(Config{Engines: pool, Retriever: desk, Orders: desk, RunTag: "test"}))
-	}
+	newLab := onDesk(t)
 	for _, name := range []string{"Seed example: parallel lookups", hostedPreset} {
 		t.Run(name, func(t *testing.T) {
 			vals := labtest.PresetWith(t, labtest.Inert(t, define), name)(labs.Values{knobRequests: 20.0, pipelinelab.KnobTenants: 0.0})
 			calm, starved := labtest.CheckStarvedHost(t, newLab, vals, 150*time.Millisecond)
 			t.Logf("first word %v ms calm, %v ms starved; %s", labtest.Stat(t, calm, statFirstWord), labtest.Stat(t, starved, statFirstWord), starved.Status)
 		})
+	}
+}
+
+// onDesk builds the lab on a pool with the fake support desk answering
+// its lookups and a fixed run tag.
+func onDesk(t *testing.T) func(*labs.Engines) labs.Lab {
+	return func(pool *labs.Engines) labs.Lab {
+		desk := labtest.NewFakeStore()
+		return labtest.Must[*Lab](t)(New(Config{Engines: pool, Retriever: desk, Orders: desk, RunTag: "test"}))
 	}
 }
