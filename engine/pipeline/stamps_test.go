@@ -2,6 +2,8 @@ package pipeline
 
 import (
 	"context"
+	"fmt"
+	"strings"
 	"testing"
 	"testing/synctest"
 	"time"
@@ -172,6 +174,80 @@ func TestStageTimesAreModelled(t *testing.T) {
 					s.Handler.FirstWord, starved.spans[StagePrompt].WallEnd, s.FirstWord, starved.spans[StagePrompt].End)
 			}
 			t.Logf("first word %v modelled, %v calm handler, %v starved handler", s.FirstWord, c.Handler.FirstWord, s.Handler.FirstWord)
+		})
+	}
+}
+
+// modelledProvider answers at once on the handler's clock but models its
+// tokens at first, first+gap, …: a provider whose modelled time runs
+// apart from the host's, so a test can tell which of the two a limit
+// reads.
+type modelledProvider struct {
+	first, gap time.Duration
+	words      int
+}
+
+func (p modelledProvider) Stream(ctx context.Context, req ProviderRequest) (Stream, error) {
+	ctx, cancel := context.WithCancel(ctx)
+	out := make(chan streamItem, p.words+1)
+	now := time.Now()
+	for i := range p.words {
+		since := p.first + time.Duration(i)*p.gap
+		out <- streamItem{ev: StreamEvent{Text: fmt.Sprintf(" w%d", i), Tokens: 1, At: now.Add(since), Since: since}}
+	}
+	end := p.first + time.Duration(p.words)*p.gap
+	out <- streamItem{ev: StreamEvent{Done: true, FinishReason: "stop", At: now.Add(end), Since: end,
+		Usage: Usage{PromptTokens: 100, CompletionTokens: p.words}}}
+	close(out)
+	return &chanStream{ctx: ctx, cancel: cancel, ch: out}, nil
+}
+
+// Limits are read on the modelled timeline: a primary whose first token
+// is modelled at 6 s times out at 5 s and the backup answers from there,
+// though every chunk reached the gateway at once; an overall timeout cuts
+// the answer at the last token modelled before it; the request deadline
+// likewise.
+func TestLimitsReadTheModelledTimeline(t *testing.T) {
+	const ms = time.Millisecond
+	cases := []struct {
+		name                string
+		ftt, overall, dline time.Duration
+		wantStatus, tier    string
+		wantFirst           time.Duration
+		wantTokens          int
+		wantOutcomes        string
+	}{
+		{"first-token timeout", 5 * time.Second, 0, 0, StatusComplete, "small", 5*time.Second + 300*ms, 20,
+			OutcomeFirstTokenTimeout + "," + OutcomeAnswered},
+		{"overall timeout", 0, 6100 * ms, 0, StatusTimeout, "medium", 6 * time.Second, 11, OutcomeTimeout},
+		{"deadline", 0, 0, 6100 * ms, StatusTimeout, "medium", 6 * time.Second, 11, OutcomeTimeout},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) {
+				cfg := bareConfig()
+				cfg.Gateway.Fallback = []string{"small"}
+				cfg.Gateway.FirstTokenTimeout, cfg.Gateway.OverallTimeout, cfg.Deadline = tc.ftt, tc.overall, tc.dline
+				p := mustNew(t, cfg, Deps{Tiers: tiers(modelledProvider{first: 6 * time.Second, gap: 10 * ms, words: 20},
+					modelledProvider{first: 300 * ms, gap: 5 * ms, words: 20})})
+				res, err := p.Run(t.Context(), Request{Question: "Where is my order?"}, nil)
+				if err != nil {
+					t.Fatal(err)
+				}
+				var outs []string
+				for _, a := range res.Attempts {
+					outs = append(outs, a.Outcome)
+				}
+				if res.Status != tc.wantStatus || res.Tier != tc.tier || strings.Join(outs, ",") != tc.wantOutcomes {
+					t.Errorf("status %s on %s, outcomes %v; want %s on %s, %s", res.Status, res.Tier, outs, tc.wantStatus, tc.tier, tc.wantOutcomes)
+				}
+				if res.Summary.FirstWord != tc.wantFirst || res.Usage.CompletionTokens != tc.wantTokens {
+					t.Errorf("first word %v, %d tokens shown; want %v, %d", res.Summary.FirstWord, res.Usage.CompletionTokens, tc.wantFirst, tc.wantTokens)
+				}
+				if res.Summary.Handler.Total > time.Second {
+					t.Errorf("the handler took %v: the limits waited on the host's clock", res.Summary.Handler.Total)
+				}
+			})
 		})
 	}
 }
