@@ -3,6 +3,7 @@ package timeouts
 import (
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/latencylab/latencylab/labs"
 	"github.com/latencylab/latencylab/labs/labtest"
@@ -101,4 +102,16 @@ func TestWebServicePresetCutsHealthyAnswers(t *testing.T) {
 	if c := last.Charts[0]; c.XMax > 5000 {
 		t.Errorf("final timeline axis ends at %v ms, want it fitted to a batch that is over within 5 s", c.XMax)
 	}
+}
+
+// On a host whose every wait ends 150 ms late (stages, network legs, the
+// faults' delays and the engine's runner scheduled late) the timeouts fire
+// on the modelled timeline, so fallbacks, timeouts and the first-word
+// percentiles are the calm run's, and only the starved run says the
+// server was busy. The hosted preset runs without other tenants: their
+// arrivals are the host's.
+func TestStarvedHostKeepsFigures(t *testing.T) {
+	newLab := labtest.OnFakeDesk(t, func(cfg Config) (*Lab, error) { return newLab(cfg, 0) })
+	labtest.CheckStarvedPresets(t, newLab, labtest.Inert(t, define), labs.Values{pipelinelab.KnobTenants: 0.0},
+		150*time.Millisecond, 0.002, "", "5 s first-token timeout with fallback", hostedPreset)
 }
