@@ -4,6 +4,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/chromedp"
+
 	"github.com/latencylab/latencylab/labs"
 	"github.com/latencylab/latencylab/labs/budget"
 	"github.com/latencylab/latencylab/labs/cancellation"
@@ -24,7 +26,8 @@ const phoneWidth = 390
 
 // phoneProblems lists what a learner on a phone could not read after a
 // run: the page scrolling sideways, chart text reaching past its chart
-// (cut off at the edge), mark labels printed over each other, and table
+// (cut off at the edge) or drawn under 10 px (a layout shrunk to fit),
+// mark labels printed over each other, and table
 // titles running into the part of a table scrolled out of view. Slanted
 // category labels are left out of the overlap check: their boxes overlap
 // while the glyphs do not.
@@ -37,11 +40,14 @@ const phoneProblems = `(() => {
 		const box = svg.getBoundingClientRect();
 		if (!box.width) continue;
 		const name = (svg.closest("[id]") || {}).id || "a chart";
+		const scale = svg.viewBox.baseVal && svg.viewBox.baseVal.width ? box.width / svg.viewBox.baseVal.width : 1;
 		for (const t of svg.querySelectorAll("text")) {
 			const r = t.getBoundingClientRect();
 			if (!r.width || !t.textContent.trim()) continue;
 			if (r.left < box.left - 1 || r.right > box.right + 1)
 				out.push(name + ": " + JSON.stringify(t.textContent.trim()) + " spans " + Math.round(r.left - box.left) + ".." + Math.round(r.right - box.left) + " px of a " + Math.round(box.width) + " px chart");
+			const px = parseFloat(getComputedStyle(t).fontSize) * scale;
+			if (px < 10) out.push(name + ": " + JSON.stringify(t.textContent.trim()) + " is drawn " + px.toFixed(1) + " px high");
 		}
 		const marks = [...svg.querySelectorAll(".ch-mark-labels text")].filter(t => t.getBoundingClientRect().width);
 		for (let i = 0; i < marks.length; i++) for (let j = i + 1; j < marks.length; j++)
@@ -96,6 +102,14 @@ func TestBrowserPhoneLayout(t *testing.T) {
 				t.Error(p)
 			}
 			e2e.Screenshot(t, tab, "phone-"+slug)
+			// The run saved just now, reopened, draws for the phone too.
+			e2e.WaitFor(t, tab, "the run list links the saved run", `!!document.querySelector("a.run-open")`, 10*time.Second)
+			href := e2e.Eval[string](t, tab, `document.querySelector("a.run-open").href`)
+			e2e.Do(t, tab, "open the saved run", 30*time.Second, chromedp.Navigate(href), chromedp.WaitVisible(chromedp.CSS(".run-page svg.ch")))
+			for _, p := range e2e.Eval[[]string](t, tab, phoneProblems) {
+				t.Error("saved run: " + p)
+			}
+			e2e.Screenshot(t, tab, "phone-"+slug+"-saved")
 		})
 	}
 }
