@@ -189,9 +189,10 @@ func (f *frame) markLabels(ms []labs.Mark, xs linScale, unit string) ([]laneLabe
 			continue
 		}
 		full := markText(m.Label, m.At, unit)
-		// A label fits on one side of its line or the other.
+		// A label fits on one side of its line or the other; it is cut only
+		// past that, since its figure comes last and matters most.
 		room := math.Max(f.W-pad-x-3, x-3-f.laneBounds().loAbove)
-		text := truncate(full, math.Min(room, f.Plot.w()*0.6), labelSize)
+		text := truncate(full, room, labelSize)
 		v := vmark{X: x, Label: text}
 		if text != full {
 			v.Tip = full
