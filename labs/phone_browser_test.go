@@ -27,10 +27,10 @@ const phoneWidth = 390
 // phoneProblems lists what a learner on a phone could not read after a
 // run: the page scrolling sideways, chart text reaching past its chart
 // (cut off at the edge) or drawn under 10 px (a layout shrunk to fit),
-// mark labels printed over each other, and table
-// titles running into the part of a table scrolled out of view. Slanted
-// category labels are left out of the overlap check: their boxes overlap
-// while the glyphs do not.
+// mark labels printed over each other, table titles running into the
+// part of a table scrolled out of view, and a table shown as cards whose
+// text still runs off its card. Slanted category labels are left out of
+// the overlap check: their boxes overlap while the glyphs do not.
 const phoneProblems = `(() => {
 	const out = [];
 	const se = document.scrollingElement;
@@ -57,6 +57,11 @@ const phoneProblems = `(() => {
 	for (const c of document.querySelectorAll(".table-wrap caption")) {
 		const r = c.getBoundingClientRect(), wrap = c.closest(".table-wrap").getBoundingClientRect();
 		if (r.width && r.right > wrap.right + 1) out.push("table title " + JSON.stringify(c.textContent.trim().slice(0, 40)) + " runs " + Math.round(r.right - wrap.right) + " px past the visible table");
+	}
+	for (const t of document.querySelectorAll(".table-wrap > table")) {
+		const wrap = t.parentElement;
+		if (getComputedStyle(t).display === "block" && wrap.scrollWidth > wrap.clientWidth + 1)
+			out.push("table " + JSON.stringify((t.caption || t).textContent.trim().slice(0, 40)) + " is shown as cards but still scrolls sideways");
 	}
 	return out;
 })()`
