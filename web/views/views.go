@@ -233,7 +233,7 @@ func runLocked(l Lab) string {
 // running.
 func runClick(l Lab) string {
 	return "!$" + l.BusySig + " && ($" + l.WidthSig + " = (ctx.el.closest('.lab')?.querySelector('.lab-output')?.clientWidth || 0), " +
-		"document.cookie = 'll_chart_w=' + $" + l.WidthSig + " + '; path=/; max-age=31536000; samesite=lax', $" +
+		"document.cookie = 'll_chart_w=' + $" + l.WidthSig + " + '; path=/; max-age=31536000; samesite=lax' + (location.protocol === 'https:' ? '; secure' : ''), $" +
 		l.TokenSig + " = Date.now().toString(36) + Math.random().toString(36).slice(2, 10), $" +
 		l.BusySig + " = true, @post('" + l.RunURL +
 		"', {openWhenHidden: true, retryMaxCount: 0}).finally(() => $" + l.BusySig + " = false))"
