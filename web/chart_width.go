@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 
+	"github.com/labstack/echo/v4"
+
 	"github.com/latencylab/latencylab/web/views/charts"
 )
 
@@ -22,4 +24,20 @@ func chartContext(ctx context.Context, raw json.RawMessage) context.Context {
 		return ctx
 	}
 	return charts.WithWidth(ctx, px-chartChrome)
+}
+
+// chartWidthCookie keeps the output column's width that a lab page
+// measured at its last run (set by the page's Run button), so a saved run
+// or a comparison opened later on the same phone is laid out for that
+// width too instead of shrinking a desktop layout to unreadable text.
+const chartWidthCookie = "ll_chart_w"
+
+// chartWidthFromCookie lays the request's charts out for the width in
+// chartWidthCookie; without a usable cookie the default layout stays.
+func chartWidthFromCookie(c echo.Context) {
+	ck, err := c.Cookie(chartWidthCookie)
+	if err != nil {
+		return
+	}
+	c.SetRequest(c.Request().WithContext(chartContext(c.Request().Context(), json.RawMessage(ck.Value))))
 }

@@ -8,6 +8,7 @@ import (
 	"sync"
 
 	"github.com/latencylab/latencylab/engine/fidelity"
+	"github.com/latencylab/latencylab/labs"
 	"github.com/latencylab/latencylab/web/views"
 )
 
@@ -153,9 +154,9 @@ func workload(r *fidelity.Run) string {
 			in += r.InputLens[i]
 			out += r.OutputLens[i]
 		}
-		fmt.Fprintf(&b, "%d requests at once, %d prompt and %d output tokens in all (each request's lengths recorded)", n, in, out)
+		fmt.Fprintf(&b, "%s at once, %d prompt and %d output tokens in all (each request's lengths recorded)", labs.Count(n, "request"), in, out)
 	} else {
-		fmt.Fprintf(&b, "%d requests of %d prompt / %d output tokens", r.NumPrompts, r.InputLen, r.OutputLen)
+		fmt.Fprintf(&b, "%s of %d prompt / %d output tokens", labs.Count(r.NumPrompts, "request"), r.InputLen, r.OutputLen)
 		if r.MaxConcurrency > 0 {
 			fmt.Fprintf(&b, ", %d at a time", r.MaxConcurrency)
 		} else {

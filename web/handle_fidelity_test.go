@@ -51,6 +51,9 @@ func TestFidelityPage(t *testing.T) {
 	if want := pct(rep.HeldOutMedian); m[1] != want {
 		t.Errorf("page shows held-out median %q, the fidelity package computes %q", m[1], want)
 	}
+	if bad := regexp.MustCompile(`\b1 (requests|figures|prompts)\b`).FindString(page); bad != "" {
+		t.Errorf("page says %q: one of a counted noun is singular", bad)
+	}
 }
 
 // TestFidelityNote checks the line under a lab's stats: it links to the

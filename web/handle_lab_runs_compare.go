@@ -49,6 +49,7 @@ func (s *Server) handleLabCompare(c echo.Context) error {
 	v.Charts = scopeCharts("cmp", shared)
 	v.A.Charts, v.B.Charts = scopeCharts("cmp-a", onlyA), scopeCharts("cmp-b", onlyB)
 	p := s.pageWithJS(c, info.Title+": "+v.A.Name+" and "+v.B.Name, "labs")
+	chartWidthFromCookie(c)
 	return render(c, http.StatusOK, views.CompareView(p, v))
 }
 

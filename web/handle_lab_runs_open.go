@@ -61,6 +61,7 @@ func (s *Server) handleLabRunPage(c echo.Context) error {
 		v.Others = append(v.Others, views.Link{Label: runName(o), URL: compareURL(info.Slug, a.ID, b.ID)})
 	}
 	p := s.pageWithJS(c, info.Title+": "+v.Name, "labs")
+	chartWidthFromCookie(c)
 	return render(c, http.StatusOK, views.RunView(p, v))
 }
 

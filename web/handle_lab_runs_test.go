@@ -130,7 +130,7 @@ func TestCompareRuns(t *testing.T) {
 		want   []string
 	}{
 		{"two own runs", q(a, b), 200, []string{`<svg id="cmp-words"`, "words · run #1", "words · run #2", `stroke="#4e79a7"`, `stroke="#d67500"`,
-			`stroke-dasharray="6 4"`, "+200 ms (+67%)", "<th scope=\"row\">Steps</th><td>3 frames</td><td>5 frames</td>", "Both with:"}},
+			`stroke-dasharray="6 4"`, "+200 ms (+67%)", `<th scope="row">Steps</th><td data-label="run #1">3 frames</td><td data-label="run #2">5 frames</td>`, "Both with:"}},
 		{"a run without panels", q(a, noPanels), 200, []string{"saved before charts", "+100 ms (+33%)"}},
 		{"runs of two labs", q(a, other), 400, []string{"another lab"}},
 		{"another learner's run", q(a, bobs), 404, []string{"There is no saved run"}},

@@ -185,3 +185,38 @@ func TestRunConfig(t *testing.T) {
 		}
 	}
 }
+
+// TestMI300XNoteHolds keeps the set's note on AMD's MI300X runs true: it
+// says the engine gives 17.3 s for one prompt and grows about 1% from one
+// prompt to four, so a change to the cost model that moves either must
+// rewrite the note.
+func TestMI300XNoteHolds(t *testing.T) {
+	set, err := Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	modelled := map[string]float64{}
+	for i := range set.Runs {
+		r := &set.Runs[i]
+		if !strings.HasPrefix(r.ID, "amd-mi300x-vllm0.10.2-") {
+			continue
+		}
+		got, err := r.Replay()
+		if err != nil {
+			t.Fatal(err)
+		}
+		modelled[strings.TrimPrefix(r.ID, "amd-mi300x-vllm0.10.2-llama70b-fp8-tp8-")] = got["mean_e2e_ms"]
+	}
+	for _, c := range []struct {
+		name     string
+		got      float64
+		min, max float64
+	}{
+		{"one prompt (s, note says 17.3)", modelled["bs1"] / 1000, 17.25, 17.35},
+		{"growth from one prompt to four (note says about 1%)", modelled["bs4"]/modelled["bs1"] - 1, 0.005, 0.02},
+	} {
+		if !(c.got >= c.min && c.got <= c.max) {
+			t.Errorf("%s: %.4f, want %.4f..%.4f", c.name, c.got, c.min, c.max)
+		}
+	}
+}

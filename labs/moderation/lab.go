@@ -43,16 +43,10 @@ func (l *Lab) run(ctx context.Context, p params, emit func(labs.Frame)) error {
 	if err != nil {
 		return err
 	}
-	if s.host.Tenants > 0 {
-		emit(labs.Frame{Status: "Starting the provider's engine and letting other tenants' traffic settle… " + s.host.Describe()})
-	}
 	// The pool is a workshop room's, if the run is a room's; with other
 	// tenants' traffic on, the engine is the run's own.
-	le, stop, err := s.host.Engine(ctx, l.Engines, s.profile)
+	le, stop, err := s.host.Engine(ctx, l.Engines, s.profile, emit)
 	if err != nil {
-		if ctx.Err() != nil {
-			return ctx.Err()
-		}
 		return fmt.Errorf("moderation lab: %w", err)
 	}
 	defer stop()

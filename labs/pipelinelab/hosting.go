@@ -182,13 +182,22 @@ func (r *Run) Host(ctx context.Context, h Hosting, names ...string) error {
 // through the pipeline) runs prof on, and what to call when the run ends:
 // the shared pool's engine, or, with other tenants' traffic on, a
 // provider's engine of the run's own carrying that traffic, started and
-// warmed up here (say so to the learner first: it takes a few seconds)
-// and stopped by the returned func. The network is the caller's to add
+// warmed up here (it tells the learner through emit first: that takes a
+// few seconds) and stopped by the returned func. The network is the caller's to add
 // (see pipeline.Hosting.Legs): such labs time tokens themselves. The
 // warm-up ends the network's upload early, so the request reaches the
 // engine when the traffic is steady and the same traffic with or without
 // the network.
-func (h Hosting) Engine(ctx context.Context, pool *labs.Engines, prof labs.Profile) (*live.Engine, func(), error) {
+func (h Hosting) Engine(ctx context.Context, pool *labs.Engines, prof labs.Profile, emit func(labs.Frame)) (*live.Engine, func(), error) {
+	le, stop, err := h.engine(ctx, pool, prof, emit)
+	if err != nil && ctx.Err() != nil {
+		return nil, nil, ctx.Err() // the learner left or stopped during the warm-up
+	}
+	return le, stop, err
+}
+
+// engine is Engine without the context's error in place of the cause.
+func (h Hosting) engine(ctx context.Context, pool *labs.Engines, prof labs.Profile, emit func(labs.Frame)) (*live.Engine, func(), error) {
 	ph := h.Pipeline()
 	if !ph.Tenants.On() {
 		le, err := pool.For(ctx).Get(prof)
@@ -197,6 +206,7 @@ func (h Hosting) Engine(ctx context.Context, pool *labs.Engines, prof labs.Profi
 		}
 		return le, func() {}, nil
 	}
+	emit(labs.Frame{Status: "Starting the provider's engine and letting other tenants' traffic settle… " + h.Describe()})
 	cfg, err := prof.Config()
 	if err != nil {
 		return nil, nil, err

@@ -40,14 +40,8 @@ func (l *Lab) run(ctx context.Context, p params, emit func(labs.Frame)) error {
 	ans := composeAnswer(prompt, s.answerTokens)
 	req := engine.Request{ID: id, PromptTokens: prompt.ids, OutputTokens: ans.Tokens, MaxTokens: len(ans.Tokens)}
 
-	if s.host.Tenants > 0 {
-		emit(labs.Frame{Status: "Starting the provider's engine and letting other tenants' traffic settle… " + s.host.Describe()})
-	}
-	le, stop, err := s.host.Engine(ctx, l.Engines, s.profile)
+	le, stop, err := s.host.Engine(ctx, l.Engines, s.profile, emit)
 	if err != nil {
-		if ctx.Err() != nil {
-			return ctx.Err()
-		}
 		return fmt.Errorf("streaming: %w", err)
 	}
 	defer stop()

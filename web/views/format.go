@@ -4,6 +4,7 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/latencylab/latencylab/labs"
 )
@@ -155,6 +156,38 @@ func numericColumns(t labs.Table) []bool {
 			}
 		}
 		out[i] = out[i] && seen
+	}
+	return out
+}
+
+// columnName is the header of column i, which labels the cell in a card
+// on a phone; "" past the headers.
+func columnName(t labs.Table, i int) string {
+	if i < len(t.Columns) {
+		return t.Columns[i]
+	}
+	return ""
+}
+
+// longText is how many characters make a cell long text: a column holding
+// one gets a minimum width so it does not wrap a word a line, and the
+// short columns beside it keep their natural width (a phone fits them).
+const longText = 30
+
+// longTextColumns marks the columns that are not numeric and hold at
+// least one long cell.
+func longTextColumns(t labs.Table, num []bool) []bool {
+	out := make([]bool, len(t.Columns))
+	for i := range out {
+		if num[i] {
+			continue
+		}
+		for _, r := range t.Rows {
+			if i < len(r) && utf8.RuneCountInString(r[i]) >= longText {
+				out[i] = true
+				break
+			}
+		}
 	}
 	return out
 }

@@ -76,6 +76,14 @@ func TestNumericColumns(t *testing.T) {
 			t.Errorf("column %d numeric = %v, want %v", i, got[i], want[i])
 		}
 	}
+	tab.Rows[1][3] = "three lookups, each under a second on this desk"
+	tab.Rows[2][0] = "the model, writing its whole answer"
+	wantLong := []bool{true, false, false, true}
+	for i, long := range longTextColumns(tab, got) {
+		if long != wantLong[i] {
+			t.Errorf("column %d long text = %v, want %v", i, long, wantLong[i])
+		}
+	}
 	for _, s := range []string{"v1.2", "abc", "1.2.3", "12abc"} {
 		if startsWithNumber(s) {
 			t.Errorf("startsWithNumber(%q) = true", s)

@@ -36,34 +36,65 @@ func (l laneLabel) span() (float64, float64) {
 	return l.x - 3 - l.w, l.x - 3
 }
 
-// clash reports whether two placed labels break a rule: they overlap on a
-// row, or one's line runs up through the other's label.
-func clash(a, b laneLabel) bool {
+// Costs of a broken rule, for when no layout keeps them all: a line
+// through a label leaves both readable (labels carry a halo), two labels
+// on top of each other leave neither.
+const (
+	costLineThrough = 1
+	costOverlap     = 10
+)
+
+// clash is the cost of the rules two placed labels break: 0 when they
+// keep them all, costOverlap when they overlap on a row, costLineThrough
+// when one's line runs up through the other's label.
+func clash(a, b laneLabel) int {
 	aa, ab := a.span()
 	ba, bb := b.span()
 	if a.row == b.row && aa < bb+laneGap && ba < ab+laneGap {
-		return true
+		return costOverlap
 	}
 	if math.Abs(a.x-b.x) < 1 {
-		return false // one line: both labels sit beside it
+		return 0 // one line: both labels sit beside it
 	}
 	if b.x >= aa-4 && b.x <= ab+4 && b.row >= a.row {
-		return true
+		return costLineThrough
 	}
-	return a.x >= ba-4 && a.x <= bb+4 && a.row >= b.row
+	if a.x >= ba-4 && a.x <= bb+4 && a.row >= b.row {
+		return costLineThrough
+	}
+	return 0
 }
 
-// placeLane assigns each label a side and a row within [lo, hi], using as
+// laneBounds is where lane labels may go: from lo to hi on the row next
+// to the plot and from loAbove on the rows over it, which clear the top Y
+// tick label and may use the empty corner above the Y gutter.
+type laneBounds struct{ lo, loAbove, hi float64 }
+
+// laneBounds of f: row labels of a timeline sit inside their rows, so the
+// whole corner above them is free.
+func (f *frame) laneBounds() laneBounds {
+	b := laneBounds{lo: f.Plot.L, loAbove: pad, hi: f.W - pad}
+	if f.YLeft {
+		b.lo = pad
+	}
+	return b
+}
+
+// placeLane assigns each label a side and a row within bounds, using as
 // few rows as it can. It returns the number of rows used. A small search
 // finds a layout that breaks no rule when one exists within laneRows rows;
-// otherwise each label takes the spot with the fewest clashes.
-func placeLane(ls []laneLabel, lo, hi float64) int {
+// otherwise each label takes the spot that breaks the fewest.
+func placeLane(ls []laneLabel, bounds laneBounds) int {
 	if len(ls) == 0 {
 		return 0
 	}
 	fits := func(l laneLabel) bool {
 		a, b := l.span()
-		return a >= lo-0.5 && b <= hi+0.5
+		lo := bounds.lo
+		if l.row > 0 {
+			lo = bounds.loAbove
+		}
+		return a >= lo-0.5 && b <= bounds.hi+0.5
 	}
 	// Right to left: a start-side label reaches over marks to its right,
 	// which are then already placed.
@@ -92,7 +123,7 @@ func placeLane(ls []laneLabel, lo, hi float64) int {
 				}
 				ok := true
 				for _, j := range order[:k] {
-					if clash(c, ls[j]) {
+					if clash(c, ls[j]) > 0 {
 						ok = false
 						break
 					}
@@ -113,7 +144,8 @@ func placeLane(ls []laneLabel, lo, hi float64) int {
 			return usedRows(ls)
 		}
 	}
-	// No clean layout: take, label by label, the spot with fewest clashes.
+	// No clean layout: take, label by label, the spot that costs least,
+	// so labels stack in rows rather than print over each other.
 	for k, i := range order {
 		best, bestN := laneLabel{}, math.MaxInt
 		for r := 0; r < laneRows; r++ {
@@ -124,9 +156,7 @@ func placeLane(ls []laneLabel, lo, hi float64) int {
 					n += 100
 				}
 				for _, j := range order[:k] {
-					if clash(c, ls[j]) {
-						n++
-					}
+					n += clash(c, ls[j])
 				}
 				if n < bestN {
 					best, bestN = c, n
@@ -159,9 +189,10 @@ func (f *frame) markLabels(ms []labs.Mark, xs linScale, unit string) ([]laneLabe
 			continue
 		}
 		full := markText(m.Label, m.At, unit)
-		// A label fits on one side of its line or the other.
-		room := math.Max(f.W-pad-x-3, x-3-f.Plot.L)
-		text := truncate(full, math.Min(room, f.Plot.w()*0.6), labelSize)
+		// A label fits on one side of its line or the other; it is cut only
+		// past that, since its figure comes last and matters most.
+		room := math.Max(f.W-pad-x-3, x-3-f.laneBounds().loAbove)
+		text := truncate(full, room, labelSize)
 		v := vmark{X: x, Label: text}
 		if text != full {
 			v.Tip = full
@@ -180,7 +211,7 @@ func (f *frame) fitWithLane(ms []labs.Mark, unit string, fit func() linScale) li
 	xs := fit()
 	for range 3 {
 		ls, _ := f.markLabels(ms, xs, unit)
-		rows := placeLane(ls, f.Plot.L, f.W-pad)
+		rows := placeLane(ls, f.laneBounds())
 		need := 0.0
 		if rows > 0 {
 			need = float64(rows)*laneRowH + laneMargin
@@ -199,7 +230,7 @@ func (f *frame) fitWithLane(ms []labs.Mark, unit string, fit func() linScale) li
 // their lines from each label down to the X axis.
 func (f *frame) placeVMarks(ms []labs.Mark, xs linScale, unit string) {
 	ls, vs := f.markLabels(ms, xs, unit)
-	placeLane(ls, f.Plot.L, f.W-pad)
+	placeLane(ls, f.laneBounds())
 	for i, l := range ls {
 		v := &vs[i]
 		v.LY = f.Plot.T - laneMargin - 1 - float64(l.row)*laneRowH

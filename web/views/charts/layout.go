@@ -16,6 +16,8 @@ const (
 	pad       = 8.0
 
 	titleSize  = 13.5
+	titleLineH = 17.0 // a wrapped title's second line sits this far down
+	titleLines = 2    // a longer title is cut with an ellipsis
 	tickSize   = 11.0
 	legendSize = 11.0
 	labelSize  = 10.5
@@ -79,6 +81,7 @@ type frame struct {
 	ID, ClipID     string
 	Title, Aria    string
 	ShowTitle      bool
+	TitleLines     []string // Title wrapped to the width, drawn a line each
 	W, H           float64
 	Plot           box
 	XTicks, YTicks []tick
@@ -124,9 +127,11 @@ func newFrame(c labs.Chart, w, h float64, entries []entry, col *colours) frame {
 	f.Aria = ariaLabel(c)
 	top := pad
 	if f.Title != "" {
+		// A title too long for a phone's width wraps rather than runs off
+		// the chart.
 		f.ShowTitle = true
-		f.Title = truncate(f.Title, w-2*pad, titleSize)
-		top += 18
+		f.TitleLines = wrapWords(f.Title, w-2*pad, titleSize*boldScale, titleLines)
+		top += 18 + titleLineH*float64(len(f.TitleLines)-1)
 	}
 	f.Legend, top = placeLegend(entries, col, top, w)
 	f.Plot = box{T: top + 6, R: w - pad - 6, B: h - pad - 16}

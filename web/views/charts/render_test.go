@@ -41,12 +41,19 @@ func (n node) walk(f func(node)) {
 }
 
 // texts returns the text of every <text> element under n whose class list
-// contains class, or of every <text> when class is empty.
+// contains class, or of every <text> when class is empty; a text drawn in
+// several <tspan> lines counts as one, its lines joined.
 func (n node) texts(class string) []string {
 	var out []string
 	n.walk(func(m node) {
 		if m.XMLName.Local == "text" && (class == "" || hasClass(m, class)) {
-			out = append(out, strings.TrimSpace(m.Text))
+			s := m.Text
+			for _, c := range m.Children {
+				if c.XMLName.Local == "tspan" {
+					s += c.Text
+				}
+			}
+			out = append(out, strings.TrimSpace(s))
 		}
 	})
 	return out

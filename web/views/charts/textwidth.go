@@ -75,3 +75,42 @@ func truncate(s string, maxW, size float64) string {
 	}
 	return strings.TrimRight(string(r[:n]), " ") + "…"
 }
+
+// boldScale is how much wider semibold glyphs run than the regular ones
+// textWidth measures; titles are drawn semibold.
+const boldScale = 1.12
+
+// wrapWords breaks s at spaces into at most maxLines lines no wider than
+// maxW at size; what does not fit on the last line is cut with an
+// ellipsis. Every line but the last keeps its trailing space, so the lines
+// joined give back s when nothing was cut.
+func wrapWords(s string, maxW, size float64, maxLines int) []string {
+	words := strings.Fields(s)
+	var lines []string
+	line := ""
+	for i, w := range words {
+		next := w
+		if line != "" {
+			next = line + " " + w
+		}
+		if line == "" || textWidth(next, size) <= maxW {
+			line = next
+			continue
+		}
+		if len(lines) == maxLines-1 {
+			line = strings.Join(append([]string{line}, words[i:]...), " ")
+			break
+		}
+		lines = append(lines, line+" ")
+		line = w
+	}
+	if line != "" || len(lines) == 0 {
+		lines = append(lines, truncate(line, maxW, size))
+	}
+	for i, l := range lines[:len(lines)-1] {
+		if textWidth(l, size) > maxW+textWidth(" ", size) {
+			lines[i] = truncate(l, maxW, size)
+		}
+	}
+	return lines
+}

@@ -7,6 +7,11 @@ import (
 	"github.com/latencylab/latencylab/labs"
 )
 
+// minRowLabelSize is the smallest row label: on a phone the chart is drawn
+// at one pixel per unit, and smaller labels stop being readable; crowded
+// rows show every second or third label instead.
+const minRowLabelSize = 10.5
+
 // maxRowLabel is the widest row-label gutter of a timeline w wide.
 func maxRowLabel(w float64) float64 { return w / 3 }
 
@@ -60,7 +65,7 @@ func buildTimeline(c labs.Chart, w float64) timelineView {
 	n := len(c.Rows)
 	labelSz := tickSize
 	if n > 0 {
-		labelSz = math.Min(tickSize, math.Max(9, v.Plot.h()/float64(n)*0.8))
+		labelSz = math.Min(tickSize, math.Max(minRowLabelSize, v.Plot.h()/float64(n)*0.8))
 	}
 	maxW := 0.0
 	for _, r := range c.Rows {
@@ -82,7 +87,7 @@ func buildTimeline(c labs.Chart, w float64) timelineView {
 	if n > 0 {
 		rowH = v.Plot.h() / float64(n)
 	}
-	every := int(math.Ceil(12 / rowH))
+	every := int(math.Ceil((labelSz + 1.5) / rowH))
 	if every < 1 {
 		every = 1
 	}
