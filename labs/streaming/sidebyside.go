@@ -65,14 +65,8 @@ func (p *player) release(at time.Duration) {
 // handler's clock only paces what is shown.
 func (l *Lab) runSideBySide(ctx context.Context, s settings, emit func(labs.Frame)) error {
 	_, id := l.IDs.Next()
-	if s.host.Tenants > 0 {
-		emit(labs.Frame{Status: "Starting the provider's engine and letting other tenants' traffic settle… " + s.host.Describe()})
-	}
-	le, stop, err := s.host.Engine(ctx, l.Engines, s.profile)
+	le, stop, err := s.host.Engine(ctx, l.Engines, s.profile, emit)
 	if err != nil {
-		if ctx.Err() != nil {
-			return ctx.Err()
-		}
 		return fmt.Errorf("streaming: %w", err)
 	}
 	defer stop()
