@@ -56,7 +56,7 @@ func (v *view) finishLive(res *pipeline.Result) { v.res = res; v.spans = res.Spa
 
 // waterfall draws the spans known so far, one row per stage.
 func (v *view) waterfall() labs.Chart {
-	c := labs.Chart{ID: chartWaterfall, Title: "One request, stage by stage (wall clock)", Kind: labs.ChartTimeline,
+	c := labs.Chart{ID: chartWaterfall, Title: "One request, stage by stage (live)", Kind: labs.ChartTimeline,
 		XLabel: "time since the request arrived", XUnit: "ms"}
 	decodeSeen := false
 	for _, r := range rows {
@@ -111,7 +111,7 @@ func (v *view) liveStats(res *pipeline.Result) []labs.Stat {
 	}
 	out := []labs.Stat{
 		{Key: statFirstWord, Label: "First word (one request)", Value: pipelinelab.Round1(pipelinelab.MS(res.Summary.FirstWord)), Unit: "ms",
-			Note: "request start to the first text, measured on the wall clock"},
+			Note: "request start to the first text, on the live run's modelled timeline"},
 		{Key: statComplete, Label: "Complete (one request)", Value: pipelinelab.Round1(pipelinelab.MS(res.Summary.Total)), Unit: "ms",
 			Note: fmt.Sprintf("%d tokens written", res.Summary.OutputTokens)},
 	}

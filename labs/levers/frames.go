@@ -37,15 +37,15 @@ func (v *view) frame(final bool) labs.Frame {
 }
 
 func (v *view) status(final bool) string {
-	clock := "wall clock"
+	how := "live, in real time"
 	if v.virtual {
-		clock = fmt.Sprintf("virtual clock (live, the set would take about %s, over the %s limit)",
+		how = fmt.Sprintf("on the virtual clock (live, the set would take about %s, over the %s limit)",
 			pipelinelab.FmtMS(pipelinelab.MS(v.estimate)), pipelinelab.FmtMS(pipelinelab.MS(v.limit)))
 	}
 	if !final {
-		return fmt.Sprintf("Measured %d of %d rows on the %s…", len(v.rows), len(levers), clock)
+		return fmt.Sprintf("Measured %d of %d rows %s…", len(v.rows), len(levers), how)
 	}
-	return fmt.Sprintf("All %d rows measured on the %s. Each row is one request through the pipeline and the engine.", len(v.rows), clock)
+	return fmt.Sprintf("All %d rows measured %s. Each row is one request through the pipeline and the engine.", len(v.rows), how)
 }
 
 // withDelta formats a row's figure with its change against the baseline:

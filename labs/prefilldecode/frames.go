@@ -32,7 +32,7 @@ const (
 
 	seriesSweep   = "single requests (virtual clock)"
 	seriesFit     = "least-squares fit"
-	seriesYours   = "your request (wall clock)"
+	seriesYours   = "your request (live)"
 	seriesRoof    = "roof"
 	seriesPrefill = "prefill"
 	seriesDecode  = "decode"

@@ -62,7 +62,7 @@ func (v *view) stats() []labs.Stat {
 	return []labs.Stat{
 		{Key: statPromptTokens, Label: "Prompt", Value: float64(r.Prompt.Tokens()), Unit: "tokens", Note: "every part, counted with the tokenizer"},
 		{Key: statTTFT, Label: "Time to first token", Value: pipelinelab.Round1(pipelinelab.MS(r.Summary.FirstToken)), Unit: "ms",
-			Note: "measured on the wall clock; the engine is shared, so others' requests can add a wait"},
+			Note: "a live run on the shared engine, timed by the modelled GPU; others' requests can add a wait"},
 		{Key: statChunksTokens, Label: "Passages", Value: float64(p.Chunks), Unit: "tokens", Note: fmt.Sprintf("%d retrieved", len(r.Lookups.Chunks))},
 		{Key: statHistoryTokens, Label: "History", Value: float64(p.History), Unit: "tokens", Note: labs.Count(r.Prompt.HistoryKept, "turn")},
 		{Key: statSystemTokens, Label: "System prompt", Value: float64(p.System), Unit: "tokens"},
@@ -97,7 +97,7 @@ func (v *view) ttftChart() labs.Chart {
 		}
 	}
 	if v.res != nil {
-		c.Series = append(c.Series, labs.Series{Name: "this run (wall clock)", Points: []labs.Point{
+		c.Series = append(c.Series, labs.Series{Name: "this run (live)", Points: []labs.Point{
 			{X: float64(v.res.Prompt.Tokens()), Y: pipelinelab.MS(v.res.Summary.FirstToken)}}})
 	}
 	return c
