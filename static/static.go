@@ -5,8 +5,12 @@ package static
 
 import "embed"
 
-// Files holds app.css, vendor/datastar.js and the vendored license. The web
-// package serves them under content-hashed names.
+// Files holds the stylesheets (css/), vendor/datastar.js and the vendored
+// license. The web package serves them under content-hashed names.
 //
-//go:embed app.css vendor/datastar.js vendor/DATASTAR-LICENSE
+//go:embed css/*.css vendor/datastar.js vendor/DATASTAR-LICENSE
 var Files embed.FS
+
+// Stylesheets are the site's style files in cascade order (later ones may
+// override earlier ones); the web package serves them as one app.css.
+var Stylesheets = []string{"css/site.css", "css/lab.css", "css/pages.css"}

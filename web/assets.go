@@ -36,11 +36,15 @@ type assets struct {
 
 func loadAssets() (*assets, error) {
 	a := &assets{byLogical: map[string]*asset{}, byHashed: map[string]*asset{}}
-	css, err := static.Files.ReadFile("app.css")
-	if err != nil {
-		return nil, fmt.Errorf("assets: %w", err)
+	var bundle []byte
+	for _, name := range static.Stylesheets {
+		css, err := static.Files.ReadFile(name)
+		if err != nil {
+			return nil, fmt.Errorf("assets: %w", err)
+		}
+		bundle = append(append(bundle, css...), '\n')
 	}
-	bundle := append(append(append([]byte{}, css...), "\n/* charts */\n"...), chartsCSS...)
+	bundle = append(append(bundle, "/* charts */\n"...), chartsCSS...)
 	a.add("app.css", bundle, "text/css; charset=utf-8")
 	js, err := static.Files.ReadFile("vendor/datastar.js")
 	if err != nil {
