@@ -33,6 +33,7 @@ func (f *datasetFlags) register(fs *flag.FlagSet, wf *workloadFlags) {
 	fs.IntVar(&wf.w.OutputLen, "random-output-len", wf.w.OutputLen, "same as --output-len")
 	fs.Float64Var(&wf.w.RangeRatio, "random-range-ratio", 0, "same as --range-ratio")
 	fs.IntVar(&wf.w.SharedPrefixLen, "random-prefix-len", 0, "same as --shared-prefix-len")
+	fs.IntVar(&wf.w.NumRequests, "num-prompts", wf.w.NumRequests, "same as --num-requests")
 	fs.StringVar(&f.goodput, "goodput", "", `service-level objectives for request goodput, e.g. "ttft:500 tpot:50" (keys ttft, tpot, e2el; milliseconds)`)
 	fs.BoolVar(&f.save, "save-result", false, "save the result as vllm bench serve's JSON file")
 	fs.BoolVar(&f.detail, "save-detailed", false, "with --save-result, add per-request ttfts, itls, lengths, texts and errors")

@@ -68,7 +68,7 @@ func TestBenchDatasetGoodputSaveResult(t *testing.T) {
 					t.Error("per-request lists without --save-detailed")
 				}
 			}},
-		{name: "random detailed", args: []string{"--random-input-len", "64", "--random-output-len", "5", "--num-requests", "4", "--goodput", "ttft:0", "--save-detailed"},
+		{name: "random detailed", args: []string{"--random-input-len", "64", "--random-output-len", "5", "--num-prompts", "4", "--goodput", "ttft:0", "--save-detailed"},
 			check: func(t *testing.T, saved, printed map[string]any) {
 				if saved["request_goodput"] != 0.0 || printed["request_goodput"] != 0.0 {
 					t.Errorf("a 0 ms TTFT objective: goodput %v / %v", saved["request_goodput"], printed["request_goodput"])
