@@ -108,12 +108,18 @@ func (s Stage) Run(ctx context.Context, prompt string, gen Generate, emit func(E
 		}
 		out := make(chan Token)
 		go func() {
+			// Read in to its end even after ctx ends, so the generator
+			// has finished when Run sees out close.
 			defer close(out)
+			forwarding := true
 			for p := range in {
+				if !forwarding {
+					continue
+				}
 				select {
 				case out <- Token{Text: p, At: clk.Now().Sub(start)}:
 				case <-ctx.Done():
-					return
+					forwarding = false
 				}
 			}
 		}()
