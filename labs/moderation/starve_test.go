@@ -15,9 +15,11 @@ import (
 // modelled latency, and the window's releases follow from those. At
 // 150 ms late the note says the server was busy; 30 ms late may stay under
 // its threshold on a long run. Other tenants' traffic is off, as their
-// arrivals are the host's; so are the arrivals of the comparison's
-// requests at the shared engine, which can move which step each joins, so
-// its figures may move by a fraction of a step.
+// arrivals are the host's. So are the moments the comparison's five
+// requests reach their shared engine and the moment its aborting policy
+// leaves the batch: which step each joins or leaves is the host's, so the
+// comparison's figures may move by a step or two (8 ms steps on an 800 ms
+// run: within 2%).
 func TestStarvedHostKeepsFigures(t *testing.T) {
 	l := labtest.Inert(t, define)
 	names := []string{""}
@@ -32,7 +34,7 @@ func TestStarvedHostKeepsFigures(t *testing.T) {
 				vals = labtest.PresetWith(t, l, name)(off)
 			}
 			if vals[knobPolicy] == policyCompare {
-				labtest.CheckStarvedHostWithin(t, onPool, vals, 150*time.Millisecond, 0.01)
+				labtest.CheckStarvedHostWithin(t, onPool, vals, 150*time.Millisecond, 0.02)
 				return
 			}
 			labtest.CheckStarvedHostWithin(t, onPool, vals, 30*time.Millisecond, 1e-9)
