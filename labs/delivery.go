@@ -25,19 +25,32 @@ const busyFloor = time.Millisecond
 type Delivery struct {
 	maxLag time.Duration
 	gpuEnd time.Duration
+	// worst names what ran latest ("" for a token); the note names it.
+	worst string
 }
 
-// Observe records one event: gpu is its modelled time since the request
+// Observe records one token: gpu is its modelled time since the request
 // arrived, handler the time since the request was sent at which the
 // handler received it.
-func (d *Delivery) Observe(gpu, handler time.Duration) {
-	d.maxLag = max(d.maxLag, handler-gpu)
-	d.gpuEnd = max(d.gpuEnd, gpu)
+func (d *Delivery) Observe(gpu, handler time.Duration) { d.ObserveOf("", gpu, handler) }
+
+// ObserveOf records one moment that is not a token reaching the handler,
+// such as a stage or a check ending: what names it for the learner ("a
+// moderation check"), modelled is its time on the modelled timeline and
+// handler when the handler saw it. The note then names what ran late
+// instead of blaming the tokens.
+func (d *Delivery) ObserveOf(what string, modelled, handler time.Duration) {
+	if lag := handler - modelled; lag > d.maxLag {
+		d.maxLag, d.worst = lag, what
+	}
+	d.gpuEnd = max(d.gpuEnd, modelled)
 }
 
 // Merge adds what o saw, for a run of several requests in a row.
 func (d *Delivery) Merge(o Delivery) {
-	d.maxLag = max(d.maxLag, o.maxLag)
+	if o.maxLag > d.maxLag {
+		d.maxLag, d.worst = o.maxLag, o.worst
+	}
 	d.gpuEnd = max(d.gpuEnd, o.gpuEnd)
 }
 
@@ -56,8 +69,16 @@ func (d *Delivery) BusyNote(gpuFigures bool) string {
 	if !gpuFigures {
 		tail = "The times above may include that delay; run again when the server is quieter."
 	}
+	lag, share := FormatMS(Millis(d.maxLag)), 100*float64(d.maxLag)/float64(d.gpuEnd)
+	if d.worst != "" {
+		if gpuFigures {
+			tail = "The figures are the modelled times, so the delay is not in them."
+		}
+		return fmt.Sprintf("This server was busy: %s finished up to %s later than the model says it should (%.0f%% of the run's modelled time). %s",
+			d.worst, lag, share, tail)
+	}
 	return fmt.Sprintf("This server was busy: tokens reached you up to %s after the GPU made them (%.0f%% of the GPU's time). %s",
-		FormatMS(Millis(d.maxLag)), 100*float64(d.maxLag)/float64(d.gpuEnd), tail)
+		lag, share, tail)
 }
 
 // Alone is the first-token and end-to-end time of req on an idle engine of

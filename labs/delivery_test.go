@@ -50,6 +50,27 @@ func TestBusyNote(t *testing.T) {
 	}
 }
 
+// TestBusyNoteNamesWhatWasLate: when the latest moment was a stage or a
+// check rather than a token, the note names it and does not blame the
+// tokens; a merged run keeps the name of the worst.
+func TestBusyNoteNamesWhatWasLate(t *testing.T) {
+	ms := time.Millisecond
+	var tokens, checks Delivery
+	tokens.Observe(1000*ms, 1020*ms)
+	checks.ObserveOf("a moderation check", 300*ms, 450*ms)
+	checks.Observe(1000*ms, 1000*ms)
+	tokens.Merge(checks)
+	note := tokens.BusyNote(true)
+	for _, part := range []string{"a moderation check finished up to 150 ms later", "(15% of the run's modelled time)", "modelled times"} {
+		if !strings.Contains(note, part) {
+			t.Errorf("note %q lacks %q", note, part)
+		}
+	}
+	if strings.Contains(note, "tokens reached you") {
+		t.Errorf("note %q blames the tokens for a late check", note)
+	}
+}
+
 // TestMergeKeepsTheWorst: a run of two requests reports the larger lag.
 func TestMergeKeepsTheWorst(t *testing.T) {
 	var a, b Delivery

@@ -90,6 +90,7 @@ func (c *Checker) run(ctx context.Context, text string, kinds Kinds) (Result, er
 	start := c.clock.Now()
 	r := Detect(c.classifier, text, kinds)
 	r.Took = c.clock.Now().Sub(start)
+	r.Modelled = c.latency
 	if c.latency > 0 {
 		select {
 		case <-c.clock.After(c.latency):

@@ -13,8 +13,11 @@
 //     service latency, as a call to a moderation model would cost.
 //   - Policies that sit between generation and delivery: a Filter is a
 //     synchronous state machine (tokens in, deliveries and check requests
-//     out) and Moderate drives one with a Checker, running checks while
+//     out) and a Stage drives one with a Checker, running checks while
 //     generation goes on, the way a serving stack's moderation stage would.
+//     Stage.RunTimed puts the stream on a modelled timeline (each token at
+//     its stamped time, each check taking its configured latency) so a busy
+//     host changes when events are handled but not their modelled times.
 //
 // The package imports only the standard library, so the request pipeline,
 // the chat and the OpenAI surface can use it as a stage. Its tests measure

@@ -47,6 +47,10 @@ type Result struct {
 	Took time.Duration
 	// Waited is the simulated service latency the check waited on top.
 	Waited time.Duration
+	// Modelled is the check's time on the modelled timeline: the service
+	// latency the checker is configured with. Took and Waited are what
+	// the host's clock saw, and a busy host stretches them; this does not.
+	Modelled time.Duration
 	// Chars is the length of the checked text in bytes.
 	Chars int
 }

@@ -3,7 +3,6 @@ package moderation
 import (
 	"context"
 	"errors"
-	"fmt"
 	"time"
 )
 
@@ -24,10 +23,13 @@ const (
 	EvFinished      EventKind = "finished"       // delivery is over (Reason)
 )
 
-// Event is one step of a moderated stream, timed on the checker's clock.
+// Event is one step of a moderated stream. At is when the driver handled
+// it on the checker's clock; Model is its time on the modelled timeline,
+// since Run began (see RunTimed).
 type Event struct {
 	Kind     EventKind
 	At       time.Time
+	Model    time.Duration
 	Text     string
 	Token    int // index of a generated token
 	From, To int // token range of a check or a delivery
@@ -44,9 +46,12 @@ type Summary struct {
 	Generated int    // tokens received from the model
 	Delivered int    // tokens released to the reader
 	Checks    int    // checks run, the prompt check included
-	// CheckTime is the time spent in checks (detectors plus simulated
-	// service latency), summed.
+	// CheckTime is the time spent in checks, summed: their modelled
+	// latency under RunTimed, the clock's detectors plus latency under Run.
 	CheckTime time.Duration
+	// End is when generation and delivery were both over, on the
+	// modelled timeline since Run began.
+	End time.Duration
 	// PromptBlocked is set when the prompt check stopped the request
 	// before generation.
 	PromptBlocked bool
@@ -72,124 +77,67 @@ type Stage struct {
 // request and frees its KV blocks).
 type Generate func(ctx context.Context) (<-chan string, error)
 
+// Token is one generated token: its text, and when it reached the stage
+// on the modelled timeline, counted from the call to the generator (for
+// an engine: the network up, the GPU's own stamp, the network down).
+type Token struct {
+	Text string
+	At   time.Duration
+}
+
+// GenerateTimed is Generate for a generator that knows each token's
+// modelled time.
+type GenerateTimed func(ctx context.Context) (<-chan Token, error)
+
 // Run moderates one answer: it checks prompt (when CheckPrompt), calls gen,
 // passes every token through the filter and reports each step to emit,
 // which is never called concurrently and never after Run returns. Run
 // returns when delivery is over and generation has ended, or when ctx
-// ends (with ctx's error).
+// ends (with ctx's error). Events happen in the order the clock brings
+// them, and their modelled times are the clock's.
 func (s Stage) Run(ctx context.Context, prompt string, gen Generate, emit func(Event)) (Summary, error) {
 	if s.Checker == nil {
 		return Summary{}, errors.New("moderation: stage without a checker")
 	}
-	f, err := NewFilter(s.Filter)
-	if err != nil {
-		return Summary{}, err
-	}
 	clk := s.Checker.Clock()
-	var sum Summary
-	visible := ""
-	send := func(ev Event) {
-		ev.At = clk.Now()
-		ev.Visible = visible
-		emit(ev)
-	}
-
-	if s.CheckPrompt {
-		r, err := s.Checker.CheckPrompt(ctx, prompt)
+	start := clk.Now()
+	timed := func(ctx context.Context) (<-chan Token, error) {
+		in, err := gen(ctx)
 		if err != nil {
-			return sum, err
+			return nil, err
 		}
-		sum.Checks++
-		sum.CheckTime += r.Took + r.Waited
-		send(Event{Kind: EvPromptChecked, Result: &r})
-		if r.Blocked() {
-			sum.PromptBlocked = true
-			visible = s.Refusal
-			if visible == "" {
-				visible = DefaultRefusal
+		out := make(chan Token)
+		go func() {
+			// Read in to its end even after ctx ends, so the generator
+			// has finished when Run sees out close.
+			defer close(out)
+			forwarding := true
+			for p := range in {
+				if !forwarding {
+					continue
+				}
+				select {
+				case out <- Token{Text: p, At: clk.Now().Sub(start)}:
+				case <-ctx.Done():
+					forwarding = false
+				}
 			}
-			send(Event{Kind: EvReplaced, Text: visible})
-			sum.Reason, sum.Visible = FinishContentFilter, visible
-			send(Event{Kind: EvFinished, Reason: FinishContentFilter})
-			return sum, nil
-		}
+		}()
+		return out, nil
 	}
+	return s.drive(ctx, prompt, timed, emit, false)
+}
 
-	genCtx, cancelGen := context.WithCancel(ctx)
-	defer cancelGen()
-	tokens, err := gen(genCtx)
-	if err != nil {
-		return sum, fmt.Errorf("moderation: generate: %w", err)
+// RunTimed is Run on the modelled timeline: each token counts at its
+// modelled time, each check takes its modelled latency, and the stage
+// handles tokens and check results in that order whatever the host's
+// clock does, so a busy host changes when events are emitted (Event.At)
+// but not their modelled times, what each check covers, or what is
+// released when. A check's result waits until the next token's time is
+// known, as a later token must not be handled before it.
+func (s Stage) RunTimed(ctx context.Context, prompt string, gen GenerateTimed, emit func(Event)) (Summary, error) {
+	if s.Checker == nil {
+		return Summary{}, errors.New("moderation: stage without a checker")
 	}
-
-	type checkDone struct {
-		id  int
-		r   Result
-		err error
-	}
-	results := make(chan checkDone, 1)
-	checkCtx, cancelChecks := context.WithCancel(ctx)
-	defer cancelChecks()
-	running := false
-	finished := false
-
-	do := func(acts []Action) {
-		for _, a := range acts {
-			switch a.Kind {
-			case ActDeliver:
-				visible += a.Text
-				sum.Delivered = a.To
-				send(Event{Kind: EvDelivered, Text: a.Text, From: a.From, To: a.To})
-			case ActCheck:
-				running = true
-				send(Event{Kind: EvCheckStarted, From: a.From, To: a.To})
-				go func(id int, text string) {
-					r, err := s.Checker.Check(checkCtx, text)
-					results <- checkDone{id, r, err}
-				}(a.ID, a.Text)
-			case ActCaught:
-				send(Event{Kind: EvCaught, Result: a.Result})
-			case ActAbort:
-				cancelGen()
-				send(Event{Kind: EvAborted})
-			case ActReplace:
-				visible = a.Text
-				send(Event{Kind: EvReplaced, Text: a.Text})
-			case ActWithhold:
-				visible += "\n\n" + a.Text
-				send(Event{Kind: EvWithheld, Text: a.Text})
-			case ActFinish:
-				finished = true
-				sum.Reason = a.Reason
-				send(Event{Kind: EvFinished, Reason: a.Reason})
-			}
-		}
-	}
-
-	for tokens != nil || running || !finished {
-		select {
-		case <-ctx.Done():
-			return sum, ctx.Err()
-		case p, ok := <-tokens:
-			if !ok {
-				tokens = nil
-				do(f.End())
-				continue
-			}
-			sum.Generated++
-			send(Event{Kind: EvGenerated, Token: sum.Generated - 1, Text: p})
-			do(f.Token(p))
-		case d := <-results:
-			running = false
-			if d.err != nil {
-				return sum, d.err
-			}
-			sum.Checks++
-			sum.CheckTime += d.r.Took + d.r.Waited
-			send(Event{Kind: EvChecked, Result: &d.r})
-			do(f.Checked(d.id, d.r))
-		}
-	}
-	sum.Visible = visible
-	return sum, nil
+	return s.drive(ctx, prompt, gen, emit, true)
 }

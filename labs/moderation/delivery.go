@@ -5,8 +5,8 @@ import (
 	"time"
 
 	"github.com/latencylab/latencylab/engine"
-	"github.com/latencylab/latencylab/engine/clock"
 	"github.com/latencylab/latencylab/engine/live"
+	mod "github.com/latencylab/latencylab/engine/moderation"
 	"github.com/latencylab/latencylab/labs"
 )
 
@@ -25,12 +25,11 @@ type delivery struct {
 	finished         bool // the final event came, so sharing is complete
 }
 
-// observe records a token's modelled GPU time against when the handler got
-// it, both since sent.
-func (d *delivery) observe(clk clock.Clock, sent time.Time, ev live.Event) {
+// observe records what the engine says of the request: the first
+// token's and the final event's modelled times, and who shared the GPU.
+func (d *delivery) observe(ev live.Event) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	d.lag.Observe(ev.GPU, clk.Now().Sub(sent))
 	switch {
 	case ev.Done:
 		d.sharing, d.endGPU, d.finished = ev.Sharing, ev.GPU, true
@@ -42,6 +41,22 @@ func (d *delivery) observe(clk clock.Clock, sent time.Time, ev live.Event) {
 	}
 }
 
+// lateNames names, for the busy note, the moments of a moderated stream
+// that can run late on a busy host; a token's is the default wording.
+var lateNames = map[mod.EventKind]string{
+	mod.EvPromptChecked: "the prompt check",
+	mod.EvChecked:       "a moderation check",
+	mod.EvDelivered:     "checked text on its way to you",
+}
+
+// late records how far behind its modelled time the handler saw ev
+// (handler is since the run began).
+func (d *delivery) late(ev mod.Event, handler time.Duration) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	d.lag.ObserveOf(lateNames[ev.Kind], ev.Model, handler)
+}
+
 // singleNotes are the sentences a single-policy run's final status ends
 // with: a busy host, other requests on the GPU (what they cost against
 // the same request alone).
@@ -49,7 +64,7 @@ func singleNotes(j *job, cfg engine.Config) []string {
 	d := &j.delivery
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	notes := []string{d.lag.BusyNote(false)}
+	notes := []string{d.lag.BusyNote(true)}
 	if !d.finished {
 		return notes // cancelled by the policy: its batches were not all seen
 	}
@@ -75,5 +90,5 @@ func compareNotes(jobs []*job) []string {
 		}
 		d.mu.Unlock()
 	}
-	return []string{lag.BusyNote(false), labs.OthersNote(others)}
+	return []string{lag.BusyNote(true), labs.OthersNote(others)}
 }

@@ -95,7 +95,7 @@ func stats(m *meter) []labs.Stat {
 		add(statGenerated, "Tokens generated", float64(len(m.pieces)), "tokens", "what the GPU wrote (and was paid for)")
 	}
 	add(statChecks, "Checks", float64(m.checks), "", "moderation calls, the prompt check included")
-	add(statModeration, "Time in moderation", labs.Millis(m.checkTime), "ms", "detectors plus service latency, summed over checks")
+	add(statModeration, "Time in moderation", labs.Millis(m.checkTime), "ms", "each check's modelled service time, summed over checks")
 	if m.done {
 		labs.Explain(out, why(m))
 	}

@@ -100,7 +100,7 @@ func define(run func(context.Context, params, func(labs.Frame)) error) (*labs.Ki
 				Help:    "Count the window and overlap in tokens, or in whole sentences (a window then never ends mid-sentence)."},
 				func(p *params) *string { return &p.unit }),
 			labs.Bind(labs.Knob{Name: knobLatency, Label: "Moderation latency", Unit: "ms", Min: 0, Max: 500, Step: 10,
-				Help: "What each call to the moderation model costs on top of the detectors' own time."}, func(p *params) *int { return &p.latencyMS }),
+				Help: "How long each call to the moderation model takes; the run counts this, not the detectors' time on this server."}, func(p *params) *int { return &p.latencyMS }),
 			labs.Bind(labs.Knob{Name: knobScenario, Label: "Scenario", Options: sc,
 				Help: "What the retrieved notes and the customer's message contain."}, func(p *params) *string { return &p.scenario }),
 			labs.Bind(labs.ModelKnob(knobModel, "Served in BF16 on a single GPU."), func(p *params) *string { return &p.model }),

@@ -12,8 +12,8 @@ import (
 // none marks a moment that has not happened.
 const none = time.Duration(-1)
 
-// meter records one moderated stream as the reader's side of the server
-// saw it, every time relative to the moment the request was sent. It is the
+// meter records one moderated stream on the modelled timeline, every time
+// relative to the moment the request was sent (see mod.Stage.RunTimed). It is the
 // single source of every figure the run reports.
 type meter struct {
 	policy mod.Policy
@@ -54,7 +54,7 @@ func (m *meter) event(ev mod.Event, at time.Duration) {
 			m.caught = ev.Result.Categories
 		}
 		m.checks++
-		m.checkTime += ev.Result.Took + ev.Result.Waited
+		m.checkTime += ev.Result.Modelled
 	case mod.EvGenerated:
 		if m.firstToken == none {
 			m.firstToken = at
@@ -64,7 +64,7 @@ func (m *meter) event(ev mod.Event, at time.Duration) {
 		m.genSteps = step(m.genSteps, at, len(m.pieces))
 	case mod.EvChecked:
 		m.checks++
-		m.checkTime += ev.Result.Took + ev.Result.Waited
+		m.checkTime += ev.Result.Modelled
 	case mod.EvDelivered:
 		for i := ev.From; i < ev.To; i++ {
 			m.delAt = append(m.delAt, at)

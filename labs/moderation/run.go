@@ -50,10 +50,10 @@ func (l *Lab) newJob(s settings, p mod.Policy) *job {
 
 // generate returns the stage's generator: it submits the request to the
 // engine with the stage's ctx (cancelling it aborts the request and frees
-// its KV blocks) and forwards each token's text, noting on clk how late
-// each reached it.
-func (j *job) generate(le *live.Engine, clk clock.Clock) mod.Generate {
-	return func(ctx context.Context) (<-chan string, error) {
+// its KV blocks) and forwards each token's text stamped with its modelled
+// time: the network up, the GPU's own stamp, the network down.
+func (j *job) generate(le *live.Engine, clk clock.Clock) mod.GenerateTimed {
+	return func(ctx context.Context) (<-chan mod.Token, error) {
 		ans := j.req.answer
 		if err := clock.Sleep(ctx, clk, j.up); err != nil {
 			return nil, err
@@ -63,11 +63,11 @@ func (j *job) generate(le *live.Engine, clk clock.Clock) mod.Generate {
 		if err != nil {
 			return nil, err
 		}
-		out := make(chan string)
+		out := make(chan mod.Token)
 		go func() {
 			defer close(out)
 			for ev := range events {
-				j.delivery.observe(clk, sent, ev)
+				j.delivery.observe(ev)
 				if ev.Done {
 					j.engineErr = ev.Err
 					return
@@ -82,7 +82,7 @@ func (j *job) generate(le *live.Engine, clk clock.Clock) mod.Generate {
 					return
 				}
 				select {
-				case out <- p:
+				case out <- mod.Token{Text: p, At: j.up + ev.GPU + j.down}:
 				case <-ctx.Done():
 					return
 				}
@@ -92,13 +92,15 @@ func (j *job) generate(le *live.Engine, clk clock.Clock) mod.Generate {
 	}
 }
 
-// stage runs one job through moderation, calling record (under the run's
-// lock) for every event with its time since t0.
+// stage runs one job through moderation on the modelled timeline, calling
+// after (under the run's lock) for every event; the meter takes each
+// event's modelled time, the busy note how late the handler saw it.
 func (l *Lab) stage(ctx context.Context, s settings, j *job, le *live.Engine, checker *mod.Checker, t0 time.Time, mu *sync.Mutex, after func()) error {
 	st := mod.Stage{Checker: checker, Filter: s.filter(j.policy), CheckPrompt: s.promptCheck}
-	_, err := st.Run(ctx, scenarios[s.scenario].question, j.generate(le, l.Clock), func(ev mod.Event) {
+	sum, err := st.RunTimed(ctx, scenarios[s.scenario].question, j.generate(le, l.Clock), func(ev mod.Event) {
 		mu.Lock()
-		j.meter.event(ev, ev.At.Sub(t0))
+		j.meter.event(ev, ev.Model)
+		j.delivery.late(ev, ev.At.Sub(t0))
 		after()
 		mu.Unlock()
 	})
@@ -107,7 +109,7 @@ func (l *Lab) stage(ctx context.Context, s settings, j *job, le *live.Engine, ch
 	}
 	mu.Lock()
 	if err == nil {
-		j.meter.end(l.Clock.Now().Sub(t0), checker)
+		j.meter.end(sum.End, checker)
 	}
 	mu.Unlock()
 	return err

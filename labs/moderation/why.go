@@ -16,7 +16,7 @@ func why(m *meter) map[string]labs.Formula {
 	if m.checks > 0 {
 		out[statModeration] = labs.Formula{Unit: "ms", Result: labs.Millis(m.checkTime),
 			Expr: fmt.Sprintf("%s × %s ms per check", labs.Count(m.checks, "check"), labs.Figure(labs.Millis(m.checkTime)/float64(m.checks))),
-			Lead: "Each check is the detectors plus the moderation service's own latency; more, smaller windows mean more checks"}
+			Lead: "Each check costs the moderation service's modelled latency (the detectors' own CPU time is left out: it depends on the server, not the policy); more, smaller windows mean more checks"}
 	}
 	n := len(m.pieces)
 	if !m.done || n == 0 {
