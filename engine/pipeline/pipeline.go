@@ -24,9 +24,10 @@ type Deps struct {
 	// OnHostTime, when set, hears each stage end and each piece of text
 	// shown with its modelled time and its handler time (both since the
 	// request start), so a lab can tell the learner when a busy host
-	// stretched the run. It may be called from several goroutines, never
-	// at once for one request.
-	OnHostTime func(modelled, handler time.Duration)
+	// stretched the run. stage names the stage that ended ("" for text).
+	// It may be called from several goroutines, never at once for one
+	// request.
+	OnHostTime func(stage string, modelled, handler time.Duration)
 }
 
 // Pipeline runs support requests through every stage. Safe for concurrent

@@ -82,13 +82,13 @@ type recorder struct {
 	clk    clock.Clock
 	start  time.Time
 	on     func(Event)
-	onHost func(modelled, handler time.Duration)
+	onHost func(stage string, modelled, handler time.Duration)
 	mu     sync.Mutex
 	spans  []Span
 	last   time.Duration // the latest modelled moment reported
 }
 
-func newRecorder(clk clock.Clock, on func(Event), onHost func(modelled, handler time.Duration)) *recorder {
+func newRecorder(clk clock.Clock, on func(Event), onHost func(stage string, modelled, handler time.Duration)) *recorder {
 	return &recorder{clk: clk, start: clk.Now(), on: on, onHost: onHost}
 }
 
@@ -107,8 +107,13 @@ func (r *recorder) emit(ev Event) {
 func (r *recorder) emitLocked(ev Event) {
 	ev.Wall = r.since()
 	r.last = max(r.last, ev.At)
-	if r.onHost != nil && (ev.Kind == EventStageEnd || ev.Kind == EventDelta) {
-		r.onHost(ev.At, ev.Wall)
+	if r.onHost != nil {
+		switch ev.Kind {
+		case EventStageEnd:
+			r.onHost(ev.Span.Stage, ev.At, ev.Wall)
+		case EventDelta:
+			r.onHost("", ev.At, ev.Wall)
+		}
 	}
 	if r.on != nil {
 		r.on(ev)

@@ -36,11 +36,36 @@ func (l *lateness) note() string {
 	return l.lag.BusyNote(true)
 }
 
-// observe notes one moment of a request: modelled on the modelled
-// timeline, handler when the handler saw it (see pipeline.Deps.OnHostTime).
-func (l *lateness) observe(modelled, handler time.Duration) {
+// lateStageNames name the stages in the busy note ("… finished up to 40 ms
+// later than the model says it should").
+var lateStageNames = map[string]string{
+	pipeline.StageGuardrail:  "the guardrail check",
+	pipeline.StageContext:    "the lookups",
+	pipeline.StageHistory:    "the history lookup",
+	pipeline.StageRetrieval:  "the retrieval lookup",
+	pipeline.StageOrder:      "the order lookup",
+	pipeline.StagePrompt:     "prompt assembly",
+	pipeline.StageCache:      "the cache check",
+	pipeline.StageAttempt:    "a model call",
+	pipeline.StageFirstToken: "the wait for the first token",
+	pipeline.StageDecode:     "the answer's stream",
+	pipeline.StageSave:       "saving the answer",
+	pipeline.StageHelper:     "a helper model call",
+}
+
+// observe notes one moment of a request: the end of stage ("" for text
+// shown), modelled on the modelled timeline, handler when the handler saw
+// it (see pipeline.Deps.OnHostTime).
+func (l *lateness) observe(stage string, modelled, handler time.Duration) {
+	what := ""
+	if stage != "" {
+		what = lateStageNames[stage]
+		if what == "" {
+			what = "a pipeline stage"
+		}
+	}
 	l.mu.Lock()
-	l.lag.Observe(modelled, handler)
+	l.lag.ObserveOf(what, modelled, handler)
 	l.mu.Unlock()
 }
 
@@ -96,7 +121,7 @@ type watchedStream struct {
 func (s *watchedStream) Recv() (pipeline.StreamEvent, error) {
 	ev, err := s.Stream.Recv()
 	if err == nil && ev.Since > 0 {
-		s.l.observe(ev.Since, s.l.clk.Now().Sub(s.sent))
+		s.l.observe("", ev.Since, s.l.clk.Now().Sub(s.sent))
 	}
 	return ev, err
 }
