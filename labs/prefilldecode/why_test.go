@@ -40,3 +40,23 @@ func TestWhyOfDecodeAndSlopes(t *testing.T) {
 		})
 	}
 }
+
+// The figures that are not times carry their formulas too: the prompt is
+// its parts and the cached tokens whole shared blocks, exactly; the
+// ridge point is peak ÷ bandwidth; the two intensities, worked out from
+// the request's shape, land within 2% of what the recorded steps did.
+func TestWhyOfCountsAndIntensities(t *testing.T) {
+	for _, p := range labtest.Inert(t, define).Presets() {
+		t.Run(p.Name, func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) {
+				l, _ := newTestLab(t)
+				frames := runLab(t, l, labtest.Values(p.Values))
+				last := frames[len(frames)-1]
+				for key, tol := range map[string]float64{statPrompt: 0, statCached: 0, statRidge: 0.002,
+					statPrefillI: 0.02, statDecodeI: 0.02} {
+					labtest.CheckFormula(t, labtest.StatOf(t, last, key), tol)
+				}
+			})
+		})
+	}
+}
