@@ -133,6 +133,8 @@ func withUnit(x float64, unit string) string {
 		return Figure(x)
 	case "$":
 		return "$" + Figure(x)
+	case "%":
+		return Figure(x) + "%"
 	case "tokens", "requests", "blocks":
 		if x == 1 {
 			return "1 " + strings.TrimSuffix(unit, "s")

@@ -36,6 +36,7 @@ func TestFormulaText(t *testing.T) {
 		{"nothing counted", Tally("requests", Term{"overall timeout", 0}, Term{"deadline", 0}), 0,
 			"overall timeout 0 + deadline 0 ≈ 0 requests."},
 		{"one of a count", Tally("requests", Term{"refused", 1}), 1, "refused 1 ≈ 1 request."},
+		{"a share", Formula{Expr: "6 ÷ 20 × 100", Result: 30, Unit: "%"}, 30, "6 ÷ 20 × 100 ≈ 30%."},
 		{"money", Formula{Expr: "tokens 1,000 × $2 per million", Result: 0.002, Unit: "$", Before: "Cost:", After: "A note."}, 0.002,
 			"Cost: tokens 1,000 × $2 per million ≈ $0.002. A note."},
 	} {

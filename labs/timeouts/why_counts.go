@@ -1,0 +1,106 @@
+package timeouts
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/latencylab/latencylab/engine/pipeline"
+	"github.com/latencylab/latencylab/labs"
+	"github.com/latencylab/latencylab/labs/pipelinelab"
+)
+
+// countWhy are the formulas of the batch's counts, each split by what
+// caused it and read off every request's own result, not the summary.
+func (v *view) countWhy(rs []record) map[string]labs.Formula {
+	var n, overall, deadline, otherLimit, noTier, broke, slowedOut int
+	byOutcome := map[string]int{}
+	backup := 0
+	for _, r := range rs {
+		res := r.res
+		if res == nil {
+			continue
+		}
+		n++
+		if res.Tier != "" && res.Tier != primary {
+			backup++
+			if len(res.Attempts) > 0 {
+				byOutcome[res.Attempts[0].Outcome]++
+			}
+		}
+		switch res.Status {
+		case pipeline.StatusTimeout:
+			switch {
+			case errors.Is(res.Err, pipeline.ErrDeadline):
+				deadline++
+			case errors.Is(res.Err, pipeline.ErrOverallTimeout):
+				overall++
+			default:
+				otherLimit++
+			}
+			if r.slowed {
+				slowedOut++
+			}
+		case pipeline.StatusError:
+			if res.Text == "" {
+				noTier++
+			} else {
+				broke++
+			}
+		}
+	}
+	out := map[string]labs.Formula{
+		statTimeouts: v.timeoutsWhy(n, overall, deadline, otherLimit, slowedOut),
+		statErrors: withBefore(labs.Tally("requests", labs.Term{Name: "no tier answered", Value: float64(noTier)},
+			labs.Term{Name: "the stream broke mid-answer", Value: float64(broke)}),
+			"Errors = requests no tier answered + answers whose stream broke after its first words:"),
+	}
+	if n > 0 {
+		silent, failed := byOutcome[pipeline.OutcomeFirstTokenTimeout], byOutcome[pipeline.OutcomeFailed]
+		f := labs.Formula{Unit: "%", Result: 100 * float64(backup) / float64(n),
+			Before: "Backup share = requests the backup answered ÷ requests × 100:",
+			Expr: fmt.Sprintf("(%d with the primary silent past the first-token timeout + %d with the primary failing before a token%s) ÷ %d × 100",
+				silent, failed, otherwise(backup-silent-failed), n)}
+		if backup == 0 {
+			f.After = "The primary answered every request, so the backup never spoke."
+		}
+		out[statFallback] = f
+	}
+	return out
+}
+
+// timeoutsWhy is the timeouts as the limit that cut each, with how many
+// were requests the fault slowed.
+func (v *view) timeoutsWhy(n, overall, deadline, other, slowed int) labs.Formula {
+	limit := func(name string, d float64) string {
+		if d <= 0 {
+			return name + " (none set)"
+		}
+		return name + " (" + pipelinelab.FmtMS(d) + ")"
+	}
+	terms := []labs.Term{{Name: limit("cut by the overall timeout", pipelinelab.MS(v.s.overall)), Value: float64(overall)},
+		{Name: limit("cut by the deadline", pipelinelab.MS(v.s.deadline)), Value: float64(deadline)}}
+	if other > 0 {
+		terms = append(terms, labs.Term{Name: "cut by another limit", Value: float64(other)})
+	}
+	f := withBefore(labs.Tally("requests", terms...), "Timeouts = requests whose answer ran past a limit, by the limit that cut it:")
+	total := overall + deadline + other
+	f.After = fmt.Sprintf("%d of the %d requests; %d of them slowed by the fault.", total, n, slowed)
+	if total == 0 {
+		f.After = fmt.Sprintf("None of the %d requests ran past a limit.", n)
+	}
+	return f
+}
+
+// withBefore sets the sentence that says what a formula is.
+func withBefore(f labs.Formula, before string) labs.Formula {
+	f.Before = before
+	return f
+}
+
+// otherwise names backup answers neither silence nor failure explains.
+func otherwise(n int) string {
+	if n == 0 {
+		return ""
+	}
+	return fmt.Sprintf(" + %d otherwise", n)
+}
