@@ -25,3 +25,24 @@ func TestWhyMatchesTheRun(t *testing.T) {
 		})
 	}
 }
+
+// The reader's counts carry their formulas, exact: the tokens delivered
+// are what the settings let through (where the reader left, where the
+// stream broke, or every token generated), and the tokens saved are the
+// tokens delivered, counted apart by the pipeline and the reader.
+func TestWhyOfTheReadersCounts(t *testing.T) {
+	for name, v := range map[string]map[string]any{
+		"stop, passed upstream":     vals(20, 0, 200, "medium", true),
+		"stop, not passed upstream": vals(20, 0, 200, "medium", false),
+		"stream breaks":             vals(0, 30, 200, "small", true),
+		"read to the end":           vals(0, 0, 120, "small", true),
+	} {
+		t.Run(name, func(t *testing.T) {
+			frames := runLab(t, v, nil)
+			last := frames[len(frames)-1]
+			for _, key := range []string{statGenerated, statDelivered, statSaved} {
+				labtest.CheckFormula(t, labtest.StatOf(t, last, key), 0)
+			}
+		})
+	}
+}
