@@ -12,8 +12,8 @@ import (
 // countWhy are the formulas of the batch's counts, each split by what
 // caused it and read off every request's own result, not the summary.
 func (v *view) countWhy(rs []record) map[string]labs.Formula {
-	var n, overall, deadline, otherLimit, noTier, broke, slowedOut int
-	byOutcome := map[string]int{}
+	var n, overall, deadline, otherLimit, noTier, broke, slowedOut, healthy int
+	byOutcome, healthyCut := map[string]int{}, map[string]int{}
 	backup := 0
 	for _, r := range rs {
 		res := r.res
@@ -21,6 +21,12 @@ func (v *view) countWhy(rs []record) map[string]labs.Formula {
 			continue
 		}
 		n++
+		if !r.slowed {
+			healthy++
+			if res.Status != pipeline.StatusComplete {
+				healthyCut[res.Status]++
+			}
+		}
 		if res.Tier != "" && res.Tier != primary {
 			backup++
 			if len(res.Attempts) > 0 {
@@ -54,6 +60,17 @@ func (v *view) countWhy(rs []record) map[string]labs.Formula {
 			labs.Term{Name: "the stream broke mid-answer", Value: float64(broke)}),
 			"Errors = requests no tier answered + answers whose stream broke after its first words:"),
 	}
+	timedOut, failed := healthyCut[pipeline.StatusTimeout], healthyCut[pipeline.StatusError]
+	terms := []labs.Term{{Name: "timed out", Value: float64(timedOut)}, {Name: "failed", Value: float64(failed)}}
+	if other := sumCounts(healthyCut) - timedOut - failed; other > 0 {
+		terms = append(terms, labs.Term{Name: "ended otherwise", Value: float64(other)})
+	}
+	cut := withBefore(labs.Tally("requests", terms...),
+		fmt.Sprintf("Healthy answers cut = those of the %d requests the fault did not touch that still did not complete, by how they ended:", healthy))
+	if timedOut > 0 {
+		cut.After = "A limit below what a healthy answer needs cuts answers that were never in trouble: set it from the p99, with room."
+	}
+	out[statCut] = cut
 	if n > 0 {
 		silent, failed := byOutcome[pipeline.OutcomeFirstTokenTimeout], byOutcome[pipeline.OutcomeFailed]
 		f := labs.Formula{Unit: "%", Result: 100 * float64(backup) / float64(n),
@@ -103,4 +120,13 @@ func otherwise(n int) string {
 		return ""
 	}
 	return fmt.Sprintf(" + %d otherwise", n)
+}
+
+// sumCounts adds a map's counts.
+func sumCounts(m map[string]int) int {
+	n := 0
+	for _, v := range m {
+		n += v
+	}
+	return n
 }

@@ -44,7 +44,7 @@ func TestWhyOfCounts(t *testing.T) {
 	for i, p := range labtest.Inert(t, define).Presets() {
 		t.Run(p.Name, func(t *testing.T) {
 			f := presetFinal(t, i)
-			for _, key := range []string{statTimeouts, statErrors, statFallback} {
+			for _, key := range []string{statTimeouts, statErrors, statFallback, statCut} {
 				st := labtest.StatOf(t, f, key)
 				labtest.CheckFormula(t, st, 0)
 				for _, unexplained := range []string{"another limit", "otherwise", "(none set) 1", "(none set) 2"} {
