@@ -94,10 +94,10 @@ func (v *view) timeoutsWhy(n, overall, deadline, other, slowed int) labs.Formula
 		}
 		return name + " (" + pipelinelab.FmtMS(d) + ")"
 	}
-	terms := []labs.Term{{Name: limit("cut by the overall timeout", pipelinelab.MS(v.s.overall)), Value: float64(overall)},
-		{Name: limit("cut by the deadline", pipelinelab.MS(v.s.deadline)), Value: float64(deadline)}}
+	terms := []labs.Term{{Name: limit("overall timeout", pipelinelab.MS(v.s.overall)), Value: float64(overall)},
+		{Name: limit("deadline", pipelinelab.MS(v.s.deadline)), Value: float64(deadline)}}
 	if other > 0 {
-		terms = append(terms, labs.Term{Name: "cut by another limit", Value: float64(other)})
+		terms = append(terms, labs.Term{Name: "another limit", Value: float64(other)})
 	}
 	f := withBefore(labs.Tally("requests", terms...), "Timeouts = requests whose answer ran past a limit, by the limit that cut it:")
 	total := overall + deadline + other
