@@ -104,8 +104,8 @@ func decodeParts(w workModel, p, n int) phaseParts {
 func intensityWhy(ph phaseParts, before string, ridge float64) labs.Formula {
 	bytes := ph.weights + ph.kv
 	f := labs.Formula{Unit: "FLOPs/byte", Result: (ph.matmul + ph.attention) / bytes, Before: before,
-		Expr: fmt.Sprintf("(matmuls %s + attention %s FLOPs) ÷ (weights %.1f GB × %s + KV cache %.2f GB)",
-			labs.Sci(ph.matmul), labs.Sci(ph.attention), ph.weights/float64(ph.steps)/1e9, labs.Count(ph.steps, "step"), ph.kv/1e9)}
+		Expr: fmt.Sprintf("(matmuls %s + attention %s FLOPs) ÷ (weights %.1f GB × %s + KV cache %s GB)",
+			labs.Sci(ph.matmul), labs.Sci(ph.attention), ph.weights/float64(ph.steps)/1e9, labs.Count(ph.steps, "step"), labs.Figure(ph.kv/1e9))}
 	where := "Below the ridge point of %s, it is memory-bound: the GPU waits on reading the weights"
 	switch {
 	case math.Abs(f.Result-ridge) < 0.05*ridge:
