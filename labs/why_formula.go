@@ -41,11 +41,19 @@ type Formula struct {
 }
 
 // Sum is a Formula that adds parts, written "a 80 + b 120 + c 600".
-func Sum(unit string, parts ...Term) Formula {
+// Parts of zero are left out.
+func Sum(unit string, parts ...Term) Formula { return sum(unit, false, parts) }
+
+// Tally is a Sum of counts that keeps the parts of zero, "overall
+// timeout 0 + deadline 3", so the learner sees which causes did not
+// happen as well as which did.
+func Tally(unit string, parts ...Term) Formula { return sum(unit, true, parts) }
+
+func sum(unit string, keepZero bool, parts []Term) Formula {
 	f := Formula{Unit: unit}
 	var expr []string
 	for _, p := range parts {
-		if p.Value == 0 {
+		if p.Value == 0 && !keepZero {
 			continue
 		}
 		f.Parts = append(f.Parts, p)
@@ -125,9 +133,11 @@ func withUnit(x float64, unit string) string {
 		return Figure(x)
 	case "$":
 		return "$" + Figure(x)
-	case "tokens":
+	case "%":
+		return Figure(x) + "%"
+	case "tokens", "requests", "blocks":
 		if x == 1 {
-			return "1 token"
+			return "1 " + strings.TrimSuffix(unit, "s")
 		}
 	}
 	return Figure(x) + " " + unit

@@ -31,6 +31,12 @@ func TestFormulaText(t *testing.T) {
 			"prefill 104 ≈ 104 ms. The prompt sets it. The run measured 150 ms; the other 46 ms is a queue."},
 		{"rounding is not a gap", Formula{Expr: "a 10", Result: 10, Unit: "tok/s", Remainder: "a queue"}, 10.1,
 			"a 10 ≈ 10 tok/s."},
+		{"a tally keeps its zeros", Tally("requests", Term{"overall timeout", 0}, Term{"deadline", 3}), 3,
+			"overall timeout 0 + deadline 3 ≈ 3 requests. The largest part is deadline: 100% of it."},
+		{"nothing counted", Tally("requests", Term{"overall timeout", 0}, Term{"deadline", 0}), 0,
+			"overall timeout 0 + deadline 0 ≈ 0 requests."},
+		{"one of a count", Tally("requests", Term{"refused", 1}), 1, "refused 1 ≈ 1 request."},
+		{"a share", Formula{Expr: "6 ÷ 20 × 100", Result: 30, Unit: "%"}, 30, "6 ÷ 20 × 100 ≈ 30%."},
 		{"money", Formula{Expr: "tokens 1,000 × $2 per million", Result: 0.002, Unit: "$", Before: "Cost:", After: "A note."}, 0.002,
 			"Cost: tokens 1,000 × $2 per million ≈ $0.002. A note."},
 	} {

@@ -63,6 +63,7 @@ func (v *liveView) frame(r *recorder, final bool, status string) labs.Frame {
 	}
 	if final {
 		labs.Explain(f.Stats, v.why(r))
+		labs.Explain(f.Stats, v.countWhy(r))
 	}
 	return f
 }

@@ -41,6 +41,7 @@ type stepPoint struct {
 	start, at        time.Duration
 	running, waiting int
 	kv               float64 // fraction
+	preempted        int     // requests the step evicted to free KV blocks
 }
 
 type itlPoint struct {
@@ -85,7 +86,7 @@ func (r *recorder) step(tr engine.StepTrace) {
 			r.reqs[i].scheduled, r.reqs[i].sched = true, start
 		}
 	}
-	r.steps = append(r.steps, stepPoint{start: start, at: end, running: tr.Running, waiting: tr.Waiting, kv: tr.KVUsage})
+	r.steps = append(r.steps, stepPoint{start: start, at: end, running: tr.Running, waiting: tr.Waiting, kv: tr.KVUsage, preempted: tr.Preemptions})
 	r.preemptions += tr.Preemptions
 	r.advance(end)
 }

@@ -9,12 +9,16 @@ import (
 
 // replayRun plays the live run's workload for values v on the virtual
 // clock and draws its final frame with the live run's recorder and view,
-// so chart and stat code is tested deterministically.
-func replayRun(t *testing.T, v labs.Values) labs.Frame {
+// so chart and stat code is tested deterministically. tweaks change the
+// parsed settings first (a smaller KV cache, say).
+func replayRun(t *testing.T, v labs.Values, tweaks ...func(*settings)) labs.Frame {
 	t.Helper()
 	s, err := parse(t, v)
 	if err != nil {
 		t.Fatal(err)
+	}
+	for _, tw := range tweaks {
+		tw(&s)
 	}
 	w := buildWorkload(s, arrivalPlan{n: s.requests, burst: s.burst, rate: s.rate, seed: liveSeed}, "t", 1)
 	if s.longPrompt > 0 {

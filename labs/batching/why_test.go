@@ -1,6 +1,7 @@
 package batching
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/latencylab/latencylab/labs/labtest"
@@ -18,7 +19,8 @@ func TestWhyMatchesTheRun(t *testing.T) {
 			frames := liveRun(t, p.Values)
 			last := frames[len(frames)-1]
 			for key, tol := range map[string]float64{statTTFTP50: 0.005, statTTFTP95: 0.005, statTotal: 0.005,
-				statTPOTP50: 0.01, statTPOTP95: 0.01, statITLMax: 0.01, statITLP99: 0.01, statThroughput: 0.01} {
+				statTPOTP50: 0.01, statTPOTP95: 0.01, statITLMax: 0.01, statITLP99: 0.01, statThroughput: 0.01,
+				statPreempt: 0, statCompleted: 0} {
 				labtest.CheckFormula(t, labtest.StatOf(t, last, key), tol)
 			}
 		})
@@ -32,5 +34,31 @@ func TestSweepWhyMatchesTheRun(t *testing.T) {
 	last := frames[len(frames)-1]
 	for _, st := range last.Stats {
 		labtest.CheckFormula(t, st, 0.01)
+	}
+}
+
+// The preemptions' formula adds up the evicting steps exactly, and names
+// the cache's size and how full it got: on the default cache nothing is
+// evicted and the cache never fills; on one of 120 blocks the live
+// preset's burst runs out, and the cache was full when it did.
+func TestWhyOfPreemptions(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		blocks int
+		evicts bool
+	}{{"the profile's cache", 0, false}, {"a 120-block cache", 120, true}} {
+		t.Run(tc.name, func(t *testing.T) {
+			f := replayRun(t, livePresets(t)[0].Values, func(s *settings) { s.engine.NumGPUBlocks = tc.blocks })
+			st := labtest.StatOf(t, f, statPreempt)
+			labtest.CheckFormula(t, st, 0)
+			if got := st.Value > 0; got != tc.evicts {
+				t.Fatalf("preemptions = %v, want some: %v", st.Value, tc.evicts)
+			}
+			full := strings.Contains(st.Why, "it held 100%")
+			if full != tc.evicts {
+				t.Errorf("the cache filled: %v, want %v (%q)", full, tc.evicts, st.Why)
+			}
+			labtest.CheckFormula(t, labtest.StatOf(t, f, statCompleted), 0)
+		})
 	}
 }

@@ -19,6 +19,12 @@ func (v *view) why(one turnOne) map[string]labs.Formula {
 	out[statCostSaved] = labs.Formula{Unit: "$", Result: float64(notWritten) * v.s.tier.PriceOut,
 		Expr: fmt.Sprintf("(%d asked − %d generated) tokens never written × $%s per million × a million answers", v.s.answer, n, price),
 		Lead: "Only tokens the engine never generated are saved: every token written is billed, read or not"}
+	out[statDelivered] = v.deliveredWhy(one)
+	out[statSaved] = v.savedWhy(one)
+	if !one.hasCut {
+		out[statGenerated] = labs.Formula{Unit: "tokens", Result: float64(v.s.answer),
+			Before: "Tokens generated = the whole answer, since nothing cut it short:", Expr: fmt.Sprintf("%d asked", v.s.answer)}
+	}
 	if !one.hasCut || n == 0 {
 		return out
 	}
@@ -49,4 +55,42 @@ func (v *view) why(one turnOne) map[string]labs.Formula {
 	}
 	out[statAfter] = f
 	return out
+}
+
+// deliveredWhy is what the reader got: up to where they left or the
+// stream broke, as the settings say, or every token the engine generated.
+func (v *view) deliveredWhy(one turnOne) labs.Formula {
+	c, n := one.client, len(one.gen)
+	f := labs.Formula{Unit: "tokens", Remainder: "the last chunk read, which carried more than one token"}
+	switch {
+	case c.stopped:
+		f.Before = "Tokens delivered = the tokens read before the reader left:"
+		f.Expr, f.Result = fmt.Sprintf("the reader leaves after %d", v.s.stopAfter), float64(v.s.stopAfter)
+	case c.errShown != "":
+		f.Before = "Tokens delivered = the tokens streamed before the provider's stream broke:"
+		f.Expr, f.Result = fmt.Sprintf("the stream breaks after %d", v.s.failAfter), float64(v.s.failAfter)
+	default:
+		f.Before = "Tokens delivered = every token the engine generated (counted from its step trace):"
+		f.Expr, f.Result = fmt.Sprintf("%d generated", n), float64(n)
+		return f
+	}
+	if lost := n - c.delivered; lost > 0 {
+		f.After = fmt.Sprintf("The engine generated %d: %s reached nobody, and each is billed.", n, labs.Count(lost, "token"))
+	}
+	return f
+}
+
+// savedWhy is the answer the store kept: the text as the reader saw it,
+// counted by the pipeline as it passed each delta on.
+func (v *view) savedWhy(one turnOne) labs.Formula {
+	c := one.client
+	f := labs.Formula{Unit: "tokens", Result: float64(c.delivered),
+		Before:    "Tokens saved = the answer as the reader saw it, so the next turn's history holds what they read:",
+		Expr:      fmt.Sprintf("%d delivered", c.delivered),
+		Remainder: "tokens the pipeline passed on after the reader had gone"}
+	if len(one.gen) > c.delivered {
+		f.After = fmt.Sprintf("Not saved: %s generated but never shown, as the next turn must not build on words the reader never saw.",
+			labs.Count(len(one.gen)-c.delivered, "token"))
+	}
+	return f
 }

@@ -136,6 +136,6 @@ func (v *view) stats() []labs.Stat {
 		{Key: statAnswerShort, Label: "Model call: shorter answer", Value: pipelinelab.Round1(shorter.answer), Unit: "ms",
 			Note: fmt.Sprintf("%d tokens on the %s tier", v.s.shortTokens, v.s.tier)},
 	}
-	labs.Explain(out, v.why(b, bestFirst, bestTotal, shorter))
+	labs.Explain(out, v.why(b, bestFirst, bestTotal, shorter, smaller))
 	return out
 }

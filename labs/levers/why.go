@@ -9,13 +9,29 @@ import (
 // why are the formulas of the headline figures, each from the rows' own
 // measured parts: total = time before the model + the model's first token
 // + the rest of the answer at its time per output token.
-func (v *view) why(baseline, bestFirst, bestTotal, shorter result) map[string]labs.Formula {
+func (v *view) why(baseline, bestFirst, bestTotal, shorter, smaller result) map[string]labs.Formula {
 	return map[string]labs.Formula{
 		statBaseFirst:    firstWordOf(baseline),
 		statBestFirst:    firstWordOf(bestFirst),
 		statBaseTotal:    totalOf(baseline),
 		statBestTotal:    totalOf(bestTotal),
 		statShorterSaves: saved(baseline, shorter),
+		statAnswerCall:   callOf(baseline),
+		statAnswerSmall:  callOf(smaller),
+		statAnswerShort:  callOf(shorter),
+	}
+}
+
+// callOf writes a row's answer call: its first token, then every other
+// token at the call's time per output token.
+func callOf(r result) labs.Formula {
+	rest := r.tpot() * float64(r.tokens-1)
+	return labs.Formula{Unit: "ms", Result: r.modelFirst + rest,
+		Expr: fmt.Sprintf("first token %s + %d more tokens × %s ms", labs.Figure(r.modelFirst), r.tokens-1, labs.Figure(r.tpot())),
+		Parts: []labs.Term{{Name: "the first token", Value: r.modelFirst},
+			{Name: "writing the rest of the answer", Value: rest}},
+		Before:    fmt.Sprintf("%s: model call = time to first token + the other tokens × time per output token:", r.lever.name),
+		Remainder: "the last chunk's trip back from the provider",
 	}
 }
 

@@ -21,7 +21,7 @@ func TestWhyMatchesTheRun(t *testing.T) {
 			frames, _ := runLab(t, labs.Values{}, path.limit)
 			last := frames[len(frames)-1]
 			for key, tol := range map[string]float64{statBaseFirst: 0.01, statBestFirst: 0.01, statBaseTotal: 0.01,
-				statBestTotal: 0.01, statShorterSaves: 0.05} {
+				statBestTotal: 0.01, statShorterSaves: 0.05, statAnswerCall: 0.01, statAnswerSmall: 0.01, statAnswerShort: 0.01} {
 				labtest.CheckFormula(t, labtest.StatOf(t, last, key), tol)
 			}
 		})

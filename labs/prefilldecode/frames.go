@@ -64,6 +64,7 @@ type view struct {
 func (v *view) frame(status string) labs.Frame {
 	f := labs.Frame{Status: status, Stats: v.stats(), Charts: []labs.Chart{v.promptChart()}}
 	labs.Explain(f.Stats, v.why)
+	labs.Explain(f.Stats, v.countWhy())
 	if v.sweep != nil {
 		f.Charts = append(f.Charts, v.ttftChart(), v.decodeChart(), v.rooflineChart())
 	}

@@ -19,7 +19,11 @@ func (v *view) why(cfg engine.Config) map[string]labs.Formula {
 	}
 	size := labs.Sum("tokens", terms...)
 	size.Before = "Prompt = every part the pipeline put in, counted with the tokenizer:"
-	out := map[string]labs.Formula{statPromptTokens: size}
+	out := v.partsWhy()
+	if out == nil {
+		out = map[string]labs.Formula{}
+	}
+	out[statPromptTokens] = size
 	ttft, ok := labs.PrefillFormula(cfg, v.res.Prompt.Tokens())
 	if !ok {
 		return out

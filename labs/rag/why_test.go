@@ -18,6 +18,9 @@ func TestWhyMatchesTheRun(t *testing.T) {
 			fs := runLab(t, vals)
 			last := fs[len(fs)-1]
 			labtest.CheckFormula(t, labtest.StatOf(t, last, statPromptTokens), 0)
+			for _, key := range []string{statSystemTokens, statChunksTokens, statHistoryTokens, statAnswerTokens} {
+				labtest.CheckFormula(t, labtest.StatOf(t, last, key), 0)
+			}
 			labtest.CheckFormula(t, labtest.StatOf(t, last, statTTFT), 0.10)
 		})
 	}

@@ -27,7 +27,7 @@ func (v *view) why(rs []record) map[string]labs.Formula {
 			complete = append(complete, r.res)
 		}
 	}
-	out := map[string]labs.Formula{}
+	out := v.countWhy(rs)
 	for key, p := range map[string]float64{statFirstWordP95: 95, statFirstWordP99: 99} {
 		if res := rank(shown, p, func(r *pipeline.Result) time.Duration { return r.Summary.FirstWord }); res != nil {
 			f := pipelinelab.FirstWord(res)

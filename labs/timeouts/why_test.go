@@ -1,6 +1,7 @@
 package timeouts
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/latencylab/latencylab/labs"
@@ -32,4 +33,26 @@ func find(stats []labs.Stat, key string) (labs.Stat, bool) {
 		}
 	}
 	return labs.Stat{}, false
+}
+
+// The batch's counts carry their formulas, exact: the timeouts by the
+// limit that cut each, the errors by how they failed and the backup's
+// share by why the primary lost the request. Every timeout is put down
+// to a limit the learner set, and every backup answer to the primary's
+// silence or failure.
+func TestWhyOfCounts(t *testing.T) {
+	for i, p := range labtest.Inert(t, define).Presets() {
+		t.Run(p.Name, func(t *testing.T) {
+			f := presetFinal(t, i)
+			for _, key := range []string{statTimeouts, statErrors, statFallback, statCut} {
+				st := labtest.StatOf(t, f, key)
+				labtest.CheckFormula(t, st, 0)
+				for _, unexplained := range []string{"another limit", "otherwise", "(none set) 1", "(none set) 2"} {
+					if strings.Contains(st.Why, unexplained) {
+						t.Errorf("%s: %q in %q", key, unexplained, st.Why)
+					}
+				}
+			}
+		})
+	}
 }
