@@ -107,6 +107,7 @@ func step(pts []labs.Point, x time.Duration, y int) []labs.Point {
 type analysis struct {
 	spans        []mod.Span
 	leaked       int           // released tokens overlapping a finding
+	unsafe       int           // generated tokens overlapping a finding, shown or not
 	unsafeShown  time.Duration // first such token released, or none
 	afterProblem int           // tokens generated after the first finding was complete
 	lagMS        float64       // mean release lag behind generation
@@ -129,6 +130,9 @@ func analyse(m *meter, c *mod.Checker) *analysis {
 		}
 		if problemEnd < 0 && len(res.Spans) > 0 && end >= res.Spans[0].End {
 			problemEnd = i
+		}
+		if hit {
+			a.unsafe++
 		}
 		if hit && i < m.delivered {
 			a.leaked++

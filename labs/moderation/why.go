@@ -22,6 +22,7 @@ func why(m *meter) map[string]labs.Formula {
 	if !m.done || n == 0 {
 		return out
 	}
+	countsWhy(m, out)
 	tpot := tpotOf(m)
 	if f, ok := firstWordWhy(m, tpot); ok {
 		out[statFirstWord] = f
