@@ -96,6 +96,9 @@ func TestSideBySide(t *testing.T) {
 			if got, w := st[statHeadStart], st[statBlockedFirstWord]-st[statFirstWord]; !labtest.Near(got, w) {
 				t.Errorf("head start %v ms, want %v", got, w)
 			}
+			for _, key := range []string{statFirstWord, statStreamedComplete, statBlockedFirstWord, statBlockedComplete, statHeadStart} {
+				labtest.CheckFormula(t, labtest.StatOf(t, final, key), 0.005) // exact splits of the run's own times
+			}
 			c := labtest.Chart(t, final, chartID)
 			if len(c.Series) != 3 || c.Series[0].Name != seriesStreamed || c.Series[1].Name != seriesBlocked {
 				t.Fatalf("chart series %+v, want streamed, blocked and reading speed", c.Series)

@@ -76,6 +76,7 @@ func (v *sideView) stats(st, bl *meter) []labs.Stat {
 	if st.words > 0 && bl.done {
 		add(statHeadStart, "Streamed reader's head start", bl.firstWord-st.firstWord, "blocked first word − streamed first word")
 	}
+	labs.Explain(out, v.sideWhy(st, bl))
 	return out
 }
 
