@@ -1,6 +1,7 @@
 package web
 
 import (
+	"cmp"
 	"fmt"
 	"time"
 )
@@ -33,27 +34,13 @@ type WorkshopConfig struct {
 }
 
 func (w WorkshopConfig) withDefaults() WorkshopConfig {
-	if w.SizeCap == 0 {
-		w.SizeCap = 300
-	}
-	if w.MaxLoadRPS == 0 {
-		w.MaxLoadRPS = 20
-	}
-	if w.BoardInterval == 0 {
-		w.BoardInterval = 250 * time.Millisecond
-	}
-	if w.JoinFailRate == 0 {
-		w.JoinFailRate = 0.5
-	}
-	if w.JoinFailBurst == 0 {
-		w.JoinFailBurst = 20
-	}
-	if w.JoinWindow == 0 {
-		w.JoinWindow = 24 * time.Hour
-	}
-	if w.StreamWriteTimeout == 0 {
-		w.StreamWriteTimeout = 10 * time.Second
-	}
+	w.SizeCap = cmp.Or(w.SizeCap, 300)
+	w.MaxLoadRPS = cmp.Or(w.MaxLoadRPS, 20)
+	w.BoardInterval = cmp.Or(w.BoardInterval, 250*time.Millisecond)
+	w.JoinFailRate = cmp.Or(w.JoinFailRate, 0.5)
+	w.JoinFailBurst = cmp.Or(w.JoinFailBurst, 20)
+	w.JoinWindow = cmp.Or(w.JoinWindow, 24*time.Hour)
+	w.StreamWriteTimeout = cmp.Or(w.StreamWriteTimeout, 10*time.Second)
 	return w
 }
 
