@@ -142,3 +142,17 @@ func prefillStep(cfg engine.Config, prompt int) (time.Duration, error) {
 
 // secs is a duration in seconds.
 func secs(d time.Duration) float64 { return d.Seconds() }
+
+// singleStreamPrompt and singleStreamOutput are the request the
+// single-stream drills time: a short chat turn alone on the GPU.
+const singleStreamPrompt, singleStreamOutput = 500, 64
+
+// singleStreamTPOT is the time per output token of one request alone on
+// s's deployment, the answer of every single-stream decode drill.
+func (s setup) singleStreamTPOT() (time.Duration, error) {
+	res, err := simulateOne(s.cfg, singleStreamPrompt, singleStreamOutput)
+	if err != nil {
+		return 0, err
+	}
+	return tpot(res), nil
+}

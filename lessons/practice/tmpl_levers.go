@@ -67,16 +67,16 @@ var leverTemplates = []Template{
 			if err != nil {
 				return Problem{}, err
 			}
-			res, err := simulateOne(s.cfg, 500, 64)
+			t, err := s.singleStreamTPOT()
 			if err != nil {
 				return Problem{}, err
 			}
 			return Problem{
 				Question: fmt.Sprintf("The team quantises %s to 8-bit weights on %s. What is the time per output token of a single stream now?", d.model, d.gpu),
 				Given:    given("Deployment", s.d.String(), "Batch", "1 request"),
-				Answer:   secs(tpot(res)),
-				env:      env{cfg: s.cfg, prompt: 500},
-				Steps:    s.decodeSteps(tpot(res)),
+				Answer:   secs(t),
+				env:      env{cfg: s.cfg, prompt: singleStreamPrompt},
+				Steps:    s.decodeSteps(t),
 			}, nil
 		}},
 	{ID: "large-tier-answer", Lesson: "levers", Title: "A long answer on the large tier", Unit: Duration,

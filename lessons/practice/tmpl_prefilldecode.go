@@ -32,16 +32,16 @@ var prefillDecodeTemplates = []Template{
 			if err != nil {
 				return Problem{}, err
 			}
-			res, err := simulateOne(s.cfg, 500, 64)
+			t, err := s.singleStreamTPOT()
 			if err != nil {
 				return Problem{}, err
 			}
 			return Problem{
 				Question: fmt.Sprintf("One user streams an answer from %s, nobody else is on the GPU. How long does each output token take?", s.d),
 				Given:    given("Deployment", s.d.String(), "Batch", "1 request"),
-				Answer:   secs(tpot(res)),
-				env:      env{cfg: s.cfg, prompt: 500},
-				Steps:    s.decodeSteps(tpot(res)),
+				Answer:   secs(t),
+				env:      env{cfg: s.cfg, prompt: singleStreamPrompt},
+				Steps:    s.decodeSteps(t),
 			}, nil
 		}},
 	{ID: "stream-rate", Lesson: "prefill-vs-decode", Title: "Tokens per second of one stream", Unit: Rate,
@@ -51,17 +51,16 @@ var prefillDecodeTemplates = []Template{
 			if err != nil {
 				return Problem{}, err
 			}
-			res, err := simulateOne(s.cfg, 500, 64)
+			t, err := s.singleStreamTPOT()
 			if err != nil {
 				return Problem{}, err
 			}
-			t := tpot(res)
 			steps := append(s.decodeSteps(t), stepf("Rate", "1 ÷ %s = %s tokens/s", fmtDur(t), sig(1/secs(t))))
 			return Problem{
 				Question: fmt.Sprintf("How many tokens per second does a single stream from %s deliver once the first token is out?", s.d),
 				Given:    given("Deployment", s.d.String(), "Batch", "1 request"),
 				Answer:   1 / secs(t),
-				env:      env{cfg: s.cfg, prompt: 500},
+				env:      env{cfg: s.cfg, prompt: singleStreamPrompt},
 				Steps:    steps,
 			}, nil
 		}},
