@@ -11,5 +11,5 @@ import (
 // modelled ones, and only the starved run says the server was busy.
 func TestStarvedHostKeepsFigures(t *testing.T) {
 	labtest.CheckStarvedPresets(t, labtest.OnFakeDesk(t, New), labtest.Inert(t, define), nil,
-		150*time.Millisecond, 0, "Read to the end")
+		150*time.Millisecond, 0, 0, "Read to the end")
 }

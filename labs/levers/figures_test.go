@@ -97,5 +97,5 @@ func TestHostedPresetModelCalls(t *testing.T) {
 // hosted preset runs without other tenants: their arrivals are the host's.
 func TestStarvedHostKeepsFigures(t *testing.T) {
 	labtest.CheckStarvedPresets(t, onFakeDesk(t, time.Hour), labtest.Inert(t, define),
-		labs.Values{pipelinelab.KnobTenants: 0.0}, 150*time.Millisecond, 0.0005, "", hostedPreset)
+		labs.Values{pipelinelab.KnobTenants: 0.0}, 150*time.Millisecond, 0, labtest.DecodeStep, "", hostedPreset)
 }

@@ -34,10 +34,10 @@ func TestStarvedHostKeepsFigures(t *testing.T) {
 				vals = labtest.PresetWith(t, l, name)(off)
 			}
 			if vals[knobPolicy] == policyCompare {
-				labtest.CheckStarvedHostWithin(t, onPool, vals, 150*time.Millisecond, 0.02)
+				labtest.CheckStarvedHostWithin(t, onPool, vals, 150*time.Millisecond, 0.02, 0)
 				return
 			}
-			labtest.CheckStarvedHostWithin(t, onPool, vals, 30*time.Millisecond, 1e-9)
+			labtest.CheckStarvedHostWithin(t, onPool, vals, 30*time.Millisecond, 1e-9, 0)
 			calm, starved := labtest.CheckStarvedHost(t, onPool, vals, 150*time.Millisecond)
 			t.Logf("first word %v ms calm, %v ms starved; %s", labtest.Stat(t, calm, statFirstWord), labtest.Stat(t, starved, statFirstWord), starved.Status)
 		})

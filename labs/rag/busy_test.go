@@ -36,5 +36,5 @@ func TestStarvedHostKeepsFigures(t *testing.T) {
 		desk := labtest.NewFakeStore()
 		return labtest.Must[*Lab](t)(New(Config{Engines: pool, Retriever: desk, Orders: desk, RunTag: "test"}))
 	}
-	labtest.CheckStarvedPresets(t, newLab, labtest.Inert(t, define), nil, 150*time.Millisecond, 0, "Top-5", "No context")
+	labtest.CheckStarvedPresets(t, newLab, labtest.Inert(t, define), nil, 150*time.Millisecond, 0, 0, "Top-5", "No context")
 }

@@ -113,5 +113,5 @@ func TestWebServicePresetCutsHealthyAnswers(t *testing.T) {
 func TestStarvedHostKeepsFigures(t *testing.T) {
 	newLab := labtest.OnFakeDesk(t, func(cfg Config) (*Lab, error) { return newLab(cfg, 0) })
 	labtest.CheckStarvedPresets(t, newLab, labtest.Inert(t, define), labs.Values{pipelinelab.KnobTenants: 0.0},
-		150*time.Millisecond, 0.002, "", "5 s first-token timeout with fallback", hostedPreset)
+		150*time.Millisecond, 0.002, 0, "", "5 s first-token timeout with fallback", hostedPreset)
 }
