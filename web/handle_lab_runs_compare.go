@@ -26,6 +26,11 @@ func (s *Server) handleLabCompare(c echo.Context) error {
 	if rawA == "" || rawB == "" {
 		return badRequest("Pick two runs to compare: tick one run in each row of the Compare picker under the lab, then press Compare.", nil)
 	}
+	for _, raw := range []string{rawA, rawB} {
+		if id, err := strconv.ParseInt(raw, 10, 64); err != nil || id < 1 {
+			return badRequest("“"+truncateRunes(raw, 20)+"” is not a run number. The Compare picker under the lab fills in a and b for you.", nil)
+		}
+	}
 	if rawA == rawB {
 		return badRequest("Those are the same run twice. Pick two different runs to compare.", nil)
 	}

@@ -137,7 +137,8 @@ func TestCompareRuns(t *testing.T) {
 		{"unknown run", q(a, 999999), 404, []string{"There is no saved run"}},
 		{"same run twice", q(a, a), 400, []string{"same run twice"}},
 		{"one run missing", "/labs/ticker/compare?a=1", 400, []string{"Pick two runs"}},
-		{"not numbers", "/labs/ticker/compare?a=x&b=y", 404, []string{"There is no saved run"}},
+		{"not numbers", "/labs/ticker/compare?a=x&b=y", 400, []string{"“x” is not a run number"}},
+		{"a zero run", "/labs/ticker/compare?a=0&b=1", 400, []string{"“0” is not a run number"}},
 	}
 	c := learnerClient(t, ts.URL, alice)
 	for _, tc := range tests {
