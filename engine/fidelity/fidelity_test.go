@@ -220,3 +220,29 @@ func TestMI300XNoteHolds(t *testing.T) {
 		}
 	}
 }
+
+// TestOutputThroughputOfOneRequest checks the throughput figure against
+// its definition: for one request alone, the tokens it generated over its
+// end-to-end time, so a speed quoted as tokens per second of one
+// generate call compares with the same thing.
+func TestOutputThroughputOfOneRequest(t *testing.T) {
+	for _, c := range []struct {
+		name    string
+		in, out int
+	}{
+		{"short prompt", 1, 64},
+		{"long prompt", 6144, 32},
+	} {
+		run := Run{ID: "r", Hardware: "a100-80g", Model: "qwen2.5-7b", Precision: "bf16", TP: 1,
+			InputLen: c.in, OutputLen: c.out, NumPrompts: 1,
+			Metrics: map[string]float64{"output_throughput": 1, "mean_e2e_ms": 1}}
+		got, err := run.Replay()
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		want := float64(c.out) / (got["mean_e2e_ms"] / 1000)
+		if math.Abs(got["output_throughput"]-want) > 1e-9*want {
+			t.Errorf("%s: output_throughput %.6f, want %d tokens / %.3f ms = %.6f", c.name, got["output_throughput"], c.out, got["mean_e2e_ms"], want)
+		}
+	}
+}
