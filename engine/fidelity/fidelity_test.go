@@ -2,6 +2,7 @@ package fidelity
 
 import (
 	"math"
+	"slices"
 	"strings"
 	"testing"
 
@@ -218,5 +219,77 @@ func TestMI300XNoteHolds(t *testing.T) {
 		if !(c.got >= c.min && c.got <= c.max) {
 			t.Errorf("%s: %.4f, want %.4f..%.4f", c.name, c.got, c.min, c.max)
 		}
+	}
+}
+
+// TestOutputThroughputOfOneRequest checks the throughput figure against
+// its definition: for one request alone, the tokens it generated over its
+// end-to-end time, so a speed quoted as tokens per second of one
+// generate call compares with the same thing.
+func TestOutputThroughputOfOneRequest(t *testing.T) {
+	for _, c := range []struct {
+		name    string
+		in, out int
+	}{
+		{"short prompt", 1, 64},
+		{"long prompt", 6144, 32},
+	} {
+		run := Run{ID: "r", Hardware: "a100-80g", Model: "qwen2.5-7b", Precision: "bf16", TP: 1,
+			InputLen: c.in, OutputLen: c.out, NumPrompts: 1,
+			Metrics: map[string]float64{"output_throughput": 1, "mean_e2e_ms": 1}}
+		got, err := run.Replay()
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		want := float64(c.out) / (got["mean_e2e_ms"] / 1000)
+		if math.Abs(got["output_throughput"]-want) > 1e-9*want {
+			t.Errorf("%s: output_throughput %.6f, want %d tokens / %.3f ms = %.6f", c.name, got["output_throughput"], c.out, got["mean_e2e_ms"], want)
+		}
+	}
+}
+
+// TestQwenNoteHolds keeps the set's note on the Qwen team's A100 table
+// true: within 4% on the 7B and 14B up to 14336-token prompts, the 14B 8%
+// slow at 30720, and the 72B at TP 4 between 6 and 14% fast.
+func TestQwenNoteHolds(t *testing.T) {
+	set, err := Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var smallErrs, bigErrs []float64
+	var slow14b float64
+	for i := range set.Runs {
+		r := &set.Runs[i]
+		if r.Source != "qwen25-speed-vllm-a100" {
+			continue
+		}
+		got, err := r.Replay()
+		if err != nil {
+			t.Fatal(err)
+		}
+		e := (got["output_throughput"] - r.Metrics["output_throughput"]) / r.Metrics["output_throughput"]
+		switch {
+		case strings.Contains(r.ID, "-72b-"):
+			bigErrs = append(bigErrs, e)
+		case strings.Contains(r.ID, "-14b-") && r.InputLen == 30720:
+			slow14b = e
+		case (strings.Contains(r.ID, "-7b-") || strings.Contains(r.ID, "-14b-")) && r.InputLen <= 14336:
+			smallErrs = append(smallErrs, e)
+		}
+	}
+	if len(smallErrs) != 6 || len(bigErrs) != 4 {
+		t.Fatalf("found %d 7B/14B runs up to 14336 tokens and %d 72B runs, want 6 and 4", len(smallErrs), len(bigErrs))
+	}
+	for _, e := range smallErrs {
+		if math.Abs(e) > 0.04 {
+			t.Errorf("7B/14B up to 14336 tokens: error %+.1f%%, note says within 4%%", 100*e)
+		}
+	}
+	if !(slow14b <= -0.075 && slow14b > -0.085) {
+		t.Errorf("14B at 30720 tokens: error %+.1f%%, note says 8%% slow", 100*slow14b)
+	}
+	lo, hi := slices.Min(bigErrs), slices.Max(bigErrs)
+	if !(lo >= 0.055 && lo < 0.065 && hi >= 0.135 && hi < 0.145) {
+		t.Errorf("72B at TP 4: errors %+.1f%% to %+.1f%%, note says 6 to 14%% fast", 100*lo, 100*hi)
 	}
 }

@@ -207,6 +207,10 @@ var metricKinds = map[string]Kind{
 	"mean_e2e_ms":    E2E,
 	"median_e2e_ms":  E2E,
 	"duration_s":     Throughput,
+	// output_throughput is generated tokens per second of the whole run,
+	// as vLLM's result JSON names it; for one request alone it is the
+	// output length over its end-to-end time.
+	"output_throughput": Throughput,
 }
 
 // MetricNames lists the figures a reference may carry.
@@ -234,6 +238,8 @@ func MetricLabel(name string) string {
 		return "median end-to-end (ms)"
 	case "duration_s":
 		return "benchmark duration (s)"
+	case "output_throughput":
+		return "output tokens per second"
 	}
 	return name
 }

@@ -108,12 +108,13 @@ func (r *Run) Replay() (map[string]float64, error) {
 	}
 	res := benchmark.Compute(timed, dur, nil)
 	got := map[string]float64{
-		"median_ttft_ms": res.TTFT.Median,
-		"median_tpot_ms": res.TPOT.Median,
-		"median_itl_ms":  res.ITL.Median,
-		"mean_e2e_ms":    res.E2EL.Mean,
-		"median_e2e_ms":  res.E2EL.Median,
-		"duration_s":     res.Duration.Seconds(),
+		"median_ttft_ms":    res.TTFT.Median,
+		"median_tpot_ms":    res.TPOT.Median,
+		"median_itl_ms":     res.ITL.Median,
+		"mean_e2e_ms":       res.E2EL.Mean,
+		"median_e2e_ms":     res.E2EL.Median,
+		"duration_s":        res.Duration.Seconds(),
+		"output_throughput": res.OutputThroughput,
 	}
 	out := make(map[string]float64, len(r.Metrics))
 	for name := range r.Metrics {
