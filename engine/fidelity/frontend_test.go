@@ -166,14 +166,7 @@ func TestSaturatedLoopSetsThePace(t *testing.T) {
 // figures they quote for the L4 sweep and Lambda's first-token times come
 // from the replay, so a change that moves them must rewrite the notes.
 func TestServedNotesHold(t *testing.T) {
-	set, err := Load()
-	if err != nil {
-		t.Fatal(err)
-	}
-	rep, err := Evaluate(set)
-	if err != nil {
-		t.Fatal(err)
-	}
+	rep := evaluateShipped(t)
 	row := func(id, metric string) Row {
 		for _, r := range rep.Rows {
 			if r.Run.ID == id && r.Metric == metric {
