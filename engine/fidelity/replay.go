@@ -65,29 +65,31 @@ func (r *Run) requests() (reqs []benchmark.Request, silent []bool) {
 	for range r.NumPrompts {
 		add(r.InputLen, r.OutputLen, false)
 	}
-	if r.Served {
-		// The client sends the first wave together, but the API server
-		// takes requests in one at a time, so they reach the engine apart.
-		wave := len(reqs)
-		if r.MaxConcurrency > 0 {
-			wave = min(wave, r.MaxConcurrency)
-		}
-		for i := range wave {
-			reqs[i].Arrival = time.Duration(i) * engine.FrontendPerRequest
-		}
-	}
 	return reqs, silent
 }
 
 // Replay runs the workload on the current engine's virtual clock and
-// returns the same figures the source measured.
-func (r *Run) Replay() (map[string]float64, error) {
+// returns the same figures the source measured. An offline run
+// (benchmark_latency) meets the engine directly; a served run meets vLLM's
+// API server first (see FrontEnd).
+func (r *Run) Replay() (map[string]float64, error) { return r.replay(VLLMFrontEnd()) }
+
+// replay is Replay with the served runs' front end given.
+func (r *Run) replay(fe FrontEnd) (map[string]float64, error) {
 	cfg, err := r.Config()
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", r.ID, err)
 	}
 	reqs, silent := r.requests()
-	outs, dur, err := benchmark.RunSim(cfg, reqs, r.MaxConcurrency)
+	var outs []benchmark.Output
+	var dur time.Duration
+	if r.Served {
+		// The client meets vLLM's API server before the engine core, and
+		// every token it receives passed through the server's event loop.
+		outs, dur, err = serve(cfg, fe, reqs, r.MaxConcurrency)
+	} else {
+		outs, dur, err = benchmark.RunSim(cfg, reqs, r.MaxConcurrency)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", r.ID, err)
 	}
@@ -96,15 +98,6 @@ func (r *Run) Replay() (map[string]float64, error) {
 		if !silent[i] {
 			timed = append(timed, o)
 		}
-	}
-	if r.Served {
-		// The client sees the serving front end (HTTP, tokenizing the
-		// prompt, detokenizing and streaming) on top of the engine's steps.
-		for i := range timed {
-			timed[i].TTFT += engine.FrontendOverhead
-			timed[i].Latency += engine.FrontendOverhead
-		}
-		dur += engine.FrontendOverhead
 	}
 	res := benchmark.Compute(timed, dur, nil)
 	got := map[string]float64{
