@@ -116,6 +116,7 @@ func fidelityView(rep *fidelity.Report, err error) views.Fidelity {
 			Span: span,
 		})
 	}
+	f.Publishers = rep.Set.Publishers()
 	for _, s := range rep.Set.Sources {
 		f.Sources = append(f.Sources, views.FidelitySource{Title: s.Title, Publisher: s.Publisher, URL: s.URL, HeldOut: s.HeldOut, Figures: counts[s.ID]})
 	}

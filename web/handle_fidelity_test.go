@@ -2,6 +2,7 @@ package web
 
 import (
 	"context"
+	"fmt"
 	"html"
 	"net/http"
 	"regexp"
@@ -50,6 +51,9 @@ func TestFidelityPage(t *testing.T) {
 	}
 	if want := pct(rep.HeldOutMedian); m[1] != want {
 		t.Errorf("page shows held-out median %q, the fidelity package computes %q", m[1], want)
+	}
+	if want := fmt.Sprintf("%d result sets from %d independent publishers.", len(set.Sources), set.Publishers()); !strings.Contains(page, want) {
+		t.Errorf("page lacks %q", want)
 	}
 	if bad := regexp.MustCompile(`\b1 (requests|figures|prompts)\b`).FindString(page); bad != "" {
 		t.Errorf("page says %q: one of a counted noun is singular", bad)

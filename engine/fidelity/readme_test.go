@@ -22,11 +22,7 @@ func TestReadmeQuotesTheReport(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	publishers := map[string]bool{}
-	for _, s := range set.Sources {
-		publishers[s.Publisher] = true
-	}
-	want := fmt.Sprintf("(%d figures from %d publishers; held-out median error %.1f%%)", len(rep.Rows), len(publishers), 100*rep.HeldOutMedian)
+	want := fmt.Sprintf("(%d figures from %d publishers; held-out median error %.1f%%)", len(rep.Rows), set.Publishers(), 100*rep.HeldOutMedian)
 	if !strings.Contains(strings.Join(strings.Fields(string(readme)), " "), want) {
 		t.Errorf("README.md does not say %q", want)
 	}

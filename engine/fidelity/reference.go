@@ -83,6 +83,16 @@ type Set struct {
 	Runs    []Run    `json:"references"`
 }
 
+// Publishers is how many independent publishers the sources come from
+// (one publisher may publish several result sets).
+func (s *Set) Publishers() int {
+	seen := map[string]bool{}
+	for _, src := range s.Sources {
+		seen[src.Publisher] = true
+	}
+	return len(seen)
+}
+
 // Load returns the reference set shipped with the binary.
 func Load() (*Set, error) { return Parse(bytes.NewReader(referencesJSON)) }
 

@@ -17,6 +17,8 @@ type Fidelity struct {
 	Figures int // figures in the table
 	HeldOut int // of which held out
 	Sources []FidelitySource
+	// Publishers is how many independent publishers the sources come from.
+	Publishers int
 	// HeldOutMedian, FittedMedian and AllMedian are percentages, formatted.
 	HeldOutMedian, FittedMedian, AllMedian string
 	// Worst is the held-out figure furthest off, in words.
