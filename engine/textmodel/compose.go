@@ -87,8 +87,9 @@ func (m *Model) Compose(req ComposeRequest) Answer {
 		return c.finish(c.ids, req)
 	}
 	openers := contextOpeners
-	if len(pool) == 0 {
-		pool = rank(st.corpus.sentences, qwords, temp, rng)
+	fromCorpus := len(pool) == 0
+	if fromCorpus {
+		pool = onTopic(rank(st.corpus.sentences, qwords, temp, rng))
 		openers = corpusOpeners
 	}
 
@@ -115,7 +116,11 @@ func (m *Model) Compose(req ComposeRequest) Answer {
 		if req.MaxTokens > 0 {
 			n = min(n, req.MaxTokens)
 		}
-		c.extend(n, pool[k:], rng)
+		fallback := pool
+		if !fromCorpus {
+			fallback = onTopic(rank(st.corpus.sentences, qwords, 0, nil))
+		}
+		c.extend(n, pool[k:], fallback, rng)
 		return c.answer(c.ids[:n], FinishLength)
 	}
 
@@ -209,9 +214,10 @@ func (c *composer) add(text string, space bool) {
 func (c *composer) addSentence(s scored) { c.add(s.text, true) }
 
 // extend appends sentences until there are at least n ids: first the rest
-// of the ranked pool, then the corpus, then further passes over the corpus
+// of the ranked pool, then the corpus in corpusOrder (ranked by the
+// question, its best section first), then further passes over the corpus
 // (reshuffled when sampling), so any length can be reached.
-func (c *composer) extend(n int, rest []scored, rng *rand.Rand) {
+func (c *composer) extend(n int, rest, corpusOrder []scored, rng *rand.Rand) {
 	for _, s := range rest {
 		if len(c.ids) >= n {
 			return
@@ -219,9 +225,9 @@ func (c *composer) extend(n int, rest []scored, rng *rand.Rand) {
 		c.addSentence(s)
 	}
 	corpus := c.st.corpus
-	order := make([]int, len(corpus.ids))
-	for i := range order {
-		order[i] = i
+	order := make([]int, len(corpusOrder))
+	for i, s := range corpusOrder {
+		order[i] = s.index
 	}
 	for len(c.ids) < n {
 		if rng != nil {

@@ -142,6 +142,91 @@ func TestComposeFallsBackToCorpus(t *testing.T) {
 	}
 }
 
+// An answer from the corpus stays in the section the question hit: the
+// sentences that share no word with the question (the padding up to the
+// natural length, and everything a forced length adds) come from that
+// section, so a question about a declined card is padded from the support
+// desk, not from GPU memory, and one about decode from the decode notes.
+func TestComposeStaysOnTopic(t *testing.T) {
+	sections := corpusSections(t)
+	for _, tc := range []struct {
+		question, section string
+		forced            int
+	}{
+		{"My card was declined, what can I do?", "Support desk", 0},
+		{"My card was declined, what can I do?", "Support desk", 150},
+		{"Why is decode limited by memory bandwidth?", "Prefill and decode", 0},
+		{"Why is decode limited by memory bandwidth?", "Prefill and decode", 400},
+	} {
+		t.Run(fmt.Sprintf("%s/%d", tc.question, tc.forced), func(t *testing.T) {
+			a := Compose(ComposeRequest{Messages: questionOnly(tc.question).Messages, ForcedTokens: tc.forced})
+			got := corpusSentencesOf(t, a.Text)
+			if len(got) < minSentences {
+				t.Fatalf("answer has %d sentences: %q", len(got), a.Text)
+			}
+			q := contentWords(tc.question)
+			padding := 0
+			for _, s := range got {
+				if slices.ContainsFunc(contentWords(s), func(w string) bool { return slices.Contains(q, w) }) {
+					continue
+				}
+				padding++
+				if sec := sections[s]; sec != tc.section {
+					t.Errorf("padding from %q in an answer about %q: %q", sec, tc.section, s)
+				}
+			}
+			if tc.forced > 0 && padding == 0 {
+				t.Errorf("a forced answer of %d tokens needed no padding: %q", tc.forced, a.Text)
+			}
+		})
+	}
+}
+
+// corpusSentencesOf splits a corpus answer after its opener into whole
+// corpus sentences, and the last one as the sentence it begins when a
+// forced length cut it short.
+func corpusSentencesOf(t *testing.T, text string) []string {
+	t.Helper()
+	i := slices.IndexFunc(corpusOpeners, func(o string) bool { return strings.HasPrefix(text, o) })
+	if i < 0 {
+		t.Fatalf("answer does not start with an opener: %q", text)
+	}
+	rest := strings.TrimPrefix(text, corpusOpeners[i])
+	var out []string
+	for rest != "" {
+		j := slices.IndexFunc(corpusTexts(), func(c string) bool {
+			return strings.HasPrefix(rest, " "+c) || strings.HasPrefix(" "+c, rest)
+		})
+		if j < 0 {
+			t.Fatalf("answer text %q is not a corpus sentence", rest)
+		}
+		c := corpusTexts()[j]
+		out = append(out, c)
+		rest = strings.TrimPrefix(rest, " "+c)
+		if strings.HasPrefix(" "+c, rest) {
+			break
+		}
+	}
+	return out
+}
+
+// corpusSections maps each corpus sentence to the heading above it.
+func corpusSections(t *testing.T) map[string]string {
+	t.Helper()
+	out := map[string]string{}
+	heading := ""
+	for line := range strings.Lines(corpusText) {
+		line = strings.TrimSpace(line)
+		switch {
+		case strings.HasPrefix(line, "# "):
+			heading = strings.TrimPrefix(line, "# ")
+		case line != "":
+			out[line] = heading
+		}
+	}
+	return out
+}
+
 func TestComposeInlineContext(t *testing.T) {
 	q := strings.Join(kvContext, " ") + "\n\nWhen does the scheduler preempt a request?"
 	a := Compose(questionOnly(q))

@@ -1,8 +1,10 @@
 package textmodel
 
 import (
+	"cmp"
 	_ "embed"
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -17,21 +19,51 @@ type corpus struct {
 
 func loadCorpus(st *state) (*corpus, error) {
 	c := &corpus{}
+	topic := 0
 	for line := range strings.Lines(corpusText) {
 		line = strings.TrimSpace(line)
-		if line == "" || strings.HasPrefix(line, "#") {
+		if strings.HasPrefix(line, "#") {
+			topic++ // a heading starts a section; the topic only has to differ
+			continue
+		}
+		if line == "" {
 			continue
 		}
 		if !readable(line) {
 			return nil, fmt.Errorf("corpus line %q is not a sentence", line)
 		}
-		c.sentences = append(c.sentences, sentence{text: line, words: contentWords(line)})
+		c.sentences = append(c.sentences, sentence{text: line, words: contentWords(line), topic: topic})
 		c.ids = append(c.ids, st.encode(" "+line))
 	}
 	if len(c.sentences) == 0 {
 		return nil, fmt.Errorf("corpus is empty")
 	}
 	return c, nil
+}
+
+// onTopic keeps the ranked corpus sentences that share a question word
+// first and moves, among the rest, those of the best match's section ahead
+// of the others (order otherwise kept): an answer padded to its natural
+// length, or continued past it, stays on the subject the question hit
+// instead of wandering from refunds into GPU memory.
+func onTopic(pool []scored) []scored {
+	if len(pool) == 0 || pool[0].overlap == 0 {
+		return pool
+	}
+	topic := pool[0].topic
+	n := relevant(pool)
+	rest := slices.Clone(pool[n:])
+	slices.SortStableFunc(rest, func(a, b scored) int {
+		return cmp.Compare(boolRank(a.topic != topic), boolRank(b.topic != topic))
+	})
+	return append(pool[:n:n], rest...)
+}
+
+func boolRank(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // Openers start an answer. They are short, true of any answer built from

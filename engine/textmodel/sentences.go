@@ -12,6 +12,9 @@ import (
 type sentence struct {
 	text  string   // trimmed, single-spaced, ends with terminal punctuation
 	words []string // distinct content words, lower-cased and lightly stemmed
+	// topic tells the bundled corpus's sections apart (sentences under the
+	// same "# Heading" share it); 0 for a request's own context.
+	topic int
 }
 
 // splitSentences cuts free text (retrieved chunks, system prompts, tool
