@@ -88,3 +88,17 @@ func truncate(s string) string {
 }
 
 func isRuneStart(b byte) bool { return b&0xC0 != 0x80 }
+
+// ShortAnswer is an answer that ended before the tokens asked although
+// the request asked for ignore_eos: the server does not honour it (Ollama
+// does not), so the answer stopped at the model's end-of-answer token.
+// Callers that compare the answer with one of the length asked report it
+// instead of setting unlike figures side by side.
+type ShortAnswer struct {
+	Wrote, Asked int
+}
+
+// Error implements error as one readable sentence.
+func (e *ShortAnswer) Error() string {
+	return fmt.Sprintf("the server ended its answer after %d of the %d tokens asked, because it does not honour ignore_eos (Ollama does not)", e.Wrote, e.Asked)
+}
