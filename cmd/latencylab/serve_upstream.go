@@ -99,8 +99,8 @@ func newEngineChoice(f serveFlags, c *upstream.Client, model string) (*labs.Engi
 }
 
 // upstreamClient is the one client the chat and the labs share. It asks
-// for running token counts so a chunk that carries several tokens (vLLM
-// and SGLang merge them under load) shows as that many tokens.
+// for running token counts so a chunk that carries several tokens (a
+// vLLM or SGLang chunk can) shows as that many tokens.
 func upstreamClient(url string) *upstream.Client {
 	return &upstream.Client{BaseURL: strings.TrimRight(url, "/"), HTTP: &http.Client{}, RunningCounts: true}
 }

@@ -20,10 +20,10 @@ type Chunk struct {
 	// llama.cpp and SGLang, reasoning in vLLM and Ollama).
 	Reasoning    string
 	FinishReason string
-	// Tokens is how many generated tokens this chunk adds. A server may
-	// merge several tokens into one chunk (vLLM and SGLang do when the
-	// HTTP side falls behind the GPU, or with a stream interval or
-	// speculative decoding), so count tokens with Tokens, not chunks. It
+	// Tokens is how many generated tokens this chunk adds. A vLLM or
+	// SGLang chunk carries whatever the engine produced since the last
+	// one, which can be several tokens (a busy server, speculative
+	// decoding), so count tokens with Tokens, not chunks. It
 	// comes from the running count the server puts on each chunk when it
 	// sends one; otherwise a chunk with text counts as one token.
 	Tokens int

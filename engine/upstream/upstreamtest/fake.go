@@ -49,9 +49,9 @@ type Fake struct {
 	// ContextTokens refuses prompts of more words than this, as the server
 	// refuses a prompt longer than its context (0: no limit).
 	ContextTokens int
-	// StreamInterval merges this many tokens into one chunk, as vLLM and
-	// SGLang do with --stream-interval or when their HTTP side falls
-	// behind the GPU (0 or 1: a chunk per token).
+	// StreamInterval merges this many tokens into one chunk, as a vLLM or
+	// SGLang chunk carries every token produced since the last one (0 or
+	// 1: a chunk per token).
 	StreamInterval int
 	// NaturalLength is where the model would stop by itself: requests
 	// that do not ask for ignore_eos, and every request to Ollama, end
