@@ -21,8 +21,9 @@ type remote struct {
 
 // submit sends req as a streaming text completion: the prompt's ids
 // decoded to text, exactly as many tokens as the lab asked for (ignore_eos,
-// which vLLM and SGLang honour), greedy. Each chunk that carries text is a
-// token event whose GPU time is the time since the request was sent (its
+// which vLLM, SGLang and llama.cpp honour; Ollama ends at the model's own
+// end with finish_reason "stop" and fewer tokens), greedy. Each token a
+// chunk carries (upstream.Chunk.Tokens) is a token event whose GPU time is the time since the request was sent (its
 // Time counts from start, the engine's zero, as a live engine's does), as
 // measured here: the server's own queueing, prefill and decode, and the
 // network. The events keep the ids the lab asked for, so its text panels
@@ -57,20 +58,23 @@ func (r *remote) submit(ctx context.Context, req engine.Request, start time.Time
 		}
 		var first, last = sent, sent
 		res, err := r.client.Stream(ctx, ureq, func(c upstream.Chunk) {
-			if c.Text == "" {
+			if c.Tokens == 0 {
 				return
 			}
-			at := c.At.Sub(sent)
 			if n == 0 {
 				first = c.At
 			}
 			last = c.At
-			token := 0
-			if n < len(req.OutputTokens) {
-				token = req.OutputTokens[n]
+			// A chunk may carry several tokens (the server merged them):
+			// each is a token event at the chunk's arrival.
+			for range c.Tokens {
+				token := 0
+				if n < len(req.OutputTokens) {
+					token = req.OutputTokens[n]
+				}
+				send(live.Event{Token: token, Index: n, Time: c.At.Sub(start), At: c.At, GPU: c.At.Sub(sent)})
+				n++
 			}
-			send(live.Event{Token: token, Index: n, Time: c.At.Sub(start), At: c.At, GPU: at})
-			n++
 		})
 		if ctx.Err() != nil {
 			return // the caller left: no final event, as on a live engine
@@ -78,6 +82,9 @@ func (r *remote) submit(ctx context.Context, req engine.Request, start time.Time
 		done := live.Event{Done: true, Index: n, Time: last.Sub(start), At: last, GPU: last.Sub(sent),
 			FinishReason: res.FinishReason, Usage: engine.Usage{PromptTokens: len(req.PromptTokens), CompletionTokens: n},
 			Timing: engine.Timing{Arrival: sent.Sub(start), FirstScheduled: sent.Sub(start), FirstToken: first.Sub(start), End: last.Sub(start)}}
+		if err == nil && ureq.IgnoreEOS && n < want && res.FinishReason == engine.FinishStop {
+			err = &upstream.ShortAnswer{Wrote: n, Asked: want} // its figures are not the run asked for
+		}
 		if err != nil {
 			done.Err = fmt.Errorf("upstream %s: %w", r.client.BaseURL, err)
 		} else if n == 0 {

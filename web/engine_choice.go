@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -126,7 +127,11 @@ func (s *Server) showEngines(c echo.Context, p *framePatcher, server *store.Run,
 func serverFailure(u *labs.EngineChoice, err error) string {
 	var se *upstream.ServerError
 	if errors.As(err, &se) {
-		return "That server refused the run: " + truncateRunes(se.Message, 200) + "."
+		return "That server refused the run: " + strings.TrimRight(truncateRunes(se.Message, 200), ".") + "."
+	}
+	var short *upstream.ShortAnswer
+	if errors.As(err, &short) {
+		return fmt.Sprintf("That server wrote %d of the %d tokens this run asks for and then ended its answer: it does not honour ignore_eos (Ollama does not), so its timings are not shown beside the bundled engine's, which would write all %d.", short.Wrote, short.Asked, short.Asked)
 	}
 	return "That server (" + u.Label + ") could not be reached or broke off the answer. Check that it is running, or switch the engine back to the bundled one."
 }

@@ -59,7 +59,7 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		if err != nil {
 			return err
 		}
-		client := &upstream.Client{BaseURL: strings.TrimRight(*baseURL, "/"), APIKey: *apiKey,
+		client := &upstream.Client{BaseURL: strings.TrimRight(*baseURL, "/"), APIKey: *apiKey, RunningCounts: true,
 			HTTP: &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 1024}}}
 		name := *model
 		if name == "" {
@@ -76,6 +76,11 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 			fmt.Fprintf(stdout, "wall clock: %s at %s (/%s)\n", name, client.BaseURL, *endpoint)
 		}
 		r := benchmark.ComputeGoodput(outs, dur, w.Percentiles, w.Goodput)
+		short, written := writtenLengths(reqs, outs)
+		notes := stdout
+		if wf.json {
+			notes = stderr // keep stdout one JSON document
+		}
 		if err := df.saveResult(stdout, time.Now(), target.Chat, name, w, r, outs, wf.json); err != nil {
 			return err
 		}
@@ -84,13 +89,15 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 			return fmt.Errorf("every request failed; first error: %s", r.FirstError)
 		}
 		if !cf.on {
-			return report(stdout, w, r, wf.json)
+			err := report(stdout, w, r, wf.json)
+			noteShort(notes, short, r.Completed, false)
+			return err
 		}
 		cfg, err := cf.config(name)
 		if err != nil {
 			return err
 		}
-		sim, err := simulateSame(cfg, w, reqs, df.name == "random")
+		sim, err := simulateSame(cfg, w, written, df.name == "random" && short == 0)
 		if err != nil {
 			return err
 		}
@@ -99,13 +106,16 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 				return err
 			}
 		}
-		return writeComparison(stdout, cfg, w, r, sim, wf.json)
+		err = writeComparison(stdout, cfg, w, r, sim, wf.json)
+		noteShort(notes, short, r.Completed, true)
+		return err
 	}())
 }
 
 // simulateSame runs the requests the server got on the bundled engine's
-// virtual clock: a random dataset is drawn again lazily (flat memory), a
-// file's requests are run as they are.
+// virtual clock: a random dataset the server answered in full is drawn
+// again lazily (flat memory); otherwise the requests are run as given,
+// with the lengths the server really wrote.
 func simulateSame(cfg engine.Config, w benchmark.Workload, reqs []benchmark.Request, random bool) (benchmark.Result, error) {
 	if random {
 		d, err := dataset(w)

@@ -98,7 +98,9 @@ func newEngineChoice(f serveFlags, c *upstream.Client, model string) (*labs.Engi
 	return choice, nil
 }
 
-// upstreamClient is the one client the chat and the labs share.
+// upstreamClient is the one client the chat and the labs share. It asks
+// for running token counts so a chunk that carries several tokens (a
+// vLLM or SGLang chunk can) shows as that many tokens.
 func upstreamClient(url string) *upstream.Client {
-	return &upstream.Client{BaseURL: strings.TrimRight(url, "/"), HTTP: &http.Client{}}
+	return &upstream.Client{BaseURL: strings.TrimRight(url, "/"), HTTP: &http.Client{}, RunningCounts: true}
 }

@@ -63,7 +63,9 @@ func RunHTTP(ctx context.Context, t HTTPTarget, reqs []Request, maxConcurrency i
 }
 
 // sendOne streams one request and measures it the way vLLM's request
-// functions do, counting only chunks that carry text as tokens.
+// functions do: TTFT and ITL from the chunks that carry tokens (one chunk
+// may carry several), the token count from the server's usage, else its
+// text run through Count, else the chunks' own count.
 func sendOne(ctx context.Context, t HTTPTarget, r Request, start time.Time) Output {
 	o := Output{PromptLen: r.PromptLen}
 	req := upstream.Request{Model: t.Model, MaxTokens: r.OutputLen, IgnoreEOS: true}
@@ -77,7 +79,7 @@ func sendOne(ctx context.Context, t HTTPTarget, r Request, start time.Time) Outp
 	var first, last time.Time
 	chunks := 0
 	res, err := t.Client.Stream(ctx, req, func(c upstream.Chunk) {
-		if c.Text == "" {
+		if c.Tokens == 0 {
 			if chunks > 0 {
 				last = c.At // a bare finish chunk still ends the response
 			}
@@ -95,6 +97,7 @@ func sendOne(ctx context.Context, t HTTPTarget, r Request, start time.Time) Outp
 	o.TTFT = first.Sub(sent)
 	o.Start = sent.Sub(start)
 	o.Text = res.Text
+	o.FinishReason = res.FinishReason
 	if err != nil {
 		o.Error = err.Error()
 		return o
@@ -104,12 +107,13 @@ func sendOne(ctx context.Context, t HTTPTarget, r Request, start time.Time) Outp
 		return o
 	}
 	o.Latency = last.Sub(sent)
-	if res.Usage != nil && res.Usage.CompletionTokens > 0 {
+	switch {
+	case res.Usage != nil && res.Usage.CompletionTokens > 0:
 		o.OutputTokens = res.Usage.CompletionTokens
-	} else if t.Count != nil {
+	case t.Count != nil && res.Text != "":
 		o.OutputTokens = t.Count(res.Text)
-	} else {
-		o.OutputTokens = chunks
+	default:
+		o.OutputTokens = res.Tokens
 	}
 	o.Success = true
 	return o

@@ -64,7 +64,7 @@ func TestRunHTTPMeasuresLikeVLLM(t *testing.T) {
 	// clock readings: start 0, arrival check 10, sent 20, chunks 30, 40, finish 50, usage 60
 	// Queue is the sent time past the arrival (0): the clock's own steps.
 	want := Output{Success: true, PromptLen: 7, OutputTokens: 2, Start: 20 * ms, Queue: 20 * ms, TTFT: 10 * ms,
-		ITL: []time.Duration{10 * ms}, Latency: 30 * ms, Text: "Hello world"}
+		ITL: []time.Duration{10 * ms}, Latency: 30 * ms, Text: "Hello world", FinishReason: "length"}
 	if fmt.Sprint(o) != fmt.Sprint(want) {
 		t.Fatalf("output\n got %+v\nwant %+v", o, want)
 	}

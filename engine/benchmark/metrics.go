@@ -27,6 +27,10 @@ type Output struct {
 	// Latency is the time from Start to the last chunk (E2EL).
 	Latency time.Duration
 	Text    string
+	// FinishReason is the server's: "stop" on a request that asked for
+	// more tokens means the server ended the answer early (Ollama does not
+	// honour ignore_eos).
+	FinishReason string
 }
 
 // Result is the outcome of a benchmark, with vLLM's figures.

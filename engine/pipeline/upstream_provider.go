@@ -18,9 +18,10 @@ type UpstreamProvider struct {
 // NewUpstreamProvider wraps a client.
 func NewUpstreamProvider(c *upstream.Client) *UpstreamProvider { return &UpstreamProvider{Client: c} }
 
-// Stream posts a streaming chat completion. Each chunk that carries text
-// counts as one token (servers stream one token per chunk); the server's
-// final usage replaces that estimate when it sends one. Cancelling ctx
+// Stream posts a streaming chat completion. Each chunk counts the tokens
+// it carries (upstream.Chunk.Tokens: the server's running count, else one
+// per chunk with text); the server's final usage replaces that sum when it
+// sends one. Cancelling ctx
 // closes the connection, which vLLM takes as an abort.
 func (p *UpstreamProvider) Stream(ctx context.Context, req ProviderRequest) (Stream, error) {
 	if p.Client == nil {
@@ -51,13 +52,9 @@ func (p *UpstreamProvider) Stream(ctx context.Context, req ProviderRequest) (Str
 		}
 		chunks := 0
 		res, err := p.Client.Stream(ctx, ureq, func(c upstream.Chunk) {
-			n := 0
-			if c.Text != "" {
-				n = 1
-			}
-			chunks += n
-			if c.Text != "" || c.FinishReason == "" {
-				send(streamItem{ev: StreamEvent{Text: c.Text, Tokens: n, At: c.At}})
+			chunks += c.Tokens
+			if c.Tokens > 0 || c.FinishReason == "" {
+				send(streamItem{ev: StreamEvent{Text: c.Text, Tokens: c.Tokens, At: c.At}})
 			}
 		})
 		if err != nil {

@@ -1,10 +1,11 @@
 // Package upstream is a small streaming client for any OpenAI-compatible
-// server (vLLM, SGLang, Ollama, this app's own /v1). It reports every chunk
-// with its arrival time so callers can measure TTFT and inter-token gaps.
+// server (vLLM, SGLang, Ollama, llama.cpp's llama-server, this app's own
+// /v1). It reports every chunk with its arrival time and the tokens it
+// carries, so callers can measure TTFT and inter-token gaps the same way
+// against each of them.
 package upstream
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -13,7 +14,6 @@ import (
 	"io"
 	"net/http"
 	"strings"
-	"time"
 
 	"github.com/latencylab/latencylab/engine/clock"
 )
@@ -28,6 +28,13 @@ type Client struct {
 	HTTP *http.Client
 	// Clock times the stream; nil means the wall clock. Tests inject one.
 	Clock clock.Clock
+	// RunningCounts asks the server to put its running token count on
+	// every chunk (stream_options.continuous_usage_stats), so a chunk that
+	// carries several tokens counts as several. vLLM and SGLang honour it;
+	// Ollama and llama.cpp ignore it and stream one token per chunk. Off by
+	// default, because a server that checks options strictly may refuse a
+	// request that carries it.
+	RunningCounts bool
 }
 
 // Message is one chat turn.
@@ -39,55 +46,22 @@ type Message struct {
 // Request is one generation. With Messages set it goes to
 // /chat/completions, otherwise Prompt goes to /completions.
 type Request struct {
-	Model       string
-	Prompt      string
-	Messages    []Message
-	MaxTokens   int
-	IgnoreEOS   bool // vLLM extension, for exact output lengths
+	Model    string
+	Prompt   string
+	Messages []Message
+	// MaxTokens is sent as max_tokens, the one spelling all four servers
+	// read (Ollama reads no max_completion_tokens).
+	MaxTokens int
+	// IgnoreEOS asks for exactly MaxTokens tokens. vLLM, SGLang and
+	// llama.cpp honour it; Ollama ignores it, so its answers can end
+	// early with finish_reason "stop".
+	IgnoreEOS   bool
 	Temperature *float64
 	Stop        []string
 	Seed        *int64
 	// ResponseFormat, when set, asks for "json_object" (or another
 	// response_format type the server knows); servers without it refuse.
 	ResponseFormat string
-}
-
-// Chunk is one streamed piece of the answer. Its text has LF as its only
-// line end: the client turns CR and CRLF into LF, so no caller passes a
-// bare CR on to a page or an SSE stream.
-type Chunk struct {
-	Text         string
-	FinishReason string
-	At           time.Time
-}
-
-// Usage is the server's token accounting.
-type Usage struct {
-	PromptTokens     int `json:"prompt_tokens"`
-	CompletionTokens int `json:"completion_tokens"`
-	TotalTokens      int `json:"total_tokens"`
-}
-
-// Result sums up a finished stream.
-type Result struct {
-	Text         string
-	FinishReason string
-	Usage        *Usage // nil when the server sent none
-	Sent         time.Time
-}
-
-// ServerError is a non-2xx answer or an error event inside a stream.
-type ServerError struct {
-	Status  int
-	Message string
-}
-
-// Error implements error.
-func (e *ServerError) Error() string {
-	if e.Status == 0 {
-		return "server error in stream: " + e.Message
-	}
-	return fmt.Sprintf("server answered %d: %s", e.Status, e.Message)
 }
 
 type wireRequest struct {
@@ -101,30 +75,23 @@ type wireRequest struct {
 	Seed           *int64          `json:"seed,omitempty"`
 	ResponseFormat *responseFormat `json:"response_format,omitempty"`
 	Stream         bool            `json:"stream"`
-	StreamOptions  map[string]any  `json:"stream_options,omitempty"`
+	StreamOptions  streamOptions   `json:"stream_options"`
 }
 
 type responseFormat struct {
 	Type string `json:"type"`
 }
 
-type wireChunk struct {
-	Choices []struct {
-		Text  *string `json:"text"`
-		Delta *struct {
-			Content *string `json:"content"`
-		} `json:"delta"`
-		FinishReason *string `json:"finish_reason"`
-	} `json:"choices"`
-	Usage *Usage          `json:"usage"`
-	Error json.RawMessage `json:"error"`
+type streamOptions struct {
+	IncludeUsage         bool `json:"include_usage"`
+	ContinuousUsageStats bool `json:"continuous_usage_stats,omitempty"`
 }
-
-func (c *Client) now() time.Time { return clock.Or(c.Clock).Now() }
 
 // Stream sends req with stream=true and include_usage, calls onChunk for
 // every chunk that carries a choice (in arrival order, on the caller's
-// goroutine), and returns the assembled result.
+// goroutine), and returns the assembled result. A server that stops
+// answering mid-stream gives ErrIncomplete; one that refuses or reports an
+// error gives a *ServerError in its own words.
 func (c *Client) Stream(ctx context.Context, req Request, onChunk func(Chunk)) (Result, error) {
 	path := "/completions"
 	if req.Messages != nil {
@@ -137,7 +104,8 @@ func (c *Client) Stream(ctx context.Context, req Request, onChunk func(Chunk)) (
 	body, err := json.Marshal(wireRequest{
 		Model: req.Model, Prompt: req.Prompt, Messages: req.Messages, MaxTokens: req.MaxTokens,
 		IgnoreEOS: req.IgnoreEOS, Temperature: req.Temperature, Stop: req.Stop, Seed: req.Seed,
-		ResponseFormat: format, Stream: true, StreamOptions: map[string]any{"include_usage": true},
+		ResponseFormat: format, Stream: true,
+		StreamOptions: streamOptions{IncludeUsage: true, ContinuousUsageStats: c.RunningCounts},
 	})
 	if err != nil {
 		return Result{}, fmt.Errorf("encode request: %w", err)
@@ -155,7 +123,8 @@ func (c *Client) Stream(ctx context.Context, req Request, onChunk func(Chunk)) (
 	if hc == nil {
 		hc = http.DefaultClient
 	}
-	res := Result{Sent: c.now()}
+	clk := clock.Or(c.Clock)
+	res := Result{Sent: clk.Now()}
 	resp, err := hc.Do(hr)
 	if err != nil {
 		return res, fmt.Errorf("post %s: %w", path, err)
@@ -164,85 +133,22 @@ func (c *Client) Stream(ctx context.Context, req Request, onChunk func(Chunk)) (
 	if resp.StatusCode/100 != 2 {
 		return res, &ServerError{Status: resp.StatusCode, Message: errorMessage(resp.Body)}
 	}
-	var text strings.Builder
-	var ends lineEnds
-	sc := bufio.NewScanner(resp.Body)
-	sc.Buffer(make([]byte, 64*1024), 16*1024*1024)
-	sc.Split(scanEventLines)
-	for sc.Scan() {
-		line := sc.Bytes()
-		data, ok := bytes.CutPrefix(line, []byte("data:"))
-		if !ok {
-			continue // comments, event names, blank separators
-		}
-		data = bytes.TrimSpace(data)
-		if string(data) == "[DONE]" {
-			res.Text = text.String()
-			return res, nil
-		}
-		at := c.now()
-		var ch wireChunk
-		if err := json.Unmarshal(data, &ch); err != nil {
-			return res, fmt.Errorf("decode stream chunk %q: %w", truncate(string(data)), err)
-		}
-		if len(ch.Error) > 0 && string(ch.Error) != "null" {
-			return res, &ServerError{Message: errorMessage(bytes.NewReader(data))}
-		}
-		if ch.Usage != nil {
-			res.Usage = ch.Usage
-		}
-		if len(ch.Choices) == 0 {
-			continue
-		}
-		k := Chunk{At: at}
-		choice := ch.Choices[0]
-		switch {
-		case choice.Text != nil:
-			k.Text = *choice.Text
-		case choice.Delta != nil && choice.Delta.Content != nil:
-			k.Text = *choice.Delta.Content
-		}
-		if choice.FinishReason != nil {
-			k.FinishReason = *choice.FinishReason
-			res.FinishReason = k.FinishReason
-		}
-		k.Text = ends.normalize(k.Text)
-		text.WriteString(k.Text)
-		if onChunk != nil {
-			onChunk(k)
-		}
+	s := streamReader{now: clk.Now, onChunk: onChunk, res: &res}
+	err = s.read(resp.Body)
+	switch {
+	case err == nil:
+		return res, nil
+	case ctx.Err() != nil:
+		return res, ctx.Err()
+	case errors.Is(err, ErrIncomplete):
+		return res, err
 	}
-	if err := sc.Err(); err != nil {
-		return res, fmt.Errorf("read stream: %w", err)
+	var se *ServerError
+	if errors.As(err, &se) {
+		return res, err
 	}
-	res.Text = text.String()
-	return res, errors.New("stream ended without [DONE]")
-}
-
-// errorMessage extracts an OpenAI {"error": {"message": ...}} (or vLLM's
-// older flat {"message": ...}) from a body, falling back to its text.
-func errorMessage(r io.Reader) string {
-	raw, _ := io.ReadAll(io.LimitReader(r, 64*1024))
-	var e struct {
-		Error struct {
-			Message string `json:"message"`
-		} `json:"error"`
-		Message string `json:"message"`
+	if errors.Is(err, io.ErrUnexpectedEOF) {
+		return res, ErrIncomplete
 	}
-	if json.Unmarshal(raw, &e) == nil {
-		if e.Error.Message != "" {
-			return e.Error.Message
-		}
-		if e.Message != "" {
-			return e.Message
-		}
-	}
-	return truncate(strings.TrimSpace(string(raw)))
-}
-
-func truncate(s string) string {
-	if len(s) > 300 {
-		return s[:300] + "…"
-	}
-	return s
+	return res, fmt.Errorf("read stream: %w", err)
 }
