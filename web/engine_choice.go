@@ -66,6 +66,8 @@ type twinRun struct {
 	shown  shownPanels
 	err    error
 	engine string
+	// settled is set once showEngines has replaced the pending note.
+	settled bool
 }
 
 // startTwin starts the twin run; wait for it before reading it.
@@ -89,6 +91,7 @@ func (s *Server) startTwin(ctx context.Context, r labs.Run) *twinRun {
 // that was saved) and patches the side-by-side view under the lab.
 func (s *Server) showEngines(c echo.Context, p *framePatcher, server *store.Run, serverID int64, twin *twinRun) {
 	twin.wg.Wait()
+	twin.settled = true
 	ids := p.ids
 	v := views.EngineView{Server: s.cfg.Upstream.Label, Modelled: s.cfg.Upstream.Modelled}
 	if twin.sent != nil && twin.sent.Load() == 0 {
@@ -145,6 +148,14 @@ func pendingEngines(u *labs.EngineChoice, onServer bool) views.EngineView {
 	}
 	return views.EngineView{Server: u.Label, Modelled: u.Modelled,
 		Pending: "Running on that server and, with the same settings, on the bundled engine modelling it…"}
+}
+
+// unsettledEngines is the side-by-side slot after a run on the server
+// ended without a result (failed, stopped, or the page closed): the status
+// line above says why, so this only stops promising a comparison.
+func unsettledEngines(u *labs.EngineChoice) views.EngineView {
+	return views.EngineView{Server: u.Label, Modelled: u.Modelled,
+		Note: "The run on that server ended without a result, so there is nothing to set beside the bundled engine's."}
 }
 
 // twinPrefix starts the engine label of a run of the bundled engine

@@ -1,12 +1,16 @@
 package web
 
 import (
+	"context"
 	"fmt"
 	"strings"
 	"testing"
 
+	"github.com/latencylab/latencylab/engine"
 	"github.com/latencylab/latencylab/engine/upstream"
+	"github.com/latencylab/latencylab/engine/upstream/upstreamtest"
 	"github.com/latencylab/latencylab/labs"
+	"github.com/latencylab/latencylab/labs/streaming"
 )
 
 // A failed run on the server reads as one sentence in the learner's
@@ -29,5 +33,42 @@ func TestServerFailureSentences(t *testing.T) {
 		if strings.Contains(got, "upstream http") || strings.Contains(got, "*upstream") {
 			t.Errorf("%q shows the client's internals", got)
 		}
+	}
+}
+
+// A run on the server that fails (here Ollama ending the answer early)
+// says why in the status line, and the side-by-side slot stops saying both
+// engines are running; nothing is saved as measured.
+func TestEngineChoiceRunThatFailsOnTheServer(t *testing.T) {
+	pool := labs.NewEngines(labs.EnginesConfig{})
+	t.Cleanup(func() { pool.Close() })
+	lab, err := streaming.New(streaming.Config{Engines: pool, Tick: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	fake := &upstreamtest.Fake{Format: upstreamtest.Ollama, Model: "recorded", NaturalLength: 10}
+	choice, err := labs.NewEngineChoice(labs.UpstreamConfig{Client: &upstream.Client{BaseURL: "http://fake/v1", HTTP: upstreamtest.InMemory(fake), RunningCounts: true},
+		Model: "recorded", Deployment: engine.DefaultConfig()}, labs.EnginesConfig{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { choice.Close() })
+	s := newTestServer(t, func(c *Config) {
+		c.Catalog, _ = labs.NewCatalog(lab)
+		c.Upstream = choice
+	})
+	ts := startHTTP(t, s)
+	c := client(t)
+	get(t, c, ts.URL+"/labs/streaming")
+	_, evs := postLabRun(t, c, ts.URL, "streaming", `{"labStreaming":{"answerTokens":50},"labStreamingEngine":"server"}`)
+	if !hasPatch(evs, "#lab-streaming-status", "That server wrote 10 of the 50 tokens") {
+		t.Error("the status does not say why the run failed")
+	}
+	if lastPatch(evs, "#lab-streaming-engines", "Running on that server") || !lastPatch(evs, "#lab-streaming-engines", "ended without a result") {
+		t.Error("the side-by-side slot still says both engines are running")
+	}
+	runs, err := s.store.ListRuns(context.Background(), learnerOf(t, c, ts.URL), "streaming", 10)
+	if err != nil || len(runs) != 0 {
+		t.Errorf("%d runs saved (%v), want none", len(runs), err)
 	}
 }

@@ -92,6 +92,15 @@ func (s *Server) handleLabRun(c echo.Context) error {
 		_ = st.patch(p.ctx, ids.Prefix+"-err-guess", views.FieldError(ids.Prefix+"-err-guess",
 			"Predictions are closed for this round, so this guess was not recorded. The run goes ahead."))
 	}
+	if twin != nil {
+		// Every way out but showEngines leaves the slot saying both
+		// engines are still running: settle it then.
+		defer func() {
+			if !twin.settled {
+				_ = st.patch(p.ctx, ids.Prefix+"-engines", views.EngineComparison(ids.Prefix, unsettledEngines(s.cfg.Upstream)))
+			}
+		}()
+	}
 	shown := &shownPanels{}
 	res := forwardRun(ctx, info.Slug, labRun.Start, s.cfg.Clock, s.cfg.PatchInterval, shown.wrap(p.frame))
 	log := s.cfg.Logger.With("id", requestID(c), "lab", info.Slug)
