@@ -204,7 +204,7 @@ func ChatView(p Page, c ChatPage) templ.Component {
 				return templ_7745c5c3_Err
 			}
 			if len(c.Examples) > 0 {
-				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 14, "<div class=\"chat-examples\" aria-label=\"Example questions\"><span class=\"presets-label\">Try</span> ")
+				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 14, "<div class=\"chat-examples\" role=\"group\" aria-label=\"Example questions\"><span class=\"presets-label\">Try</span> ")
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}
@@ -368,7 +368,7 @@ func ChatLog(msgs []ChatMessage) templ.Component {
 		}
 		ctx = templ.InitializeContext(ctx)
 		ctx = templ.ClearChildren(ctx)
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 28, "<div class=\"chat-scroll\" id=\"chat-log\" aria-label=\"Conversation\"><ol class=\"chat-list\" aria-live=\"off\">")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 28, "<div class=\"chat-scroll\" id=\"chat-log\" tabindex=\"0\" role=\"region\" aria-label=\"Conversation\"><ol class=\"chat-list\" aria-live=\"off\">")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
