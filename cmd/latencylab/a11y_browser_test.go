@@ -21,6 +21,14 @@ var a11yViews = []struct {
 	dark  bool
 }{{1280, false}, {390, false}, {1280, true}}
 
+// chartsWithoutText lists the charts (by id) that screen readers could
+// not read: each must be one image with a name and a description that
+// says what it shows.
+const chartsWithoutText = `[...document.querySelectorAll("svg.ch")].filter(s => {
+	const desc = document.getElementById(s.getAttribute("aria-describedby") || "");
+	return s.getAttribute("role") !== "img" || !(s.getAttribute("aria-label") || "").trim() || !desc || !desc.textContent.trim();
+}).map(s => s.id || "(no id)")`
+
 // a11yQuickKnobs shorten the labs whose default run takes many seconds of
 // modelled GPU time (a run here is only there to put charts, stats and
 // tables on the page): fewer and shorter requests.
@@ -52,6 +60,12 @@ func TestBrowserAccessibility(t *testing.T) {
 	audit := func(t *testing.T, page string) {
 		t.Helper()
 		e2e.Eval[bool](t, tab, openDisclosures)
+		if dup := e2e.Eval[[]string](t, tab, duplicateIDs); len(dup) > 0 {
+			t.Errorf("%s repeats element ids %q", page, dup)
+		}
+		if bare := e2e.Eval[[]string](t, tab, chartsWithoutText); len(bare) > 0 {
+			t.Errorf("%s: charts without a name and description: %q", page, bare)
+		}
 		for _, v := range a11yViews {
 			scheme := "light"
 			if v.dark {

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"io"
 	"strconv"
+	"strings"
 
 	"github.com/a-h/templ"
 )
@@ -52,4 +53,14 @@ func givenAttrs(it MockItemView) templ.Attributes {
 		return nil
 	}
 	return templ.Attributes{"aria-describedby": "mock-given-" + strconv.Itoa(it.N)}
+}
+
+// mockChartLabel names the mock-score chart and reads out its bars, which
+// an image role hides from screen readers.
+func mockChartLabel(points []MockPoint) string {
+	scores := make([]string, len(points))
+	for i, p := range points {
+		scores[i] = p.Label + " " + strconv.Itoa(p.Percent) + "%"
+	}
+	return "Overall score of each mock interview, oldest first: " + strings.Join(scores, ", ")
 }

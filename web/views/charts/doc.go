@@ -9,6 +9,12 @@
 // The chart draws its own title (top left) and legend, so a page needs no
 // caption; hovering a bar, span or point shows its value (an SVG <title>).
 //
+// For screen readers the <svg> is one image (role="img") named by its
+// title and kind, and described by a <desc> it points to with
+// aria-describedby: what each axis measures, then a summary of the data —
+// each series' range, each bar's total and parts, a timeline's time per
+// kind of span, a histogram's sample count — and the labelled marks.
+//
 // The maths (scales, 1-2-5 ticks, number formatting by unit, colours, path
 // building, label placement) lives in plain Go files and builds a small view
 // model; the templ files only turn that model into markup, and every piece of
