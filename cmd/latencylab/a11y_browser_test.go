@@ -73,6 +73,7 @@ func TestBrowserAccessibility(t *testing.T) {
 			}
 			setView(t, tab, v.width, scheme)
 			e2e.CheckAxe(t, tab, fmt.Sprintf("%s at %d px, %s", page, v.width, scheme))
+			e2e.Screenshot(t, tab, fmt.Sprintf("a11y-%s-%d-%s", strings.ReplaceAll(page, " ", "-"), v.width, scheme))
 		}
 		setView(t, tab, a11yViews[0].width, "light")
 	}

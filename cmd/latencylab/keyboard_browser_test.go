@@ -33,6 +33,7 @@ func TestBrowserKeyboardLabRun(t *testing.T) {
 	const presses = 80 // far more Tab stops than a lab page has
 
 	e2e.TabUntil(t, tab, "the first preset", `el.id === "lab-streaming-preset-0"`, presses)
+	e2e.ScreenshotViewport(t, tab, "keyboard-lab-preset-focus")
 	e2e.Press(t, tab, kb.Enter)
 	e2e.WaitFor(t, tab, "the preset's note", `document.querySelector("#lab-streaming .preset-note").textContent.trim() !== ""`, 5*time.Second)
 
@@ -51,6 +52,7 @@ func TestBrowserKeyboardLabRun(t *testing.T) {
 	e2e.TabUntil(t, tab, "the second guess", `el.id === "lab-streaming-guess2"`, presses)
 	e2e.Press(t, tab, "2500")
 	e2e.TabUntil(t, tab, "Run", `el.id === "lab-streaming-run"`, presses)
+	e2e.ScreenshotViewport(t, tab, "keyboard-lab-run-focus")
 	lab.ForgetDone(t)
 	e2e.Press(t, tab, kb.Enter)
 	e2e.WaitFor(t, tab, "the run started", `document.getElementById("lab-streaming-status").classList.contains("status-running")`, 10*time.Second)
@@ -116,6 +118,7 @@ func TestBrowserKeyboardLabRun(t *testing.T) {
 	e2e.Do(t, tab, "open the chat", 15*time.Second, chromedp.Navigate(base+"/chat"), chromedp.WaitVisible(chromedp.ID("chat-input")))
 	e2e.WaitFor(t, tab, "chat ready", `!!document.querySelector("#chat-send:not([disabled])")`, 10*time.Second)
 	e2e.TabUntil(t, tab, "the message box", `el.id === "chat-input"`, presses)
+	e2e.ScreenshotViewport(t, tab, "keyboard-chat-focus")
 	e2e.Press(t, tab, "How long do refunds take?")
 	e2e.Press(t, tab, kb.Enter)
 	e2e.WaitFor(t, tab, "the answer", `!!document.querySelector('#chat-log li.msg-assistant[data-status="complete"]')`, 60*time.Second)

@@ -15,8 +15,8 @@ import (
 
 // axeSource is axe-core's browser bundle (MPL-2.0, see
 // testdata/AXE-LICENSE), a test asset: only test binaries import this
-// package, so the served app never carries it. Refresh it with
-// `go tool -modfile=tools/go.mod task vendor-axe`.
+// package, so the served app never carries it. testdata/README.md says
+// how to refresh it.
 //
 //go:embed testdata/axe.min.js
 var axeSource string
