@@ -29,6 +29,32 @@ const chartsWithoutText = `[...document.querySelectorAll("svg.ch")].filter(s => 
 	return s.getAttribute("role") !== "img" || !(s.getAttribute("aria-label") || "").trim() || !desc || !desc.textContent.trim();
 }).map(s => s.id || "(no id)")`
 
+// chartTextContrast lists chart text (titles, ticks, labels, legends)
+// whose colour, faded by its fill-opacity, has less than 4.5:1 contrast
+// on the chart's background: axe does not look inside SVG. Each entry is
+// "chart id: text (ratio)".
+const chartTextContrast = `(() => {
+	const rgb = s => (s.match(/[\d.]+/g) || []).map(Number);
+	const lum = c => { const l = c.slice(0, 3).map(v => { v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4 });
+		return 0.2126 * l[0] + 0.7152 * l[1] + 0.0722 * l[2] };
+	const bgOf = el => { for (let n = el; n; n = n.parentElement) { const c = rgb(getComputedStyle(n).backgroundColor);
+		if (c.length === 3 || (c.length === 4 && c[3] > 0)) return c.slice(0, 3) } return [255, 255, 255] };
+	const out = [];
+	for (const svg of document.querySelectorAll("svg.ch")) {
+		if (!svg.getClientRects().length) continue;
+		const bg = bgOf(svg);
+		for (const tx of svg.querySelectorAll("text")) {
+			const words = tx.textContent.trim();
+			if (!words || !tx.getClientRects().length) continue;
+			const cs = getComputedStyle(tx), fg = rgb(cs.fill), a = Number(cs.fillOpacity) * (fg.length === 4 ? fg[3] : 1);
+			const seen = fg.slice(0, 3).map((v, i) => a * v + (1 - a) * bg[i]);
+			const [hi, lo] = [lum(seen), lum(bg)].sort((x, y) => y - x), ratio = (hi + 0.05) / (lo + 0.05);
+			if (ratio < 4.5) out.push(svg.id + ": " + words.slice(0, 40) + " (" + ratio.toFixed(2) + ")");
+		}
+	}
+	return [...new Set(out)];
+})()`
+
 // a11yQuickKnobs shorten the labs whose default run takes many seconds of
 // modelled GPU time (a run here is only there to put charts, stats and
 // tables on the page): fewer and shorter requests.
@@ -65,6 +91,12 @@ func TestBrowserAccessibility(t *testing.T) {
 		}
 		if bare := e2e.Eval[[]string](t, tab, chartsWithoutText); len(bare) > 0 {
 			t.Errorf("%s: charts without a name and description: %q", page, bare)
+		}
+		for _, scheme := range []string{"light", "dark"} {
+			setView(t, tab, a11yViews[0].width, scheme)
+			if faint := e2e.Eval[[]string](t, tab, chartTextContrast); len(faint) > 0 {
+				t.Errorf("%s, %s: chart text under 4.5:1 contrast: %q", page, scheme, faint)
+			}
 		}
 		for _, v := range a11yViews {
 			scheme := "light"

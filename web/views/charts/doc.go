@@ -46,7 +46,9 @@
 //	ch-note     the "waiting for data" note
 //
 // and these custom properties: --ch-bg (halo colour behind labels drawn
-// over data, default Canvas), --ch-font (font stack).
+// over data, default Canvas), --ch-font (font stack), --ch-hline-ink (text
+// colour of budget-line labels, darker than the line's red so small text
+// keeps 4.5:1 contrast; set per theme by the page).
 //
 // Axes are linear, or log10 with Chart.LogX and Chart.LogY (decade ticks,
 // 2 and 5 when few decades show, minor gridlines at 2…9). The left margin
