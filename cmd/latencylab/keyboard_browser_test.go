@@ -56,6 +56,9 @@ func TestBrowserKeyboardLabRun(t *testing.T) {
 	lab.ForgetDone(t)
 	e2e.Press(t, tab, kb.Enter)
 	e2e.WaitFor(t, tab, "the run started", `document.getElementById("lab-streaming-status").classList.contains("status-running")`, 10*time.Second)
+	if busy := e2e.Eval[string](t, tab, `document.getElementById("lab-streaming-status").getAttribute("aria-busy") || ""`); busy != "true" {
+		t.Errorf("a running status has aria-busy=%q, want true (no announcement per frame)", busy)
+	}
 	if moving := e2e.Eval[[]string](t, tab, `document.getAnimations().filter(a => a.playState === "running").map(a => a.animationName || a.transitionProperty || "?")`); len(moving) > 0 {
 		t.Errorf("with reduced motion asked for, a run still animates %q", moving)
 	}
@@ -72,6 +75,10 @@ func TestBrowserKeyboardLabRun(t *testing.T) {
 	lab.NoError(t)
 	if n := e2e.Eval[int](t, tab, `document.querySelectorAll("#lab-streaming-stats .stat").length`); n == 0 {
 		t.Fatal("no stats after the keyboard run")
+	}
+	// The live status was busy while frames streamed; now it announces the end.
+	if busy := e2e.Eval[bool](t, tab, `document.getElementById("lab-streaming-status").hasAttribute("aria-busy")`); busy {
+		t.Error("the finished run's status is still marked busy, so a screen reader never announces it")
 	}
 	if got := e2e.Eval[string](t, tab, `document.querySelector("#lab-streaming-stats .stat-guess")?.textContent || ""`); !strings.Contains(got, "You predicted") {
 		t.Errorf("the typed guess is not shown beside its stat: %q", got)
