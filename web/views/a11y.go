@@ -64,3 +64,14 @@ func mockChartLabel(points []MockPoint) string {
 	}
 	return "Overall score of each mock interview, oldest first: " + strings.Join(scores, ", ")
 }
+
+// answering reports whether one of the live turn's messages is still
+// streaming.
+func answering(msgs []ChatMessage) bool {
+	for _, m := range msgs {
+		if m.Status == "streaming" {
+			return true
+		}
+	}
+	return false
+}
