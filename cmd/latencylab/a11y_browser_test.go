@@ -70,10 +70,14 @@ const openDisclosures = `(() => { document.querySelectorAll("details").forEach(d
 
 // TestBrowserAccessibility runs axe-core over every kind of page of the
 // real app — course pages, each lab before and after a run, a saved run,
-// a comparison, chat, practice drills, a mock interview, a workshop board,
-// the fidelity page and a 404 — at 1280 and 390 px. A serious or critical
-// violation fails the test with its rule, its elements and the page;
-// moderate and minor ones are logged.
+// a comparison, chat, practice drills, a mock interview, a workshop's
+// board, join form and learner page, the fidelity page and a 404 — at
+// 1280 and 390 px in the light theme and 1280 px in the dark one, with
+// every "Why this number" open. A serious or critical violation fails the
+// test with its rule, its elements and the page; moderate and minor ones
+// are logged. Each page must also repeat no id, give every chart a name
+// and a description, and keep chart text at 4.5:1 contrast in both
+// themes (axe does not look inside SVG).
 func TestBrowserAccessibility(t *testing.T) {
 	e2e.Require(t)
 	base := startServe(t)
@@ -195,6 +199,12 @@ func TestBrowserAccessibility(t *testing.T) {
 			t.Fatalf("creating a room led to %s, not its board", e2e.Eval[string](t, tab, `location.pathname`))
 		}
 		audit(t, "workshop board")
+		code := strings.Split(e2e.Eval[string](t, tab, `location.pathname`), "/")[2]
+		open(t, "/join/"+code, "#join-go")
+		audit(t, "join a workshop")
+		e2e.Do(t, tab, "join the room", 20*time.Second, e2e.SetInput("join-name", "Ada"),
+			chromedp.Click(chromedp.ID("join-go")), chromedp.WaitVisible(chromedp.ID("ws-learner")))
+		audit(t, "workshop learner page")
 	})
 }
 
