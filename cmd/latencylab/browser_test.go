@@ -83,7 +83,7 @@ func TestBrowserCoursePages(t *testing.T) {
 	}
 	e2e.Do(t, ctx, "lab index", 15*time.Second, chromedp.Navigate(base+"/labs"), chromedp.WaitVisible(chromedp.CSS(".page-head")))
 	e2e.Screenshot(t, ctx, "app-labs")
-	slugs := e2e.Eval[[]string](t, ctx, `[...document.querySelectorAll(".cards h3 a")].map(a => a.getAttribute("href"))`)
+	slugs := e2e.Eval[[]string](t, ctx, `[...document.querySelectorAll(".cards .card-title a")].map(a => a.getAttribute("href"))`)
 	for _, href := range slugs {
 		e2e.Do(t, ctx, "lab "+href, 15*time.Second, chromedp.Navigate(base+href), chromedp.WaitVisible(chromedp.CSS(".lab .run")))
 		e2e.Screenshot(t, ctx, "app-lab-"+strings.TrimPrefix(href, "/labs/"))
@@ -193,7 +193,7 @@ func TestBrowserEveryLabRuns(t *testing.T) {
 	defer console.Clean(t)
 
 	e2e.Do(t, ctx, "lab index", 15*time.Second, chromedp.Navigate(base+"/labs"), chromedp.WaitVisible(chromedp.CSS(".page-head")))
-	hrefs := e2e.Eval[[]string](t, ctx, `[...document.querySelectorAll(".cards h3 a")].map(a => a.getAttribute("href"))`)
+	hrefs := e2e.Eval[[]string](t, ctx, `[...document.querySelectorAll(".cards .card-title a")].map(a => a.getAttribute("href"))`)
 	if len(hrefs) == 0 {
 		t.Fatal("no labs installed")
 	}

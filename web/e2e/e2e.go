@@ -75,15 +75,29 @@ func NewBrowser(t testing.TB, o Options) context.Context {
 		t.Fatalf("start chromium: %v", err)
 	}
 	if o.Dark {
-		if err := chromedp.Do(ctx, chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
-			_, err := cdp.Call(ctx, tg, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{
-				Features: []*emulation.MediaFeature{{Name: "prefers-color-scheme", Value: "dark"}}})
-			return err
-		})); err != nil {
+		if err := chromedp.Do(ctx, EmulateMedia(MediaFeature{"prefers-color-scheme", "dark"})); err != nil {
 			t.Fatalf("emulate dark mode: %v", err)
 		}
 	}
 	return ctx
+}
+
+// MediaFeature is a CSS media feature and the value a tab reports for it,
+// e.g. {"prefers-reduced-motion", "reduce"}.
+type MediaFeature struct{ Name, Value string }
+
+// EmulateMedia makes the tab report exactly these media features (any
+// feature not named goes back to the browser's own); with none it resets
+// them all.
+func EmulateMedia(features ...MediaFeature) chromedp.Action[chromedp.Void] {
+	fs := make([]*emulation.MediaFeature, len(features))
+	for i, f := range features {
+		fs[i] = &emulation.MediaFeature{Name: f.Name, Value: f.Value}
+	}
+	return chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
+		_, err := cdp.Call(ctx, tg, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{Features: fs})
+		return err
+	})
 }
 
 // Do runs steps with a timeout, failing the test with what was being done.

@@ -85,7 +85,7 @@ func RunList(r Runs) templ.Component {
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 7, "\" class=\"runs-compare\"><div class=\"table-wrap\"><table class=\"runs-table\"><thead><tr><th scope=\"col\"></th>")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 7, "\" class=\"runs-compare\"><div class=\"table-wrap\"><table class=\"runs-table\"><thead><tr><th scope=\"col\"><span class=\"sr-only\">Setting or result</span></th>")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
@@ -1107,7 +1107,7 @@ func CompareView(p Page, v ComparePage) templ.Component {
 					return templ_7745c5c3_Err
 				}
 			}
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 96, "<div class=\"table-wrap\"><table class=\"runs-table compare-table\"><thead><tr><th scope=\"col\"></th><th scope=\"col\">")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 96, "<div class=\"table-wrap\"><table class=\"runs-table compare-table\"><thead><tr><th scope=\"col\"><span class=\"sr-only\">Setting or result</span></th><th scope=\"col\">")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
@@ -1405,7 +1405,7 @@ func compareSide(prefix string, r RunRef) templ.Component {
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			templ_7745c5c3_Err = Text(prefix, r.Text).Render(ctx, templ_7745c5c3_Buffer)
+			templ_7745c5c3_Err = withRegionOwner(r.Name, Text(prefix, r.Text)).Render(ctx, templ_7745c5c3_Buffer)
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
@@ -1413,7 +1413,7 @@ func compareSide(prefix string, r RunRef) templ.Component {
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			templ_7745c5c3_Err = Tables(prefix, r.Tables).Render(ctx, templ_7745c5c3_Buffer)
+			templ_7745c5c3_Err = withRegionOwner(r.Name, Tables(prefix, r.Tables)).Render(ctx, templ_7745c5c3_Buffer)
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}

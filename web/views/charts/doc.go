@@ -9,6 +9,12 @@
 // The chart draws its own title (top left) and legend, so a page needs no
 // caption; hovering a bar, span or point shows its value (an SVG <title>).
 //
+// For screen readers the <svg> is one image (role="img") named by its
+// title and kind, and described by a <desc> it points to with
+// aria-describedby: what each axis measures, then a summary of the data —
+// each series' range, each bar's total and parts, a timeline's time per
+// kind of span, a histogram's sample count — and the labelled marks.
+//
 // The maths (scales, 1-2-5 ticks, number formatting by unit, colours, path
 // building, label placement) lives in plain Go files and builds a small view
 // model; the templ files only turn that model into markup, and every piece of
@@ -40,7 +46,9 @@
 //	ch-note     the "waiting for data" note
 //
 // and these custom properties: --ch-bg (halo colour behind labels drawn
-// over data, default Canvas), --ch-font (font stack).
+// over data, default Canvas), --ch-font (font stack), --ch-hline-ink (text
+// colour of budget-line labels, darker than the line's red so small text
+// keeps 4.5:1 contrast; set per theme by the page).
 //
 // Axes are linear, or log10 with Chart.LogX and Chart.LogY (decade ticks,
 // 2 and 5 when few decades show, minor gridlines at 2…9). The left margin

@@ -80,6 +80,7 @@ type hmark struct {
 type frame struct {
 	ID, ClipID     string
 	Title, Aria    string
+	Desc, DescID   string // the text alternative (see describe) and its element's id
 	ShowTitle      bool
 	TitleLines     []string // Title wrapped to the width, drawn a line each
 	W, H           float64
@@ -125,6 +126,7 @@ func newFrame(c labs.Chart, w, h float64, entries []entry, col *colours) frame {
 		YTickSize: tickSize,
 	}
 	f.Aria = ariaLabel(c)
+	f.Desc, f.DescID = describe(c), "ch-desc-"+safeID(c.ID, string(c.Kind))
 	top := pad
 	if f.Title != "" {
 		// A title too long for a phone's width wraps rather than runs off

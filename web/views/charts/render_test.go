@@ -23,6 +23,16 @@ type node struct {
 	Text     string     `xml:",chardata"`
 }
 
+// child is n's first child element named tag (an empty node if none).
+func (n node) child(tag string) node {
+	for _, c := range n.Children {
+		if c.XMLName.Local == tag {
+			return c
+		}
+	}
+	return node{}
+}
+
 func (n node) attr(name string) string {
 	for _, a := range n.Attrs {
 		if a.Name.Local == name {
@@ -134,6 +144,12 @@ func checkRoot(t *testing.T, c labs.Chart, out string, root node) {
 	}
 	if len(root.Children) == 0 || root.Children[0].XMLName.Local != "title" {
 		t.Errorf("first child of svg is not <title>")
+	}
+	// The text alternative: a <desc> the svg names as its description.
+	if len(root.Children) < 2 || root.Children[1].XMLName.Local != "desc" {
+		t.Errorf("second child of svg is not <desc>")
+	} else if d := root.Children[1]; d.attr("id") == "" || d.attr("id") != root.attr("aria-describedby") || strings.TrimSpace(d.Text) == "" {
+		t.Errorf("desc id %q, svg aria-describedby %q, desc text %q: want the same id and a text", d.attr("id"), root.attr("aria-describedby"), d.Text)
 	}
 	for _, bad := range []string{"NaN", "Inf", "<script"} {
 		if strings.Contains(out, bad) {
@@ -275,7 +291,7 @@ func TestEscaping(t *testing.T) {
 			if !found {
 				t.Errorf("the series name was dropped instead of escaped")
 			}
-			if clip := root.Children[1].Children[0].attr("id"); strings.ContainsAny(clip, `"<>() #`) {
+			if clip := root.child("defs").Children[0].attr("id"); strings.ContainsAny(clip, `"<>() #`) {
 				t.Errorf("clip id %q is not safe inside url()", clip)
 			}
 		})
