@@ -16,13 +16,13 @@ func (v *view) why(m *meter) map[string]labs.Formula {
 	}
 	first, tpot := labs.Millis(m.firstTok), m.tpotMS()
 	out := map[string]labs.Formula{}
-	tokens := labs.Tally("tokens", labs.Term{Name: "the first, from the prefill step", Value: 1},
-		labs.Term{Name: "one per decode step after it", Value: float64(m.tokens - 1)})
+	tokens := labs.Tally("tokens", labs.Term{Name: "from the prefill step", Value: 1},
+		labs.Term{Name: "one per decode step", Value: float64(m.tokens - 1)})
 	tokens.Lead = fmt.Sprintf("The answer length you set is %s, and the model wrote all of it", labs.Count(v.s.answerTokens, "token"))
 	if m.tokens != v.s.answerTokens {
 		tokens.Lead = fmt.Sprintf("The answer ended after %d of the %s you set", m.tokens, labs.Count(v.s.answerTokens, "token"))
 	}
-	tokens.Before = "Tokens = the prefill step's first token + one token per decode step:"
+	tokens.Before = "Tokens:"
 	out[statTokens] = tokens
 	if m.words > 0 {
 		f := labs.Sum("ms", labs.Term{Name: "first token", Value: first},
