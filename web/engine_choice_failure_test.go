@@ -37,7 +37,7 @@ func TestServerFailureSentences(t *testing.T) {
 }
 
 // A run on the server that fails (here Ollama ending the answer early)
-// says why in the status line, and the side-by-side slot stops saying both
+// says why once, in the error box, and the side-by-side slot stops saying both
 // engines are running; nothing is saved as measured.
 func TestEngineChoiceRunThatFailsOnTheServer(t *testing.T) {
 	pool := labs.NewEngines(labs.EnginesConfig{})
@@ -61,8 +61,11 @@ func TestEngineChoiceRunThatFailsOnTheServer(t *testing.T) {
 	c := client(t)
 	get(t, c, ts.URL+"/labs/streaming")
 	_, evs := postLabRun(t, c, ts.URL, "streaming", `{"labStreaming":{"answerTokens":50},"labStreamingEngine":"server"}`)
-	if !hasPatch(evs, "#lab-streaming-status", "That server wrote 10 of the 50 tokens") {
-		t.Error("the status does not say why the run failed")
+	if !lastPatch(evs, "#lab-streaming-error", "That server wrote 10 of the 50 tokens") || !lastPatch(evs, "#lab-streaming-status", "status-failed") {
+		t.Error("the run is not marked failed with the reason beside it")
+	}
+	if lastPatch(evs, "#lab-streaming-status", "wrote 10") {
+		t.Error("the reason is said twice, in the status line and the error box")
 	}
 	if lastPatch(evs, "#lab-streaming-engines", "Running on that server") || !lastPatch(evs, "#lab-streaming-engines", "ended without a result") {
 		t.Error("the side-by-side slot still says both engines are running")

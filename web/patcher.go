@@ -120,15 +120,18 @@ func (p *framePatcher) charts(cs []labs.Chart) error {
 	return nil
 }
 
-// ended shows how a run that produced no usable final frame ended.
+// ended shows how a run that produced no usable final frame ended. A stop
+// the learner asked for is said in the status line alone; a failure is
+// said once, in the error box, with the status line only marking it
+// failed, as a lab's own failed frame is (twice would be read out twice).
 func (p *framePatcher) ended(msg, state string) error {
 	pre := p.ids.Prefix
-	if err := p.st.patch(p.ctx, pre+"-status", views.Status(pre, msg, state)); err != nil {
+	status, box := msg, ""
+	if state == "failed" {
+		status, box = "The run failed.", msg
+	}
+	if err := p.st.patch(p.ctx, pre+"-status", views.Status(pre, status, state)); err != nil {
 		return err
 	}
-	if state == "stopped" {
-		// The learner asked for it: nothing went wrong, so no error box.
-		msg = ""
-	}
-	return p.st.patch(p.ctx, pre+"-error", views.ErrorBox(pre, msg))
+	return p.st.patch(p.ctx, pre+"-error", views.ErrorBox(pre, box))
 }
