@@ -188,6 +188,32 @@ func TestRenderedHTML(t *testing.T) {
 			if strings.Contains(l.HTML, l.Drill.Question) {
 				t.Error("drill question leaked into the body")
 			}
+			// A code block scrolls sideways on a phone, so it must take
+			// the keyboard's focus to be read.
+			if n, focusable := strings.Count(l.HTML, "<pre"), strings.Count(l.HTML, `<pre tabindex="0">`); n != focusable {
+				t.Errorf("%d of %d code blocks cannot take focus", n-focusable, n)
+			}
+		})
+	}
+}
+
+// Code blocks keep goldmark's escaping and language class with the focusable
+// <pre>.
+func TestCodeBlocksRender(t *testing.T) {
+	md := newMarkdown()
+	for _, tc := range []struct{ name, src, want string }{
+		{"fenced with a language", "```go\nif a < b && c {}\n```\n", `<pre tabindex="0"><code class="language-go">if a &lt; b &amp;&amp; c {}` + "\n</code></pre>\n"},
+		{"fenced", "```\n<script>\n```\n", `<pre tabindex="0"><code>&lt;script&gt;` + "\n</code></pre>\n"},
+		{"indented", "    x := 1\n", `<pre tabindex="0"><code>x := 1` + "\n</code></pre>\n"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var b strings.Builder
+			if err := md.Convert([]byte(tc.src), &b); err != nil {
+				t.Fatal(err)
+			}
+			if b.String() != tc.want {
+				t.Errorf("got %q, want %q", b.String(), tc.want)
+			}
 		})
 	}
 }

@@ -12,6 +12,8 @@ import (
 	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/extension"
 	"github.com/yuin/goldmark/parser"
+	"github.com/yuin/goldmark/renderer"
+	"github.com/yuin/goldmark/util"
 )
 
 // wordsPerMinute is a comfortable pace for technical prose read on a screen.
@@ -28,6 +30,7 @@ func newMarkdown() goldmark.Markdown {
 			extension.WithTableCellAlignMethod(extension.TableCellAlignAttribute),
 		)),
 		goldmark.WithParserOptions(parser.WithAutoHeadingID()),
+		goldmark.WithRendererOptions(renderer.WithNodeRenderers(util.Prioritized(codeBlocks{}, 100))),
 	)
 }
 

@@ -15,13 +15,14 @@ func (s *Server) runList(ctx context.Context, learner string, lab labs.Lab) (vie
 	info := lab.Info()
 	runs, err := s.store.ListRuns(ctx, learner, info.Slug, s.cfg.RunListSize)
 	if err != nil {
-		return views.Runs{}, err
+		return views.Runs{Prefix: idsFor(info.Slug).Prefix, Lab: info.Title}, err
 	}
-	return buildRuns(info.Slug, lab.Knobs(), runs), nil
+	return buildRuns(info, lab.Knobs(), runs), nil
 }
 
-func buildRuns(slug string, knobs []labs.Knob, runs []store.Run) views.Runs {
-	out := views.Runs{Prefix: idsFor(slug).Prefix}
+func buildRuns(info labs.Info, knobs []labs.Knob, runs []store.Run) views.Runs {
+	slug := info.Slug
+	out := views.Runs{Prefix: idsFor(slug).Prefix, Lab: info.Title}
 	if len(runs) == 0 {
 		return out
 	}

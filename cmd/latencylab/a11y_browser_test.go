@@ -141,6 +141,15 @@ func TestBrowserAccessibility(t *testing.T) {
 		})
 	}
 
+	// Lessons differ in what their prose holds (tables, worked sums, code,
+	// guess boxes), so every one is checked, not only the first.
+	for _, l := range all[1:] {
+		t.Run("lesson/"+l.Slug, func(t *testing.T) {
+			open(t, "/lessons/"+l.Slug, ".prose")
+			audit(t, "lesson "+l.Slug)
+		})
+	}
+
 	open(t, "/labs", ".cards")
 	hrefs := e2e.Eval[[]string](t, tab, `[...document.querySelectorAll(".cards .card-title a")].map(a => a.getAttribute("href"))`)
 	if len(hrefs) == 0 {

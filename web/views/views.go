@@ -126,7 +126,10 @@ type PresetView struct {
 // Runs is the run list of one lab for one learner, newest first.
 type Runs struct {
 	Prefix string
-	Cols   []RunCol
+	// Lab is the lab's title: it names the list, which must differ from
+	// another lab's on a lesson page that embeds two.
+	Lab  string
+	Cols []RunCol
 	// Rows are the knobs whose values differ between the listed runs,
 	// then the headline stats, then the prediction.
 	Rows []RunRow
