@@ -6,7 +6,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/latencylab/latencylab/engine"
 	"github.com/latencylab/latencylab/engine/upstream"
 	"github.com/latencylab/latencylab/engine/upstream/upstreamtest"
 	"github.com/latencylab/latencylab/labs"
@@ -47,16 +46,7 @@ func TestEngineChoiceRunThatFailsOnTheServer(t *testing.T) {
 		t.Fatal(err)
 	}
 	fake := &upstreamtest.Fake{Format: upstreamtest.Ollama, Model: "recorded", NaturalLength: 10}
-	choice, err := labs.NewEngineChoice(labs.UpstreamConfig{Client: &upstream.Client{BaseURL: "http://fake/v1", HTTP: upstreamtest.InMemory(fake), RunningCounts: true},
-		Model: "recorded", Deployment: engine.DefaultConfig()}, labs.EnginesConfig{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { choice.Close() })
-	s := newTestServer(t, func(c *Config) {
-		c.Catalog, _ = labs.NewCatalog(lab)
-		c.Upstream = choice
-	})
+	s := serverBeside(t, lab, &upstream.Client{BaseURL: "http://fake/v1", HTTP: upstreamtest.InMemory(fake), RunningCounts: true})
 	ts := startHTTP(t, s)
 	c := client(t)
 	get(t, c, ts.URL+"/labs/streaming")

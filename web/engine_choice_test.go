@@ -129,16 +129,7 @@ func TestEngineChoiceRunThatNeverReachesTheServer(t *testing.T) {
 		t.Fatal(err)
 	}
 	replay := upstreamtest.New(quickTrace, nil)
-	choice, err := labs.NewEngineChoice(labs.UpstreamConfig{Client: &upstream.Client{BaseURL: "http://replay/v1", HTTP: upstreamtest.InMemory(replay)},
-		Model: "recorded", Deployment: engine.DefaultConfig()}, labs.EnginesConfig{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { choice.Close() })
-	s := newTestServer(t, func(c *Config) {
-		c.Catalog, _ = labs.NewCatalog(lab)
-		c.Upstream = choice
-	})
+	s := serverBeside(t, lab, &upstream.Client{BaseURL: "http://replay/v1", HTTP: upstreamtest.InMemory(replay)})
 	ts := startHTTP(t, s)
 	c := client(t)
 	get(t, c, ts.URL+"/labs/batching")
@@ -146,6 +137,21 @@ func TestEngineChoiceRunThatNeverReachesTheServer(t *testing.T) {
 	if !lastPatch(evs, "#lab-batching-engines", "the bundled engine&#39;s own") || lastPatch(evs, "#lab-batching-engines", "Measured on") || replay.Served() != 0 {
 		t.Errorf("served %d; the side-by-side must say nothing reached the server and show no measured column", replay.Served())
 	}
+}
+
+// serverBeside is a test server with only lab installed and the engine
+// choice pointing at the server client talks to.
+func serverBeside(t *testing.T, lab labs.Lab, client *upstream.Client) *testServer {
+	t.Helper()
+	choice, err := labs.NewEngineChoice(labs.UpstreamConfig{Client: client, Model: "recorded", Deployment: engine.DefaultConfig()}, labs.EnginesConfig{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { choice.Close() })
+	return newTestServer(t, func(c *Config) {
+		c.Catalog, _ = labs.NewCatalog(lab)
+		c.Upstream = choice
+	})
 }
 
 // postLabRun posts a run of a lab and reads its whole event stream.
