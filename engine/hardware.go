@@ -27,11 +27,15 @@ type Hardware struct {
 	InterconnectGBs float64 `json:"interconnect_gbs"`
 }
 
-// hardwareProfiles are NVIDIA datasheet figures (dense, no sparsity).
+// hardwareProfiles are datasheet figures (dense, no sparsity).
 // H100/H200: H100 Tensor Core GPU datasheet and H200 product brief; A100:
 // A100 datasheet (80GB SXM); L40S, L4: their product datasheets; A10G: AWS
 // G5 documentation (a cut-down A10). Memory is nvidia-smi's total in MiB ÷ 1024
 // (H100 81,559 MiB, H200 143,771, A100 81,920, L40S 46,068, L4 and A10G about 23,030).
+// MI300X: AMD Instinct MI300X data sheet (dense BF16 1,307.4 TFLOP/s, FP8
+// 2,614.9, 5.3 TB/s HBM3, 192 GB of which ROCm reports 191.7 GiB, seven
+// Infinity Fabric links of 64 GB/s each way); the same figures the fidelity
+// set's AMD runs are replayed with.
 var hardwareProfiles = []Hardware{
 	{Name: "h100-sxm", BF16TFLOPS: 989, FP8TFLOPS: 1979, MemBandwidthGBs: 3350, MemoryGiB: 79.6, Interconnect: "nvlink4", InterconnectGBs: 450},
 	{Name: "h100-pcie", BF16TFLOPS: 756, FP8TFLOPS: 1513, MemBandwidthGBs: 2000, MemoryGiB: 79.6, Interconnect: "pcie5", InterconnectGBs: 64},
@@ -40,6 +44,7 @@ var hardwareProfiles = []Hardware{
 	{Name: "l40s", BF16TFLOPS: 362, FP8TFLOPS: 733, MemBandwidthGBs: 864, MemoryGiB: 45.0, Interconnect: "pcie4", InterconnectGBs: 32},
 	{Name: "l4", BF16TFLOPS: 121, FP8TFLOPS: 242, MemBandwidthGBs: 300, MemoryGiB: 22.5, Interconnect: "pcie4", InterconnectGBs: 32},
 	{Name: "a10g", BF16TFLOPS: 70, MemBandwidthGBs: 600, MemoryGiB: 22.5, Interconnect: "pcie4", InterconnectGBs: 32},
+	{Name: "mi300x", BF16TFLOPS: 1307.4, FP8TFLOPS: 2614.9, MemBandwidthGBs: 5300, MemoryGiB: 191.7, Interconnect: "infinity-fabric", InterconnectGBs: 448},
 }
 
 // HardwareProfiles returns the built-in GPUs in a stable order.

@@ -79,11 +79,12 @@ func define(run func(context.Context, params, func(labs.Frame)) error) (*labs.Ki
 
 // presets are settings worth trying; the first is the default view.
 func presets() []labs.Example[params] {
-	short, long, l4, big, cached := defaults, defaults, defaults, defaults, defaults
+	short, long, l4, big, amd, cached := defaults, defaults, defaults, defaults, defaults, defaults
 	short.chunks, short.turns = 0, 2
 	long.mode, long.prompt = modePlain, 16384
 	l4.gpu, l4.output = "l4", 100
 	big.model, big.gpu, big.precision = "llama-3.1-70b", "h200", string(engine.FP8)
+	amd.model, amd.gpu = "llama-3.1-70b", "mi300x"
 	cached.system, cached.chunks, cached.turns, cached.caching = 2000, 5, 4, true
 	return []labs.Example[params]{
 		{Name: "The 3,200-token support prompt", Params: defaults,
@@ -99,6 +100,9 @@ func presets() []labs.Example[params] {
 				"room for too few tokens of cache to hold this prompt, so it runs on an H200.)"},
 		{Name: "Prefix caching: shared system prompt", Params: cached,
 			Note: "A 2,000-token system prompt shared by two customers: the second one's first token comes much sooner."},
+		{Name: "70B in BF16 on one MI300X", Params: amd,
+			Note: "The 70B model's 141 GB of BF16 weights fit on one GPU only with the MI300X's 192 GB. Every decode step reads all of them, " +
+				"so compare its time per token with the H200's FP8 run, which reads half as many bytes."},
 	}
 }
 

@@ -14,7 +14,7 @@ func TestInfoAndKnobs(t *testing.T) {
 	l := labtest.Inert(t, define)
 	labtest.CheckDeclaration(t, l, labtest.Entry{Slug: "prefill-decode", Lesson: "prefill-vs-decode", PredictionStat: statTTFT, PredictionUnit: "ms",
 		Presets: []string{"The 3,200-token support prompt", "Short chat prompt", "Long document (16k)",
-			"Slow GPU (L4)", "70B on H200 FP8", "Prefix caching: shared system prompt"}})
+			"Slow GPU (L4)", "70B on H200 FP8", "Prefix caching: shared system prompt", "70B in BF16 on one MI300X"}})
 	if l.Info().Prediction == "" {
 		t.Error("no prediction")
 	}

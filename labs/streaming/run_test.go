@@ -273,9 +273,10 @@ func TestRunRefusesBadSettings(t *testing.T) {
 		{"reading too slow", labs.Values{knobReading: 2.0}, []string{"Reading speed"}},
 		{"unknown GPU", labs.Values{knobGPU: "tpu-v5"}, []string{"GPU"}},
 		{"not a number", labs.Values{knobAnswer: "lots"}, []string{"number"}},
-		// No GPU holds the 70B model in BF16, so the lab does not offer it.
-		{"70b is not offered", labs.Values{knobModel: "llama-3.1-70b", knobGPU: "h200"},
-			[]string{"Model", "llama-3.1-70b", "not one of the listed choices"}},
+		// Only an MI300X holds the 70B model in BF16: on an H200 the lab
+		// says which GPU would.
+		{"70b on an H200", labs.Values{knobModel: "llama-3.1-70b", knobGPU: "h200"},
+			[]string{"llama-3.1-70b", "h200", "mi300x"}},
 		{"8b does not fit an A10G", labs.Values{knobModel: "llama-3.1-8b", knobGPU: "a10g"}, nil},
 	}
 	for _, tc := range tests {
@@ -317,8 +318,8 @@ func TestCheck(t *testing.T) {
 		t.Fatalf("defaults: %v", errs)
 	}
 	errs := labtest.FieldErrors(l, labtest.Values(labs.Values{knobModel: "llama-3.1-70b", knobGPU: "h200"}))
-	if len(errs) != 1 || errs[0].Knob != knobModel {
-		t.Fatalf("70b on h200: %v, want one error on the model knob (no GPU holds it, so it is not offered)", errs)
+	if len(errs) != 1 || errs[0].Knob != knobGPU || !strings.Contains(errs[0].Error(), "mi300x") {
+		t.Fatalf("70b on h200: %v, want one error on the GPU knob naming the GPU that holds it", errs)
 	}
 	errs = labtest.FieldErrors(l, labtest.Values(labs.Values{knobModel: "qwen2.5-7b", knobGPU: "nope"}))
 	if len(errs) != 1 || errs[0].Knob != knobGPU {
