@@ -3,12 +3,12 @@ package pipeline
 import (
 	"context"
 	"io"
-	"runtime"
 	"testing"
 	"testing/synctest"
 	"time"
 
 	"github.com/latencylab/latencylab/engine"
+	"github.com/latencylab/latencylab/engine/clock/clocktest"
 	"github.com/latencylab/latencylab/engine/textmodel"
 )
 
@@ -105,7 +105,7 @@ func TestHostingCauses(t *testing.T) {
 // flight and a cap that drops arrivals.
 func TestTenantsStopCleanly(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		before := runtime.NumGoroutine()
+		before := clocktest.BubbleGoroutines()
 		he, err := StartHostedEngine(engine.DefaultConfig(), Hosting{Tenants: TenantLoad{Rate: 40, Seed: 1, MaxInFlight: 5}}, nil)
 		if err != nil {
 			t.Fatal(err)
@@ -118,7 +118,7 @@ func TestTenantsStopCleanly(t *testing.T) {
 			t.Fatal(err)
 		}
 		synctest.Wait()
-		if after := runtime.NumGoroutine(); after > before {
+		if after := clocktest.BubbleGoroutines(); after > before {
 			t.Errorf("%d goroutines after Close, %d before", after, before)
 		}
 	})

@@ -3,13 +3,13 @@ package pipelinelab
 import (
 	"context"
 	"io"
-	"runtime"
 	"strings"
 	"testing"
 	"testing/synctest"
 	"time"
 
 	"github.com/latencylab/latencylab/engine"
+	"github.com/latencylab/latencylab/engine/clock/clocktest"
 	"github.com/latencylab/latencylab/engine/pipeline"
 	"github.com/latencylab/latencylab/engine/textmodel"
 	"github.com/latencylab/latencylab/labs"
@@ -47,7 +47,7 @@ func firstToken(t *testing.T, r *Run, tier string) time.Duration {
 // other tiers stay as they were.
 func TestHost(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		before := runtime.NumGoroutine()
+		before := clocktest.BubbleGoroutines()
 		pool := labs.NewEngines(labs.EnginesConfig{})
 		defer pool.Close()
 		var idle, hosted, small time.Duration
@@ -80,7 +80,7 @@ func TestHost(t *testing.T) {
 		}
 		pool.Close()
 		synctest.Wait()
-		if after := runtime.NumGoroutine(); after > before {
+		if after := clocktest.BubbleGoroutines(); after > before {
 			t.Errorf("%d goroutines after the run and the pool closed, %d before: the hosted engine or its load leaked", after, before)
 		}
 	})
