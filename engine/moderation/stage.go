@@ -99,8 +99,6 @@ func (s Stage) Run(ctx context.Context, prompt string, gen Generate, emit func(E
 	if s.Checker == nil {
 		return Summary{}, errors.New("moderation: stage without a checker")
 	}
-	clk := s.Checker.Clock()
-	start := clk.Now()
 	timed := func(ctx context.Context) (<-chan Token, error) {
 		in, err := gen(ctx)
 		if err != nil {
@@ -117,7 +115,7 @@ func (s Stage) Run(ctx context.Context, prompt string, gen Generate, emit func(E
 					continue
 				}
 				select {
-				case out <- Token{Text: p, At: clk.Now().Sub(start)}:
+				case out <- Token{Text: p}: // untimed, drive stamps it on arrival
 				case <-ctx.Done():
 					forwarding = false
 				}
