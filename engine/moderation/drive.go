@@ -2,6 +2,7 @@ package moderation
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"time"
 )
@@ -18,6 +19,9 @@ type checkDone struct {
 // tokens and check results are handled in modelled order; without, both
 // are the checker's clock and the order is arrival.
 func (s Stage) drive(ctx context.Context, prompt string, gen GenerateTimed, emit func(Event), timed bool) (Summary, error) {
+	if s.Checker == nil {
+		return Summary{}, errors.New("moderation: stage without a checker")
+	}
 	f, err := NewFilter(s.Filter)
 	if err != nil {
 		return Summary{}, err

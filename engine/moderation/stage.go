@@ -2,7 +2,6 @@ package moderation
 
 import (
 	"context"
-	"errors"
 	"time"
 )
 
@@ -96,11 +95,6 @@ type GenerateTimed func(ctx context.Context) (<-chan Token, error)
 // ends (with ctx's error). Events happen in the order the clock brings
 // them, and their modelled times are the clock's.
 func (s Stage) Run(ctx context.Context, prompt string, gen Generate, emit func(Event)) (Summary, error) {
-	if s.Checker == nil {
-		return Summary{}, errors.New("moderation: stage without a checker")
-	}
-	clk := s.Checker.Clock()
-	start := clk.Now()
 	timed := func(ctx context.Context) (<-chan Token, error) {
 		in, err := gen(ctx)
 		if err != nil {
@@ -117,7 +111,7 @@ func (s Stage) Run(ctx context.Context, prompt string, gen Generate, emit func(E
 					continue
 				}
 				select {
-				case out <- Token{Text: p, At: clk.Now().Sub(start)}:
+				case out <- Token{Text: p}: // untimed, drive stamps it on arrival
 				case <-ctx.Done():
 					forwarding = false
 				}
@@ -136,8 +130,5 @@ func (s Stage) Run(ctx context.Context, prompt string, gen Generate, emit func(E
 // released when. A check's result waits until the next token's time is
 // known, as a later token must not be handled before it.
 func (s Stage) RunTimed(ctx context.Context, prompt string, gen GenerateTimed, emit func(Event)) (Summary, error) {
-	if s.Checker == nil {
-		return Summary{}, errors.New("moderation: stage without a checker")
-	}
 	return s.drive(ctx, prompt, gen, emit, true)
 }

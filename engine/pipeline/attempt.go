@@ -53,22 +53,23 @@ func isTimeout(err error) bool {
 }
 
 // attempt calls one tier from the modelled moment from. The first-token
-// timeout, the overall timeout and the request deadline (overall, a
+// timeout, the overall timeout and the request deadline (r.overallAt, a
 // modelled moment; 0 for none) are read on the modelled timeline: a token
 // modelled past one of them is not shown and ends the attempt there. The
 // handler's clock only stops, a grace later, a call whose tokens never
 // come.
-func (r *run) attempt(ctx context.Context, tier Tier, preq ProviderRequest, from, overall time.Duration, a *answer) Attempt {
+func (r *run) attempt(ctx context.Context, tier Tier, preq ProviderRequest, from time.Duration, a *answer) Attempt {
 	clk := r.deps.Clock
 	wallFrom := r.rec.since()
 	at := Attempt{Tier: tier.Name, Start: from}
-	limits := []limit{{overall, ErrOverallTimeout}, {r.cfg.Deadline, ErrDeadline}}
-	if first, ok := earliest(limits...); ok {
-		at.Budget = first.at - from
+	limits := []limit{{r.overallAt, ErrOverallTimeout}, {r.cfg.Deadline, ErrDeadline}}
+	l, limited := earliest(limits...)
+	if limited {
+		at.Budget = l.at - from
 	}
 	sp := r.rec.begin(StageAttempt, tier.Name, from)
 	late := wallFrom - from // how far the host already runs behind
-	if l, ok := earliest(limits...); ok {
+	if limited {
 		// Read on the modelled timeline; this only stops a call that
 		// never gets there.
 		var stop context.CancelFunc

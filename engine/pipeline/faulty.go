@@ -63,7 +63,7 @@ func (p *FaultyProvider) Stream(ctx context.Context, req ProviderRequest) (Strea
 	if err != nil {
 		return nil, err
 	}
-	return &faultyStream{ctx: ctx, inner: inner, f: p.Faults, clk: clk, delay: p.Faults.FirstTokenDelay}, nil
+	return &faultyStream{ctx: ctx, inner: inner, f: p.Faults, clk: clk}, nil
 }
 
 type faultyStream struct {
@@ -80,8 +80,6 @@ type faultyStream struct {
 	resumed      time.Time
 	resumedSince time.Duration
 	lastSince    time.Duration
-	// delay is the modelled wait before the call (FirstTokenDelay).
-	delay time.Duration
 }
 
 func (s *faultyStream) Recv() (StreamEvent, error) {
@@ -105,7 +103,8 @@ func (s *faultyStream) Recv() (StreamEvent, error) {
 		ev.At = s.resumed
 	}
 	if ev.Since > 0 {
-		ev.Since = max(ev.Since+s.delay, s.resumedSince)
+		// The modelled wait before the call counts too.
+		ev.Since = max(ev.Since+s.f.FirstTokenDelay, s.resumedSince)
 		s.lastSince = ev.Since
 	}
 	s.tokens += ev.Tokens

@@ -66,7 +66,7 @@ func (r *run) callModel(ctx context.Context, prompt Prompt) *answer {
 			break
 		}
 		preq.Model = tier.Model
-		at := r.attempt(ctx, tier, preq, from, r.overallAt, a)
+		at := r.attempt(ctx, tier, preq, from, a)
 		from = at.End
 		a.attempts = append(a.attempts, at)
 		if at.Outcome == OutcomeFirstTokenTimeout || at.Outcome == OutcomeFailed {

@@ -61,7 +61,7 @@ func (h Hosting) Handshakes() int {
 // sees a call (the handshakes and the upload), down for every chunk on its
 // way back. Their sum is what the network adds to the first token.
 func (h Hosting) Legs() (up, down time.Duration) {
-	return time.Duration(h.Handshakes())*h.RTT + h.RTT/2, h.RTT / 2
+	return NetworkProvider{RTT: h.RTT, Handshakes: h.Handshakes()}.Legs()
 }
 
 // Behind puts the network of h in front of p (p itself when there is

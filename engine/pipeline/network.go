@@ -29,6 +29,13 @@ type NetworkProvider struct {
 // for TCP, one for TLS 1.3.
 const FreshConnectionHandshakes = 2
 
+// Legs are the network's waits around the provider: up before it sees a
+// call (the handshakes and the upload), down for every chunk on its way
+// back.
+func (n NetworkProvider) Legs() (up, down time.Duration) {
+	return time.Duration(n.Handshakes)*n.RTT + n.RTT/2, n.RTT / 2
+}
+
 // Stream returns at once and sends the request in the background: the
 // connection and the upload take their round trips before the inner
 // provider sees it, so calls sent together cross the network together.
@@ -36,8 +43,8 @@ const FreshConnectionHandshakes = 2
 // stamped it.
 func (n NetworkProvider) Stream(ctx context.Context, req ProviderRequest) (Stream, error) {
 	ctx, cancel := context.WithCancel(ctx)
-	up := time.Duration(n.Handshakes)*n.RTT + n.RTT/2
-	s := &delayedStream{ctx: ctx, cancel: cancel, clk: clock.Or(n.Clock), up: up, down: n.RTT / 2, sent: make(chan struct{})}
+	up, down := n.Legs()
+	s := &delayedStream{ctx: ctx, cancel: cancel, clk: clock.Or(n.Clock), up: up, down: down, sent: make(chan struct{})}
 	go func() {
 		defer close(s.sent)
 		if s.err = clock.Sleep(ctx, s.clk, up); s.err != nil {

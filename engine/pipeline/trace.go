@@ -41,9 +41,6 @@ type Span struct {
 // Duration is End - Start: the stage's modelled time.
 func (s Span) Duration() time.Duration { return s.End - s.Start }
 
-// WallDuration is the stage's time on the handler's clock.
-func (s Span) WallDuration() time.Duration { return s.WallEnd - s.WallStart }
-
 // Event kinds.
 const (
 	EventStageStart = "stage-start"

@@ -125,9 +125,13 @@ func liveRow(ctx context.Context, s settings, lv lever, id string, run pipelinel
 		return result{}, fmt.Errorf("the repeated request missed the cache")
 	}
 	out := result{lever: lv, firstWord: pipelinelab.MS(res.Summary.FirstWord), total: pipelinelab.MS(res.Summary.Total),
-		cost: res.Summary.Cost, before: pipelinelab.MS(res.Summary.Total), answer: pipelinelab.MS(answerCall(res))}
+		cost: res.Summary.Cost, before: pipelinelab.MS(res.Summary.Total)}
 	if n := len(res.Attempts); n > 0 && !res.Cached {
-		out.before, out.modelFirst = pipelinelab.MS(res.Attempts[n-1].Start), pipelinelab.MS(res.Summary.FirstToken)
+		// The answer's model call, as the gateway saw it: from sending
+		// the request to the last chunk.
+		last := res.Attempts[n-1]
+		out.answer = pipelinelab.MS(last.End - last.Start)
+		out.before, out.modelFirst = pipelinelab.MS(last.Start), pipelinelab.MS(res.Summary.FirstToken)
 		out.tokens = res.Summary.OutputTokens
 	}
 	return out, nil
@@ -197,18 +201,6 @@ func virtualRow(ctx context.Context, s settings, lv lever, id string, run pipeli
 	}
 	at += lookups(cfg, deps) + cfg.Gateway.Overhead.Base
 	return result{lever: lv, firstWord: pipelinelab.MS(at), total: pipelinelab.MS(at), cost: cost, before: pipelinelab.MS(at)}, nil
-}
-
-// answerCall is the model call that wrote the answer, as the gateway saw
-// it: from sending the request to the last chunk (the last attempt; a
-// cache hit has none).
-func answerCall(res *pipeline.Result) time.Duration {
-	for i := len(res.Spans) - 1; i >= 0; i-- {
-		if res.Spans[i].Stage == pipeline.StageAttempt {
-			return res.Spans[i].Duration()
-		}
-	}
-	return 0
 }
 
 // lookups is the context stage: the slowest lookup or their sum, over the

@@ -139,7 +139,7 @@ func (r *Run) Host(ctx context.Context, h Hosting, names ...string) error {
 		if i < 0 {
 			return fmt.Errorf("tier %s is not in the run", name)
 		}
-		var provider pipeline.Provider
+		var le *live.Engine
 		if ph.Tenants.On() {
 			cfg, err := spec.EngineConfig()
 			if err != nil {
@@ -150,25 +150,20 @@ func (r *Run) Host(ctx context.Context, h Hosting, names ...string) error {
 				return fmt.Errorf("tier %s: %w", name, err)
 			}
 			r.onEnd(func() { _ = he.Close() })
-			warm = he
-			ep := pipeline.NewEngineProvider(he.Engine)
-			ep.Clock = clk
-			provider = ep
+			warm, le = he, he.Engine
 		} else {
 			prof := spec.Profile
 			if ph.Hardware != "" {
 				prof.Hardware = ph.Hardware
 			}
-			le, err := r.Engines.Get(prof)
-			if err != nil {
+			if le, err = r.Engines.Get(prof); err != nil {
 				return fmt.Errorf("tier %s: %w", name, err)
 			}
-			ep := pipeline.NewEngineProvider(le)
-			ep.Clock = clk
-			provider = ep
 		}
+		ep := pipeline.NewEngineProvider(le)
+		ep.Clock = clk
 		t := r.Tiers[i]
-		t.Provider = ph.Behind(provider, clk)
+		t.Provider = ph.Behind(ep, clk)
 		r.Tiers[i] = r.late.watch([]pipeline.Tier{t})[0]
 	}
 	if warm != nil {

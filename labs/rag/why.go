@@ -20,9 +20,6 @@ func (v *view) why(cfg engine.Config) map[string]labs.Formula {
 	size := labs.Sum("tokens", terms...)
 	size.Before = "Prompt = every part the pipeline put in, counted with the tokenizer:"
 	out := v.partsWhy()
-	if out == nil {
-		out = map[string]labs.Formula{}
-	}
 	out[statPromptTokens] = size
 	ttft, ok := labs.PrefillFormula(cfg, v.res.Prompt.Tokens())
 	if !ok {

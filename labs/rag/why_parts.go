@@ -17,10 +17,10 @@ const passagesHeading = "Knowledge-base passages:"
 // assembled them; recounting the messages checks that the two agree.
 func (v *view) partsWhy() map[string]labs.Formula {
 	msgs := v.res.Prompt.Messages
-	if len(msgs) < 2 {
-		return nil
-	}
 	out := map[string]labs.Formula{}
+	if len(msgs) < 2 {
+		return out
+	}
 	sys := msgs[0]
 	f := labs.Sum("tokens", labs.Term{Name: "instructions", Value: float64(textmodel.Count(strings.TrimSpace(sys.Content)))},
 		labs.Term{Name: "the message's template markers", Value: float64(markers(sys.Role))})
