@@ -71,7 +71,6 @@ func (r Result) CompletionTokens() int {
 // left out.
 type wireChunk struct {
 	Object  string          `json:"object"`
-	Message string          `json:"message"`
 	Choices []wireChoice    `json:"choices"`
 	Usage   *Usage          `json:"usage"`
 	Error   json.RawMessage `json:"error"`
