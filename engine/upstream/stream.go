@@ -217,9 +217,5 @@ func splitField(line []byte) (string, []byte) {
 	if !found {
 		return string(name), []byte{}
 	}
-	value = bytes.TrimPrefix(value, []byte(" "))
-	if value == nil {
-		value = []byte{}
-	}
-	return string(name), value
+	return string(name), bytes.TrimPrefix(value, []byte(" "))
 }
