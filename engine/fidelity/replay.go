@@ -72,10 +72,7 @@ func (r *Run) requests() (reqs []benchmark.Request, silent []bool) {
 // returns the same figures the source measured. An offline run
 // (benchmark_latency) meets the engine directly; a served run meets vLLM's
 // API server first (see FrontEnd).
-func (r *Run) Replay() (map[string]float64, error) { return r.replay(VLLMFrontEnd()) }
-
-// replay is Replay with the served runs' front end given.
-func (r *Run) replay(fe FrontEnd) (map[string]float64, error) {
+func (r *Run) Replay() (map[string]float64, error) {
 	cfg, err := r.Config()
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", r.ID, err)
@@ -86,7 +83,7 @@ func (r *Run) replay(fe FrontEnd) (map[string]float64, error) {
 	if r.Served {
 		// The client meets vLLM's API server before the engine core, and
 		// every token it receives passed through the server's event loop.
-		outs, dur, err = serve(cfg, fe, reqs, r.MaxConcurrency)
+		outs, dur, err = serve(cfg, VLLMFrontEnd(), reqs, r.MaxConcurrency)
 	} else {
 		outs, dur, err = benchmark.RunSim(cfg, reqs, r.MaxConcurrency)
 	}

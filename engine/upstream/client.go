@@ -11,7 +11,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"net/http"
 	"strings"
 
@@ -146,9 +145,6 @@ func (c *Client) Stream(ctx context.Context, req Request, onChunk func(Chunk)) (
 	var se *ServerError
 	if errors.As(err, &se) {
 		return res, err
-	}
-	if errors.Is(err, io.ErrUnexpectedEOF) {
-		return res, ErrIncomplete
 	}
 	return res, fmt.Errorf("read stream: %w", err)
 }

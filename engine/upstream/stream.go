@@ -71,7 +71,6 @@ func (r Result) CompletionTokens() int {
 // left out.
 type wireChunk struct {
 	Object  string          `json:"object"`
-	Message string          `json:"message"`
 	Choices []wireChoice    `json:"choices"`
 	Usage   *Usage          `json:"usage"`
 	Error   json.RawMessage `json:"error"`
@@ -218,9 +217,5 @@ func splitField(line []byte) (string, []byte) {
 	if !found {
 		return string(name), []byte{}
 	}
-	value = bytes.TrimPrefix(value, []byte(" "))
-	if value == nil {
-		value = []byte{}
-	}
-	return string(name), value
+	return string(name), bytes.TrimPrefix(value, []byte(" "))
 }

@@ -2,7 +2,6 @@ package streaming
 
 import (
 	"fmt"
-	"time"
 
 	"github.com/latencylab/latencylab/labs"
 )
@@ -12,11 +11,7 @@ import (
 func (v *sideView) sideWhy(st, bl *meter) map[string]labs.Formula {
 	out := map[string]labs.Formula{}
 	writing := func(m *meter) labs.Term {
-		each := time.Duration(0)
-		if m.tokens > 1 {
-			each = (m.complete - m.firstTok) / time.Duration(m.tokens-1)
-		}
-		return labs.Term{Name: fmt.Sprintf("%d more tokens at %s ms each", m.tokens-1, labs.Figure(labs.Millis(each))),
+		return labs.Term{Name: fmt.Sprintf("%d more tokens at %s ms each", m.tokens-1, labs.Figure(m.tpotMS())),
 			Value: labs.Millis(m.complete - m.firstTok)}
 	}
 	pace := "the GPU's pace with everything in its batch"

@@ -3,6 +3,7 @@ package upstreamtest
 import (
 	"bytes"
 	"encoding/json"
+	"maps"
 	"net/http"
 	"strings"
 )
@@ -73,9 +74,7 @@ func (x *wire) chunk(choice map[string]any, extra map[string]any) map[string]any
 	case LlamaCpp:
 		m["system_fingerprint"] = "b0000-fake"
 	}
-	for k, v := range extra {
-		m[k] = v
-	}
+	maps.Copy(m, extra)
 	return m
 }
 
@@ -158,7 +157,8 @@ func (x *wire) finish(tokens int, reason string) {
 		x.send(x.chunk(x.textChoice("", reason), nil))
 	}
 	if x.usage {
-		x.send(x.chunk(nil, mergeKeys(map[string]any{"usage": x.usageOf(tokens)}, last)))
+		last["usage"] = x.usageOf(tokens)
+		x.send(x.chunk(nil, last))
 	}
 	x.done()
 }
@@ -200,13 +200,6 @@ func (x *wire) write(event string) {
 	if fl, ok := x.w.(http.Flusher); ok {
 		fl.Flush()
 	}
-}
-
-func mergeKeys(a, b map[string]any) map[string]any {
-	for k, v := range b {
-		a[k] = v
-	}
-	return a
 }
 
 // models is the Format's /v1/models answer.
