@@ -6,6 +6,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/latencylab/latencylab/web/views"
 	"github.com/latencylab/latencylab/web/views/charts"
 )
 
@@ -30,7 +31,7 @@ func chartContext(ctx context.Context, raw json.RawMessage) context.Context {
 // measured at its last run (set by the page's Run button), so a saved run
 // or a comparison opened later on the same phone is laid out for that
 // width too instead of shrinking a desktop layout to unreadable text.
-const chartWidthCookie = "ll_chart_w"
+const chartWidthCookie = views.ChartWidthCookie
 
 // chartWidthFromCookie lays the request's charts out for the width in
 // chartWidthCookie; without a usable cookie the default layout stays.

@@ -10,9 +10,21 @@ import (
 	"github.com/a-h/templ"
 )
 
+// knobID is the id of a knob's control, which its label points at.
+func knobID(l Lab, k KnobView) string { return l.Prefix + "-k-" + k.Knob.Name }
+
 // helpID is the id of a knob's help text, which its control names as its
 // description.
-func helpID(l Lab, k KnobView) string { return l.Prefix + "-k-" + k.Knob.Name + "-help" }
+func helpID(l Lab, k KnobView) string { return knobID(l, k) + "-help" }
+
+// helpAttrs names a knob's help text as its control's description, when
+// it has any.
+func helpAttrs(l Lab, k KnobView) templ.Attributes {
+	if k.Knob.Help == "" {
+		return nil
+	}
+	return templ.Attributes{"aria-describedby": helpID(l, k)}
+}
 
 // valueText is the Datastar expression for a slider's aria-valuetext: the
 // value with its unit, so a screen reader says "200 tokens", not "200".

@@ -228,15 +228,19 @@ func runLocked(l Lab) string {
 	return "$" + l.BusySig + " || (" + noGuess(l) + " && !$" + l.SkipSig + ")"
 }
 
+// ChartWidthCookie is the cookie in which runClick keeps the measured
+// width of the output column, for the saved-run and comparison pages.
+const ChartWidthCookie = "ll_chart_w"
+
 // runClick measures the output column, so the server lays charts out for
 // the width they will have, and keeps it in a cookie for the saved-run
-// and comparison pages (web's chartWidthCookie), then posts the run, keeping the busy signal
+// and comparison pages (ChartWidthCookie), then posts the run, keeping the busy signal
 // itself for the whole request: beta.11's data-indicator stops listening
 // after the first request it sees, so a second run would not show as
 // running.
 func runClick(l Lab) string {
 	return "!$" + l.BusySig + " && ($" + l.WidthSig + " = (ctx.el.closest('.lab')?.querySelector('.lab-output')?.clientWidth || 0), " +
-		"document.cookie = 'll_chart_w=' + $" + l.WidthSig + " + '; path=/; max-age=31536000; samesite=lax' + (location.protocol === 'https:' ? '; secure' : ''), $" +
+		"document.cookie = '" + ChartWidthCookie + "=' + $" + l.WidthSig + " + '; path=/; max-age=31536000; samesite=lax' + (location.protocol === 'https:' ? '; secure' : ''), $" +
 		l.TokenSig + " = Date.now().toString(36) + Math.random().toString(36).slice(2, 10), $" +
 		l.BusySig + " = true, @post('" + l.RunURL +
 		"', {openWhenHidden: true, retryMaxCount: 0}).finally(() => $" + l.BusySig + " = false))"

@@ -88,7 +88,7 @@ func describeSeries(c labs.Chart) []string {
 			out = append(out, name+": no points yet.")
 			continue
 		}
-		out = append(out, name+": "+plural(n, "point")+", from "+formatValue(ylo, c.YUnit)+" to "+formatValue(yhi, c.YUnit)+
+		out = append(out, name+": "+labs.Count(n, "point")+", from "+formatValue(ylo, c.YUnit)+" to "+formatValue(yhi, c.YUnit)+
 			", over "+formatValue(xlo, c.XUnit)+" to "+formatValue(xhi, c.XUnit)+".")
 	}
 	return out
@@ -115,7 +115,7 @@ func describeBars(c labs.Chart) []string {
 	var out []string
 	for i, g := range c.Bars {
 		if i == listCap {
-			out = append(out, "And "+plural(len(c.Bars)-listCap, "more bar")+".")
+			out = append(out, "And "+labs.Count(len(c.Bars)-listCap, "more bar")+".")
 			break
 		}
 		total := 0.0
@@ -167,13 +167,13 @@ func describeRows(c labs.Chart) []string {
 	if len(kinds) == 0 {
 		return nil
 	}
-	out := []string{plural(len(c.Rows), "row") + " from " + formatValue(lo, c.XUnit) + " to " + formatValue(hi, c.XUnit) + "."}
+	out := []string{labs.Count(len(c.Rows), "row") + " from " + formatValue(lo, c.XUnit) + " to " + formatValue(hi, c.XUnit) + "."}
 	for i, k := range kinds {
 		if i == listCap {
-			out = append(out, "And "+plural(len(kinds)-listCap, "more kind")+" of span.")
+			out = append(out, "And "+labs.Count(len(kinds)-listCap, "more kind")+" of span.")
 			break
 		}
-		out = append(out, "Time in "+k.name+": "+formatValue(k.total, c.XUnit)+" over "+plural(k.n, "span")+".")
+		out = append(out, "Time in "+k.name+": "+formatValue(k.total, c.XUnit)+" over "+labs.Count(k.n, "span")+".")
 	}
 	return out
 }
@@ -189,7 +189,7 @@ func describeHist(c labs.Chart) []string {
 		total += n
 	}
 	end := h.Start + h.BinWidth*float64(len(h.Counts))
-	return []string{plural(total, "sample") + " in " + plural(len(h.Counts), "bin") + " from " +
+	return []string{labs.Count(total, "sample") + " in " + labs.Count(len(h.Counts), "bin") + " from " +
 		formatValue(h.Start, c.XUnit) + " to " + formatValue(end, c.XUnit) + "."}
 }
 
@@ -213,14 +213,6 @@ func marksText(c labs.Chart) string {
 		return ""
 	}
 	return "Marked: " + strings.Join(ms, "; ") + "."
-}
-
-// plural is n with the noun, made plural with an s unless n is 1.
-func plural(n int, noun string) string {
-	if n == 1 {
-		return "1 " + noun
-	}
-	return strconv.Itoa(n) + " " + noun + "s"
 }
 
 // orName is name trimmed, or fallback when it is empty.

@@ -312,7 +312,7 @@ func svgFrame(f frame) templ.Component {
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		if f.ShowTitle {
+		if len(f.TitleLines) > 0 {
 			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 25, "<text class=\"ch-title\" x=\"8\" y=\"18\" font-size=\"13.5\" font-weight=\"600\">")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err

@@ -80,9 +80,8 @@ type hmark struct {
 type frame struct {
 	ID, ClipID     string
 	Title, Aria    string
-	Desc, DescID   string // the text alternative (see describe) and its element's id
-	ShowTitle      bool
-	TitleLines     []string // Title wrapped to the width, drawn a line each
+	Desc, DescID   string   // the text alternative (see describe) and its element's id
+	TitleLines     []string // Title wrapped to the width, drawn a line each; none without a title
 	W, H           float64
 	Plot           box
 	XTicks, YTicks []tick
@@ -131,7 +130,6 @@ func newFrame(c labs.Chart, w, h float64, entries []entry, col *colours) frame {
 	if f.Title != "" {
 		// A title too long for a phone's width wraps rather than runs off
 		// the chart.
-		f.ShowTitle = true
 		f.TitleLines = wrapWords(f.Title, w-2*pad, titleSize*boldScale, titleLines)
 		top += 18 + titleLineH*float64(len(f.TitleLines)-1)
 	}
