@@ -58,27 +58,19 @@ func (d *Delivery) Merge(o Delivery) {
 func (d *Delivery) MaxLag() time.Duration { return d.maxLag }
 
 // BusyNote is a note for the learner when the host delayed some token by
-// more than BusyShare of the run's GPU time; "" otherwise. gpuFigures says
-// whether the run's figures are the GPU's times (so the delay is not in
-// them) or the handler's (a lab whose own waits run on the host's clock).
-func (d *Delivery) BusyNote(gpuFigures bool) string {
+// more than BusyShare of the run's GPU time; "" otherwise. Every lab's
+// figures are the modelled times, so the note says the delay is not in them.
+func (d *Delivery) BusyNote() string {
 	if d.maxLag < busyFloor || d.gpuEnd <= 0 || float64(d.maxLag) <= BusyShare*float64(d.gpuEnd) {
 		return ""
 	}
-	tail := "The figures are the GPU's own times, so the delay is not in them."
-	if !gpuFigures {
-		tail = "The times above may include that delay; run again when the server is quieter."
-	}
 	lag, share := FormatMS(Millis(d.maxLag)), 100*float64(d.maxLag)/float64(d.gpuEnd)
 	if d.worst != "" {
-		if gpuFigures {
-			tail = "The figures are the modelled times, so the delay is not in them."
-		}
-		return fmt.Sprintf("This server was busy: %s finished up to %s later than the model says it should (%.0f%% of the run's modelled time). %s",
-			d.worst, lag, share, tail)
+		return fmt.Sprintf("This server was busy: %s finished up to %s later than the model says it should (%.0f%% of the run's modelled time). "+
+			"The figures are the modelled times, so the delay is not in them.", d.worst, lag, share)
 	}
-	return fmt.Sprintf("This server was busy: tokens reached you up to %s after the GPU made them (%.0f%% of the GPU's time). %s",
-		lag, share, tail)
+	return fmt.Sprintf("This server was busy: tokens reached you up to %s after the GPU made them (%.0f%% of the GPU's time). "+
+		"The figures are the GPU's own times, so the delay is not in them.", lag, share)
 }
 
 // Alone is the first-token and end-to-end time of req on an idle engine of

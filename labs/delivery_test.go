@@ -10,23 +10,21 @@ import (
 )
 
 // TestBusyNote: the note appears only past BusyShare of the GPU's time and
-// the floor, names the worst lag, and says which clock the figures use.
+// the floor, names the worst lag, and says the delay is not in the figures.
 func TestBusyNote(t *testing.T) {
 	ms := time.Millisecond
 	tests := []struct {
-		name       string
-		events     [][2]time.Duration // GPU time, handler time
-		gpuFigures bool
-		want       []string // parts of the note; nil: no note
+		name   string
+		events [][2]time.Duration // GPU time, handler time
+		want   []string           // parts of the note; nil: no note
 	}{
-		{"on time", [][2]time.Duration{{10 * ms, 10 * ms}, {20 * ms, 20 * ms}}, true, nil},
-		{"noise under the share", [][2]time.Duration{{100 * ms, 102 * ms}, {1000 * ms, 1020 * ms}}, true, nil},
-		{"under the floor on a short run", [][2]time.Duration{{10 * ms, 10*ms + 900*time.Microsecond}}, true, nil},
-		{"early is not late", [][2]time.Duration{{100 * ms, 50 * ms}}, true, nil},
-		{"a stall", [][2]time.Duration{{100 * ms, 100 * ms}, {108 * ms, 469 * ms}, {1000 * ms, 1000 * ms}}, true,
+		{"on time", [][2]time.Duration{{10 * ms, 10 * ms}, {20 * ms, 20 * ms}}, nil},
+		{"noise under the share", [][2]time.Duration{{100 * ms, 102 * ms}, {1000 * ms, 1020 * ms}}, nil},
+		{"under the floor on a short run", [][2]time.Duration{{10 * ms, 10*ms + 900*time.Microsecond}}, nil},
+		{"early is not late", [][2]time.Duration{{100 * ms, 50 * ms}}, nil},
+		{"a stall", [][2]time.Duration{{100 * ms, 100 * ms}, {108 * ms, 469 * ms}, {1000 * ms, 1000 * ms}},
 			[]string{"up to 361 ms after the GPU made them", "(36% of the GPU's time)", "not in them"}},
-		{"a stall in handler-timed figures", [][2]time.Duration{{1000 * ms, 1100 * ms}}, false,
-			[]string{"up to 100 ms", "include that delay"}},
+		{"a late last token", [][2]time.Duration{{1000 * ms, 1100 * ms}}, []string{"up to 100 ms", "not in them"}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -34,7 +32,7 @@ func TestBusyNote(t *testing.T) {
 			for _, ev := range tc.events {
 				d.Observe(ev[0], ev[1])
 			}
-			note := d.BusyNote(tc.gpuFigures)
+			note := d.BusyNote()
 			if tc.want == nil {
 				if note != "" {
 					t.Errorf("note %q, want none", note)
@@ -60,7 +58,7 @@ func TestBusyNoteNamesWhatWasLate(t *testing.T) {
 	checks.ObserveOf("a moderation check", 300*ms, 450*ms)
 	checks.Observe(1000*ms, 1000*ms)
 	tokens.Merge(checks)
-	note := tokens.BusyNote(true)
+	note := tokens.BusyNote()
 	for _, part := range []string{"a moderation check finished up to 150 ms later", "(15% of the run's modelled time)", "modelled times"} {
 		if !strings.Contains(note, part) {
 			t.Errorf("note %q lacks %q", note, part)

@@ -64,7 +64,7 @@ func singleNotes(j *job, cfg engine.Config) []string {
 	d := &j.delivery
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	notes := []string{d.lag.BusyNote(true)}
+	notes := []string{d.lag.BusyNote()}
 	if !d.finished {
 		return notes // cancelled by the policy: its batches were not all seen
 	}
@@ -90,5 +90,5 @@ func compareNotes(jobs []*job) []string {
 		}
 		d.mu.Unlock()
 	}
-	return []string{lag.BusyNote(true), labs.OthersNote(others)}
+	return []string{lag.BusyNote(), labs.OthersNote(others)}
 }

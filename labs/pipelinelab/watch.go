@@ -33,7 +33,7 @@ func (l *lateness) watch(tiers []pipeline.Tier) []pipeline.Tier {
 func (l *lateness) note() string {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	return l.lag.BusyNote(true)
+	return l.lag.BusyNote()
 }
 
 // lateStageNames name the stages in the busy note ("… finished up to 40 ms

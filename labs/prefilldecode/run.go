@@ -87,7 +87,7 @@ func (l *Lab) run(ctx context.Context, ps params, emit func(labs.Frame)) error {
 	}
 	busy := v.first.delivery
 	busy.Merge(v.second.delivery)
-	v.notes = []string{busy.BusyNote(true)}
+	v.notes = []string{busy.BusyNote()}
 	if ttft, e2e, ok := labs.Alone(le.Config(), first.req); ok {
 		v.notes = append(v.notes, labs.SharingNote(v.first.sharing, v.first.ttft-ttft, v.first.complete-e2e))
 	}

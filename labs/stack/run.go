@@ -94,7 +94,7 @@ func (l *Lab) run(ctx context.Context, p params, emit func(labs.Frame)) error {
 				return fmt.Errorf("stack: request %s: %w", id, ev.Err)
 			}
 			a.done, a.end = true, ev.GPU
-			notes := []string{delivery.BusyNote(true)}
+			notes := []string{delivery.BusyNote()}
 			if aloneOK && len(a.tokens) > 0 {
 				notes = append(notes, labs.SharingNote(ev.Sharing, a.tokens[0].at-aloneTTFT, a.end-aloneE2E))
 			}

@@ -92,7 +92,7 @@ func (l *Lab) run(ctx context.Context, p params, emit func(labs.Frame)) error {
 	// finish emits the final frame, drawn to the GPU's end of the answer.
 	finish := func() error {
 		m.finish(max(gpuDone, lastDue))
-		v.notes = []string{delivery.BusyNote(true)}
+		v.notes = []string{delivery.BusyNote()}
 		if aloneOK {
 			v.notes = append(v.notes, labs.SharingNote(v.sharing, firstGPU-up-down-aloneTTFT, gpuDone-up-down-aloneE2E))
 		}

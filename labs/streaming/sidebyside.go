@@ -133,7 +133,7 @@ func (l *Lab) runSideBySide(ctx context.Context, s settings, emit func(labs.Fram
 			pace = l.Clock.After(next - at)
 		}
 		if players[0].m.done && players[1].m.done {
-			v.notes = []string{delivery.BusyNote(true)}
+			v.notes = []string{delivery.BusyNote()}
 			emit(v.frame(players, at))
 			return nil
 		}
