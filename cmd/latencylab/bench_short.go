@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/latencylab/latencylab/engine"
 	"github.com/latencylab/latencylab/engine/benchmark"
 )
 
@@ -15,7 +16,7 @@ import (
 func writtenLengths(reqs []benchmark.Request, outs []benchmark.Output) (short int, written []benchmark.Request) {
 	written = reqs
 	for i, o := range outs {
-		if !o.Success || o.FinishReason != "stop" || o.OutputTokens >= reqs[i].OutputLen || o.OutputTokens < 1 {
+		if !o.Success || o.FinishReason != engine.FinishStop || o.OutputTokens >= reqs[i].OutputLen || o.OutputTokens < 1 {
 			continue
 		}
 		if short == 0 {
