@@ -158,7 +158,7 @@ func EngineComparison(prefix string, v EngineView) templ.Component {
 					return templ_7745c5c3_Err
 				}
 			} else if len(v.Rows) > 0 {
-				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 12, "<div class=\"table-wrap\"><table class=\"runs-table compare-table\"><thead><tr><th scope=\"col\"></th><th scope=\"col\">That server (measured)</th><th scope=\"col\">Bundled engine (modelled)</th><th scope=\"col\">Error</th></tr></thead> <tbody>")
+				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 12, "<div class=\"table-wrap\"><table class=\"runs-table compare-table\"><thead><tr><th scope=\"col\"><span class=\"sr-only\">Figure</span></th><th scope=\"col\">That server (measured)</th><th scope=\"col\">Bundled engine (modelled)</th><th scope=\"col\">Error</th></tr></thead> <tbody>")
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}

@@ -75,15 +75,16 @@ func Count(n int, noun string) string {
 	return strconv.Itoa(n) + " " + noun + "s"
 }
 
-// Sentence is the note's text before its link.
+// Sentence is the note's text before its link. It speaks of the bundled
+// engine, so it stays true beside a run the learner sent to a real server.
 func (n FidelityNote) Sentence() string {
 	w := n.Within
 	switch len(w) {
 	case 0:
-		return "This lab's figures come from the modelled engine, not from a GPU."
+		return "On the bundled engine, this lab's figures are modelled, not measured on a GPU."
 	case 1:
-		return "This lab's figures come from the modelled engine. On published vLLM benchmarks this engine is typically within " + w[0] + "."
+		return "On the bundled engine, this lab's figures are modelled. On published vLLM benchmarks this engine is typically within " + w[0] + "."
 	}
-	return "This lab's figures come from the modelled engine. On published vLLM benchmarks this engine is typically within " +
+	return "On the bundled engine, this lab's figures are modelled. On published vLLM benchmarks this engine is typically within " +
 		strings.Join(w[:len(w)-1], ", ") + " and " + w[len(w)-1] + "."
 }

@@ -142,9 +142,9 @@ func TestFidelityNoteSentence(t *testing.T) {
 		within []string
 		want   string
 	}{
-		{nil, "This lab's figures come from the modelled engine, not from a GPU."},
-		{[]string{"3% on TPOT"}, "This lab's figures come from the modelled engine. On published vLLM benchmarks this engine is typically within 3% on TPOT."},
-		{[]string{"1% on a", "2% on b", "3% on c"}, "This lab's figures come from the modelled engine. On published vLLM benchmarks this engine is typically within 1% on a, 2% on b and 3% on c."},
+		{nil, "On the bundled engine, this lab's figures are modelled, not measured on a GPU."},
+		{[]string{"3% on TPOT"}, "On the bundled engine, this lab's figures are modelled. On published vLLM benchmarks this engine is typically within 3% on TPOT."},
+		{[]string{"1% on a", "2% on b", "3% on c"}, "On the bundled engine, this lab's figures are modelled. On published vLLM benchmarks this engine is typically within 1% on a, 2% on b and 3% on c."},
 	} {
 		if got := (FidelityNote{Within: c.within}).Sentence(); got != c.want {
 			t.Errorf("Sentence(%v) = %q, want %q", c.within, got, c.want)
