@@ -1,7 +1,6 @@
 package textmodel
 
 import (
-	"cmp"
 	_ "embed"
 	"fmt"
 	"slices"
@@ -52,18 +51,16 @@ func onTopic(pool []scored) []scored {
 	}
 	topic := pool[0].topic
 	n := relevant(pool)
-	rest := slices.Clone(pool[n:])
-	slices.SortStableFunc(rest, func(a, b scored) int {
-		return cmp.Compare(boolRank(a.topic != topic), boolRank(b.topic != topic))
-	})
-	return append(pool[:n:n], rest...)
-}
-
-func boolRank(b bool) int {
-	if b {
-		return 1
+	out := slices.Clone(pool[:n])
+	var elsewhere []scored
+	for _, s := range pool[n:] {
+		if s.topic == topic {
+			out = append(out, s)
+		} else {
+			elsewhere = append(elsewhere, s)
+		}
 	}
-	return 0
+	return append(out, elsewhere...)
 }
 
 // Openers start an answer. They are short, true of any answer built from
