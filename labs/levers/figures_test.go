@@ -70,6 +70,17 @@ func TestHostedPresetModelCalls(t *testing.T) {
 		if off.change[pipelinelab.KnobTenants] != nil && o[statAnswerCall] >= 3000 {
 			t.Errorf("without other tenants the medium call takes %.0f ms, want under 3 s", o[statAnswerCall])
 		}
+		// And the per-token figures its sentence gives: the medium tier's
+		// 300- and 100-token calls differ by 200 decode steps, so their gap
+		// over 200 is a token's time: about the seed's 12.5 ms with the
+		// neighbours, about 4 ms of it theirs.
+		if off.change[pipelinelab.KnobTenants] != nil {
+			with := (st[statAnswerCall] - st[statAnswerShort]) / 200
+			alone := (o[statAnswerCall] - o[statAnswerShort]) / 200
+			if with < 0.85*12.5 || with > 1.15*12.5 || with-alone < 3.5 || with-alone > 4.5 {
+				t.Errorf("medium tier %.1f ms a token with the neighbours, %.1f without: want about 12.5 ms, about 4 ms of it theirs", with, alone)
+			}
+		}
 		if off.change[pipelinelab.KnobTenants] != nil && o[statAnswerCall]-o[statAnswerSmall] >= st[statAnswerCall]-st[statAnswerSmall] {
 			t.Errorf("without other tenants the medium-small gap is %.0f ms, with them %.0f ms: want it to shrink",
 				o[statAnswerCall]-o[statAnswerSmall], st[statAnswerCall]-st[statAnswerSmall])
