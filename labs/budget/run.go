@@ -14,14 +14,8 @@ import (
 // fill.
 func measure(ctx context.Context, run pipelinelab.Run, s settings, emit func(labs.Frame)) error {
 	v := &view{s: s}
-	if s.host != pipelinelab.Idle {
-		emit(labs.Frame{Status: "Starting the provider and letting other tenants' traffic settle… " + s.host.Describe()})
-		if err := run.Host(ctx, s.host, s.tier); err != nil {
-			if ctx.Err() != nil {
-				return ctx.Err()
-			}
-			return fmt.Errorf("latency budget: %w", err)
-		}
+	if err := run.Host(ctx, s.host, emit, s.tier); err != nil {
+		return err
 	}
 	emit(labs.Frame{Status: "Sending one request through the pipeline…", Charts: []labs.Chart{v.waterfall()}})
 	res, cfg, deps, req, err := live(ctx, run, s, v, func() { emit(v.liveFrame()) })

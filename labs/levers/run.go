@@ -46,14 +46,8 @@ func (l runner) run(ctx context.Context, run pipelinelab.Run, s settings, emit f
 	}
 
 	v.estimate = wall
-	if s.host != pipelinelab.Idle {
-		emit(labs.Frame{Status: "Starting the provider's tiers and letting other tenants' traffic settle… " + s.host.Describe()})
-		if err := run.Host(ctx, s.host, s.tier, pipelinelab.TierSmall); err != nil {
-			if ctx.Err() != nil {
-				return ctx.Err()
-			}
-			return fmt.Errorf("levers: %w", err)
-		}
+	if err := run.Host(ctx, s.host, emit, s.tier, pipelinelab.TierSmall); err != nil {
+		return err
 	}
 	emit(v.frame(false))
 	for i, lv := range levers {

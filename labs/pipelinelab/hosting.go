@@ -115,62 +115,10 @@ func (h Hosting) Describe() string {
 	return s + "."
 }
 
-// Host makes the named tiers of r hosted as h says: behind h's network,
-// on h's GPU and, when other tenants' traffic is on, on an engine of the
-// run's own that carries that traffic (warmed up before Host returns, and
-// stopped when the run ends). Without traffic the tiers stay on the shared
-// pool, so a workshop room still shares them.
-func (r *Run) Host(ctx context.Context, h Hosting, names ...string) error {
-	ph := h.Pipeline()
-	if r.ends == nil || r.Engines == nil {
-		return fmt.Errorf("hosting: the run was not started by pipelinelab.New")
-	}
-	if err := ph.Validate(); err != nil {
-		return err
-	}
-	clk := r.Engines.Clock()
-	var warm *pipeline.HostedEngine // the last one started: when it is warm, all are
-	for _, name := range names {
-		spec, err := LookupTier(name)
-		if err != nil {
-			return err
-		}
-		i := r.tierIndex(name)
-		if i < 0 {
-			return fmt.Errorf("tier %s is not in the run", name)
-		}
-		var le *live.Engine
-		if ph.Tenants.On() {
-			cfg, err := spec.EngineConfig()
-			if err != nil {
-				return err
-			}
-			he, err := pipeline.StartHostedEngine(cfg, ph, clk)
-			if err != nil {
-				return fmt.Errorf("tier %s: %w", name, err)
-			}
-			r.onEnd(func() { _ = he.Close() })
-			warm, le = he, he.Engine
-		} else {
-			prof := spec.Profile
-			if ph.Hardware != "" {
-				prof.Hardware = ph.Hardware
-			}
-			if le, err = r.Engines.Get(prof); err != nil {
-				return fmt.Errorf("tier %s: %w", name, err)
-			}
-		}
-		ep := pipeline.NewEngineProvider(le)
-		ep.Clock = clk
-		t := r.Tiers[i]
-		t.Provider = ph.Behind(ep, clk)
-		r.Tiers[i] = r.late.watch([]pipeline.Tier{t})[0]
-	}
-	if warm != nil {
-		up, _ := ph.Legs()
-		return warm.WarmUp(ctx, up) // the same traffic with or without the network
-	}
-	return nil
+// settling is the status a run shows while what (the provider's engines)
+// starts and its tenants' traffic settles: a few seconds of nothing else.
+func (h Hosting) settling(what string) labs.Frame {
+	return labs.Frame{Status: "Starting " + what + " and letting other tenants' traffic settle… " + h.Describe()}
 }
 
 // Engine is the engine a lab that submits to the engine itself (not
@@ -201,7 +149,7 @@ func (h Hosting) engine(ctx context.Context, pool *labs.Engines, prof labs.Profi
 		}
 		return le, func() {}, nil
 	}
-	emit(labs.Frame{Status: "Starting the provider's engine and letting other tenants' traffic settle… " + h.Describe()})
+	emit(h.settling("the provider's engine"))
 	cfg, err := prof.Config()
 	if err != nil {
 		return nil, nil, err

@@ -55,11 +55,11 @@ func TestHost(t *testing.T) {
 		l, err := New(Config{Engines: pool}, toyDefine, func(p toyParams) (int, error) { return p.Turns, nil },
 			func(ctx context.Context, r Run, _ int, emit func(labs.Frame)) error {
 				idle = firstToken(t, &r, TierMedium)
-				if err := r.Host(ctx, AsInTheLesson, TierMedium); err != nil {
+				if err := r.Host(ctx, AsInTheLesson, emit, TierMedium); err != nil {
 					return err
 				}
 				hosted, small = firstToken(t, &r, TierMedium), firstToken(t, &r, TierSmall)
-				hostErr = r.Host(ctx, AsInTheLesson, "huge")
+				hostErr = r.Host(ctx, AsInTheLesson, emit, "huge")
 				emit(labs.Frame{Final: true})
 				return nil
 			})

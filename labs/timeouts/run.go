@@ -14,18 +14,12 @@ import (
 // learner's variant live, then everything at the end.
 func (l runner) run(ctx context.Context, run pipelinelab.Run, s settings, emit func(labs.Frame)) error {
 	base := run.ID
-	if s.host != pipelinelab.Idle {
-		emit(labs.Frame{Status: "Starting the provider's tiers and letting other tenants' traffic settle… " + s.host.Describe()})
-		tiers := []string{primary}
-		if s.backup != "" {
-			tiers = append(tiers, s.backup)
-		}
-		if err := run.Host(ctx, s.host, tiers...); err != nil {
-			if ctx.Err() != nil {
-				return ctx.Err()
-			}
-			return fmt.Errorf("timeouts: %w", err)
-		}
+	tiers := []string{primary}
+	if s.backup != "" {
+		tiers = append(tiers, s.backup)
+	}
+	if err := run.Host(ctx, s.host, emit, tiers...); err != nil {
+		return err
 	}
 	vs := variants(s)
 	batches := make([]*batch, len(vs))
