@@ -155,14 +155,7 @@ func (e *Engine) SubmitTogether(ctx context.Context, reqs ...engine.Request) ([]
 	}
 	outs := make([]<-chan Event, len(reqs))
 	if e.cfg.Remote != nil {
-		for i, req := range reqs {
-			out, err := e.cfg.Remote(ctx, req, e.start)
-			if err != nil {
-				return nil, err
-			}
-			outs[i] = out
-		}
-		return outs, nil
+		return e.submitRemote(ctx, reqs, outs)
 	}
 	streams := make([]*stream, len(reqs))
 	e.mu.Lock()
@@ -194,6 +187,25 @@ func (e *Engine) SubmitTogether(ctx context.Context, reqs ...engine.Request) ([]
 		id := reqs[i].ID
 		go st.forward(ctx, func() { e.abort(id) })
 	}
+	return outs, nil
+}
+
+// submitRemote hands reqs to the remote server one by one. When one is
+// refused the ones already sent are cancelled, so no request is left
+// generating on the server with nobody reading it.
+func (e *Engine) submitRemote(ctx context.Context, reqs []engine.Request, outs []<-chan Event) ([]<-chan Event, error) {
+	ctx, cancel := context.WithCancel(ctx)
+	for i, req := range reqs {
+		out, err := e.cfg.Remote(ctx, req, e.start)
+		if err != nil {
+			cancel()
+			return nil, err
+		}
+		outs[i] = out
+	}
+	// The streams live as long as the caller's context, as Submit's do;
+	// cancel only has to be released with it.
+	context.AfterFunc(ctx, cancel)
 	return outs, nil
 }
 

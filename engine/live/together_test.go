@@ -2,6 +2,7 @@ package live
 
 import (
 	"context"
+	"errors"
 	"testing"
 	"testing/synctest"
 	"time"
@@ -85,4 +86,47 @@ func TestSubmitTogetherQueuesNothingOnABadRequest(t *testing.T) {
 			t.Errorf("x was queued by the refused set: %v", err)
 		}
 	})
+}
+
+// TestSubmitTogetherRemoteCancelsTheSentOnARefusal: when the server
+// refuses a later request of the set, the ones already sent are cancelled
+// (their connections closed), not left generating with no reader; when all
+// are taken, their streams live on with the caller's context.
+func TestSubmitTogetherRemoteCancelsTheSentOnARefusal(t *testing.T) {
+	for _, tc := range []struct {
+		name          string
+		refuse        string // the id the server refuses ("" none)
+		wantCancelled bool   // the first request's context ends at once
+	}{
+		{"second refused", "b", true},
+		{"all taken", "", false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var sent []context.Context
+			remote := func(ctx context.Context, req engine.Request, _ time.Time) (<-chan Event, error) {
+				if req.ID == tc.refuse {
+					return nil, errors.New("the server refused it")
+				}
+				sent = append(sent, ctx)
+				return make(chan Event), nil
+			}
+			e, err := New(Config{Engine: engine.DefaultConfig(), Remote: remote})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer e.Close()
+			caller, stop := context.WithCancel(context.Background())
+			_, err = e.SubmitTogether(caller, request("a", 10, 2), request("b", 10, 2))
+			if (err != nil) != (tc.refuse != "") {
+				t.Fatalf("error %v, want one only when a request is refused", err)
+			}
+			if got := sent[0].Err() != nil; got != tc.wantCancelled {
+				t.Errorf("first request cancelled = %v, want %v", got, tc.wantCancelled)
+			}
+			stop()
+			if sent[0].Err() == nil {
+				t.Error("the caller's context ended but the first request's did not")
+			}
+		})
+	}
 }
