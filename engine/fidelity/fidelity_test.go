@@ -154,7 +154,7 @@ func TestServedRunsPayTheFrontEnd(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := float64(engine.FrontendOverhead+engine.FrontendPerRequest+engine.FrontendPerToken) / 1e6
+	want := float64(FrontendOverhead+FrontendPerRequest+FrontendPerToken) / 1e6
 	for _, c := range []struct {
 		metric string
 		extra  float64

@@ -4,8 +4,6 @@ import (
 	"cmp"
 	"container/heap"
 	"time"
-
-	"github.com/latencylab/latencylab/engine"
 )
 
 // FrontEnd is vLLM's API server as a benchmark client meets it: one Python
@@ -30,7 +28,7 @@ type FrontEnd struct {
 
 // VLLMFrontEnd is the front end the replay puts before every served run.
 func VLLMFrontEnd() FrontEnd {
-	return FrontEnd{Latency: engine.FrontendOverhead, PerRequest: engine.FrontendPerRequest, PerToken: engine.FrontendPerToken}
+	return FrontEnd{Latency: FrontendOverhead, PerRequest: FrontendPerRequest, PerToken: FrontendPerToken}
 }
 
 // job is one piece of work for the event loop: taking in request req

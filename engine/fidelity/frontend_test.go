@@ -7,7 +7,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/latencylab/latencylab/engine"
 	"github.com/latencylab/latencylab/engine/benchmark"
 )
 
@@ -204,8 +203,8 @@ func TestServedNotesHold(t *testing.T) {
 			t.Errorf("%s first token short by %.1f%%, note says 19 to 45%%", id, 100*short)
 		}
 	}
-	if engine.FrontendPerRequest != 250*time.Microsecond || engine.FrontendPerToken != 225*time.Microsecond || engine.FrontendOverhead != 20*time.Millisecond {
+	if FrontendPerRequest != 250*time.Microsecond || FrontendPerToken != 225*time.Microsecond || FrontendOverhead != 20*time.Millisecond {
 		t.Errorf("the L4 note quotes the front end's costs (0.25 ms, 225 µs, 20 ms); now %v, %v, %v",
-			engine.FrontendPerRequest, engine.FrontendPerToken, engine.FrontendOverhead)
+			FrontendPerRequest, FrontendPerToken, FrontendOverhead)
 	}
 }
