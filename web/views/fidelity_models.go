@@ -1,9 +1,6 @@
 package views
 
-import (
-	"strconv"
-	"strings"
-)
+import "strings"
 
 // Fidelity is the reference-table page: every published figure beside the
 // engine's figure for the same deployment and workload.
@@ -65,14 +62,6 @@ type FidelityNote struct {
 	// being computed.
 	Within []string
 	URL    string
-}
-
-// Count is n with its noun, singular for one: "1 figure", "12 figures".
-func Count(n int, noun string) string {
-	if n == 1 {
-		return "1 " + noun
-	}
-	return strconv.Itoa(n) + " " + noun + "s"
 }
 
 // Sentence is the note's text before its link. It speaks of the bundled

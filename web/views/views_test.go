@@ -151,11 +151,3 @@ func TestFidelityNoteSentence(t *testing.T) {
 		}
 	}
 }
-
-func TestCount(t *testing.T) {
-	for n, want := range map[int]string{0: "0 figures", 1: "1 figure", 12: "12 figures"} {
-		if got := Count(n, "figure"); got != want {
-			t.Errorf("Count(%d) = %q, want %q", n, got, want)
-		}
-	}
-}
