@@ -94,30 +94,38 @@ func Thousands(n int) string {
 	return s
 }
 
-// PrefillFormula is the roofline arithmetic of reading a p-token prompt
-// in one prefill step on cfg's model and GPU, alone on the engine: two
-// FLOPs per weight and token over the GPU's reachable compute, against the
-// weights read once, plus the fixed step overhead. ok is false when cfg
-// has no roofline.
-func PrefillFormula(cfg engine.Config, p int) (f Formula, ok bool) {
+// PrefillFormula is the roofline arithmetic of reading a prompt of
+// prompt tokens, cached of them already in the prefix cache, in one
+// prefill step on cfg's model and GPU, alone on the engine: two FLOPs per
+// weight and uncached token over the GPU's reachable compute (their
+// attention reads the cached tokens too), against the weights read once,
+// plus the fixed step overhead. ok is false when cfg has no roofline or
+// nothing is left to read.
+func PrefillFormula(cfg engine.Config, prompt, cached int) (f Formula, ok bool) {
 	r, err := engine.NewRoofline(cfg)
-	if err != nil || p <= 0 {
+	n := prompt - cached
+	if err != nil || n <= 0 || cached < 0 {
 		return Formula{}, false
 	}
-	s := r.Explain(engine.BatchShape{NumSeqs: 1, PrefillTokens: p, SampledTokens: 1, AttnPairs: float64(p) * float64(p+1) / 2})
-	params := s.LinearFLOPs / 2 / float64(p)
+	s := r.Explain(engine.BatchShape{NumSeqs: 1, PrefillTokens: n, SampledTokens: 1, KVReadTokens: int64(cached),
+		AttnPairs: float64(n)*float64(cached) + float64(n)*float64(n+1)/2})
+	params := s.LinearFLOPs / 2 / float64(n)
 	step, name := s.Compute, "compute (compute-bound)"
 	if !s.ComputeBound() {
 		step, name = s.Memory, "reading the weights (memory-bound)"
 	}
+	tokens, attention := Thousands(n)+" tokens", "FLOPs of attention"
+	if cached > 0 {
+		tokens, attention = Thousands(n)+" uncached tokens", "FLOPs of attention, over the cached tokens too"
+	}
 	f = Formula{Unit: "ms", Result: Millis(s.Total),
-		Expr: fmt.Sprintf("2 × %s weights × %s tokens (+ %s FLOPs of attention) ÷ (%.0f TFLOP/s × %.0f%%) = %s of compute, against %s to read %.1f GB of weights; the larger, %s, + %s step overhead",
-			sci(params), Thousands(p), sci(s.AttnFLOPs), s.PeakFLOPS/1e12, s.MatmulMFU*100, ms(s.Compute), ms(s.Memory), s.Bytes/1e9,
+		Expr: fmt.Sprintf("2 × %s weights × %s (+ %s %s) ÷ (%.0f TFLOP/s × %.0f%%) = %s of compute, against %s to read %.1f GB of weights; the larger, %s, + %s step overhead",
+			sci(params), tokens, sci(s.AttnFLOPs), attention, s.PeakFLOPS/1e12, s.MatmulMFU*100, ms(s.Compute), ms(s.Memory), s.Bytes/1e9,
 			ms(step), ms(s.Overhead+s.AllReduce)),
 		Parts: []Term{{Name: name, Value: Millis(step)}, {Name: "the fixed step overhead", Value: Millis(s.Overhead + s.AllReduce)}},
 	}
-	if n := cfg.MaxNumBatchedTokens; cfg.ChunkedPrefill && n > 0 && p > n {
-		f.After = fmt.Sprintf("This prompt is longer than the %s-token step budget, so the engine reads it over %d steps.", Thousands(n), (p+n-1)/n)
+	if b := cfg.MaxNumBatchedTokens; cfg.ChunkedPrefill && b > 0 && n > b {
+		f.After = fmt.Sprintf("This prompt is longer than the %s-token step budget, so the engine reads it over %d steps.", Thousands(b), (n+b-1)/b)
 	}
 	return f, true
 }

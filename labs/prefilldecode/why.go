@@ -109,40 +109,20 @@ func formulas(sweepCfg, live engine.Config, sw *sweep, prompt, output int) map[s
 	return out
 }
 
-// secondTTFTWhy is the second customer's first token: one prefill step
+// secondTTFTWhy is the second customer's first token: the prefill
 // over the prompt tokens the cache did not hold, whose attention also
 // reads the cached ones. With nothing cached it is the whole prompt's
 // prefill.
 func secondTTFTWhy(cfg engine.Config, prompt, cached int) (labs.Formula, bool) {
-	r, err := engine.NewRoofline(cfg)
-	if err != nil || prompt <= cached {
-		return labs.Formula{}, false
+	f, ok := labs.PrefillFormula(cfg, prompt, cached)
+	if !ok {
+		return f, false
 	}
 	n := prompt - cached
-	s := r.Explain(engine.BatchShape{NumSeqs: 1, PrefillTokens: n, SampledTokens: 1, KVReadTokens: int64(cached),
-		AttnPairs: float64(n)*float64(cached) + float64(n)*float64(n+1)/2})
-	step, name := s.Compute, "compute (compute-bound)"
-	if !s.ComputeBound() {
-		step, name = s.Memory, "reading the weights (memory-bound)"
-	}
-	over := s.Overhead + s.AllReduce
-	f := labs.Formula{Unit: "ms", Result: labs.Millis(s.Total),
-		Parts: []labs.Term{{Name: name, Value: labs.Millis(step)}, {Name: "the fixed step overhead", Value: labs.Millis(over)}},
-		Expr: fmt.Sprintf("%s FLOPs for %s uncached tokens (+ %s of attention%s) ÷ (%.0f TFLOP/s × %.0f%%) = %s of compute, against %s to read %.1f GB of weights; the larger, %s, + %s step overhead",
-			labs.Sci(s.LinearFLOPs), labs.Thousands(n), labs.Sci(s.AttnFLOPs), overCached(cached), s.PeakFLOPS/1e12, s.MatmulMFU*100,
-			fmtMSPrecise(labs.Millis(s.Compute)), fmtMSPrecise(labs.Millis(s.Memory)), s.Bytes/1e9, fmtMSPrecise(labs.Millis(step)), fmtMSPrecise(labs.Millis(over)))}
-	f.Before = fmt.Sprintf("Second customer's TTFT = one prefill step over the %s of its %s prompt tokens the cache did not hold:", labs.Thousands(n), labs.Thousands(prompt))
+	f.Before = fmt.Sprintf("Second customer's TTFT = the prefill of the %s of its %s prompt tokens the cache did not hold:", labs.Thousands(n), labs.Thousands(prompt))
 	if cached == 0 {
-		f.Before = fmt.Sprintf("Second customer's TTFT = one prefill step over all %s prompt tokens, nothing cached:", labs.Thousands(prompt))
+		f.Before = fmt.Sprintf("Second customer's TTFT = the prefill of all %s prompt tokens, nothing cached:", labs.Thousands(prompt))
 	}
 	f.Remainder = "other requests sharing the engine's steps, and the prompt's chunks when it is longer than one step's budget"
 	return f, true
-}
-
-// overCached notes that new tokens' attention reads the cached ones too.
-func overCached(cached int) string {
-	if cached == 0 {
-		return ""
-	}
-	return ", over the cached tokens too"
 }

@@ -21,7 +21,7 @@ func (v *view) why(cfg engine.Config) map[string]labs.Formula {
 	size.Before = "Prompt = every part the pipeline put in, counted with the tokenizer:"
 	out := v.partsWhy()
 	out[statPromptTokens] = size
-	ttft, ok := labs.PrefillFormula(cfg, v.res.Prompt.Tokens())
+	ttft, ok := labs.PrefillFormula(cfg, v.res.Prompt.Tokens(), 0)
 	if !ok {
 		return out
 	}
