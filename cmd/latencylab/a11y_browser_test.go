@@ -17,10 +17,21 @@ import (
 // a11yViews are the ways every page is checked: a laptop and a phone
 // window in the light theme, and the laptop in the dark theme (rooms
 // project either).
-var a11yViews = []struct {
+var a11yViews = []a11yView{{1280, false}, {390, false}, {1280, true}}
+
+// a11yView is a window width and theme a page is checked in.
+type a11yView struct {
 	width int
 	dark  bool
-}{{1280, false}, {390, false}, {1280, true}}
+}
+
+// scheme is the view's prefers-color-scheme value.
+func (v a11yView) scheme() string {
+	if v.dark {
+		return "dark"
+	}
+	return "light"
+}
 
 // chartsWithoutText lists the charts (by id) that screen readers could
 // not read: each must be one image with a name and a description that
@@ -56,6 +67,13 @@ const chartTextContrast = `(() => {
 	return [...new Set(out)];
 })()`
 
+// chartsWiderThan lists the visible charts (by id and viewBox width)
+// drawn for a window wider than px.
+func chartsWiderThan(px int) string {
+	return fmt.Sprintf(`[...document.querySelectorAll("svg.ch")].filter(s => s.getClientRects().length && s.viewBox.baseVal.width > %d)
+		.map(s => (s.id || "(no id)") + " " + s.viewBox.baseVal.width)`, px)
+}
+
 // a11yQuickKnobs shorten the labs whose default run takes many seconds of
 // modelled GPU time (a run here is only there to put charts, stats and
 // tables on the page): fewer and shorter requests.
@@ -86,9 +104,9 @@ func TestBrowserAccessibility(t *testing.T) {
 	console := e2e.WatchConsole(t, tab)
 	defer console.Clean(t, "status of 404")
 
-	// audit checks the page the tab shows in each view, then puts the tab
-	// back to the first view for the next page.
-	audit := func(t *testing.T, page string) {
+	// auditIn checks the page the tab shows in each of views, then puts the
+	// tab back to the first of them for the next page.
+	auditIn := func(t *testing.T, page string, views []a11yView) {
 		t.Helper()
 		e2e.Eval[bool](t, tab, openDisclosures)
 		if dup := e2e.Eval[[]string](t, tab, duplicateIDs); len(dup) > 0 {
@@ -98,22 +116,19 @@ func TestBrowserAccessibility(t *testing.T) {
 			t.Errorf("%s: charts without a name and description: %q", page, bare)
 		}
 		for _, scheme := range []string{"light", "dark"} {
-			setView(t, tab, a11yViews[0].width, scheme)
+			setView(t, tab, views[0].width, scheme)
 			if faint := e2e.Eval[[]string](t, tab, chartTextContrast); len(faint) > 0 {
 				t.Errorf("%s, %s: chart text under 4.5:1 contrast: %q", page, scheme, faint)
 			}
 		}
-		for _, v := range a11yViews {
-			scheme := "light"
-			if v.dark {
-				scheme = "dark"
-			}
-			setView(t, tab, v.width, scheme)
-			e2e.CheckAxe(t, tab, fmt.Sprintf("%s at %d px, %s", page, v.width, scheme))
-			e2e.Screenshot(t, tab, fmt.Sprintf("a11y-%s-%d-%s", strings.ReplaceAll(page, " ", "-"), v.width, scheme))
+		for _, v := range views {
+			setView(t, tab, v.width, v.scheme())
+			e2e.CheckAxe(t, tab, fmt.Sprintf("%s at %d px, %s", page, v.width, v.scheme()))
+			e2e.Screenshot(t, tab, fmt.Sprintf("a11y-%s-%d-%s", strings.ReplaceAll(page, " ", "-"), v.width, v.scheme()))
 		}
-		setView(t, tab, a11yViews[0].width, "light")
+		setView(t, tab, views[0].width, views[0].scheme())
 	}
+	audit := func(t *testing.T, page string) { t.Helper(); auditIn(t, page, a11yViews) }
 	open := func(t *testing.T, url, ready string) {
 		t.Helper()
 		e2e.Do(t, tab, "open "+url, 20*time.Second, chromedp.Navigate(base+url), chromedp.WaitVisible(chromedp.CSS(ready)))
@@ -163,6 +178,17 @@ func TestBrowserAccessibility(t *testing.T) {
 			audit(t, "lab "+slug+" before a run")
 			runQuickly(t, lab, slug)
 			audit(t, "lab "+slug+" after a run")
+			// A run's charts are drawn for the width the page had when Run
+			// was pressed: the phone view above shows a laptop's run
+			// narrowed, so a run started on the phone is checked too.
+			phone := []a11yView{a11yViews[1]}
+			setView(t, tab, phone[0].width, phone[0].scheme())
+			runQuickly(t, lab, slug)
+			if wide := e2e.Eval[[]string](t, tab, chartsWiderThan(phone[0].width)); len(wide) > 0 {
+				t.Errorf("lab %s run on a phone drew charts for a wider window: %q", slug, wide)
+			}
+			auditIn(t, "lab "+slug+" after a run on a phone", phone)
+			setView(t, tab, a11yViews[0].width, a11yViews[0].scheme())
 		})
 	}
 
