@@ -96,9 +96,7 @@ func (v *view) chart(c clientView, gen []time.Duration, now time.Duration, final
 			*pts = append(*pts, labs.Point{X: end, Y: last.Y})
 		}
 	}
-	if end > v.xmax {
-		v.xmax = pipelinelab.NiceCeil(end * 1.15)
-	}
+	v.xmax = labs.AxisEnd(v.xmax, end, 1.15)
 	ch := labs.Chart{ID: chartTokens, Title: "Tokens generated vs tokens delivered",
 		Kind: labs.ChartLine, XLabel: "Time since the request was sent", XUnit: "ms", YLabel: "Tokens", YUnit: "tokens",
 		XMax: v.xmax, YMax: float64(v.s.answer),

@@ -29,18 +29,13 @@ func TestPercentile(t *testing.T) {
 	}
 }
 
-func TestFitAndNice(t *testing.T) {
+func TestFitAndHistogram(t *testing.T) {
 	a, b, ok := pipelinelab.Fit([]labs.Point{{X: 0, Y: 1}, {X: 1, Y: 3}, {X: 2, Y: 5}})
 	if !ok || math.Abs(a-1) > 1e-9 || math.Abs(b-2) > 1e-9 {
 		t.Errorf("fit %v %v %v", a, b, ok)
 	}
 	if _, _, ok := pipelinelab.Fit([]labs.Point{{X: 1, Y: 1}, {X: 1, Y: 2}}); ok {
 		t.Error("fit of one x")
-	}
-	for in, want := range map[float64]float64{0: 1, 3: 5, 7: 10, 120: 200, 0.03: 0.05, 1000: 1000} {
-		if got := pipelinelab.NiceCeil(in); math.Abs(got-want) > 1e-12 {
-			t.Errorf("pipelinelab.NiceCeil(%v) = %v, want %v", in, got, want)
-		}
 	}
 	h := pipelinelab.Histogram([]float64{0, 10, 99, 100, 250}, 10, nil)
 	total := 0

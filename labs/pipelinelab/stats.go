@@ -43,7 +43,7 @@ func Histogram(xs []float64, bins int, marks []labs.Mark) *labs.Histogram {
 	for _, x := range xs {
 		hi = max(hi, x)
 	}
-	width := NiceCeil(max(hi, 1) / float64(max(bins, 1)))
+	width := binWidth(max(hi, 1) / float64(max(bins, 1)))
 	n := int(hi/width) + 1
 	counts := make([]int, n)
 	for _, x := range xs {
@@ -71,8 +71,10 @@ func Fit(pts []labs.Point) (a, b float64, ok bool) {
 	return (sy - b*sx) / n, b, true
 }
 
-// NiceCeil rounds x up to 1, 2 or 5 times a power of ten.
-func NiceCeil(x float64) float64 {
+// binWidth rounds a histogram's bin width x up to 1, 2 or 5 times a
+// power of ten, the steps a reader adds up in their head (an axis end
+// takes labs.NiceCeil's finer steps).
+func binWidth(x float64) float64 {
 	if x <= 0 {
 		return 1
 	}

@@ -75,11 +75,10 @@ func (v *view) timeline(rs []record, now time.Duration, final bool) labs.Chart {
 			end = max(end, sp.End)
 		}
 	}
-	switch {
-	case final:
-		v.xmax = pipelinelab.NiceCeil(end * 1.05) // fit the finished batch
-	case end > v.xmax:
-		v.xmax = pipelinelab.NiceCeil(end * 1.1)
+	if final {
+		v.xmax = labs.NiceCeil(end * 1.05) // fit the finished batch
+	} else {
+		v.xmax = labs.AxisEnd(v.xmax, end, 1.1)
 	}
 	return labs.Chart{ID: chartTimeline, Title: "Requests by tier: waiting, then answering",
 		Kind: labs.ChartTimeline, XLabel: "Time since the first request was sent", XUnit: "ms",
