@@ -102,8 +102,10 @@ func stageLabel(sp pipeline.Span) string {
 // liveView draws the turn so far: the question and the answer streaming in.
 func liveView(question string, ts turnState) []views.ChatMessage {
 	a := views.ChatMessage{DOMID: "chat-live-a", Role: "assistant", Text: ts.text, Status: "streaming",
-		Stages: ts.stage, Figures: ts.fig.view(), FiguresNote: ts.fig.figuresNote(),
-		Thinking: ts.fig.thinkingView(ts.thought, ts.text == "" && ts.status == "")}
+		Stages: ts.stage, Figures: ts.fig.view(), Thinking: ts.fig.thinkingView(ts.thought, ts.text == "" && ts.status == "")}
+	if a.Thinking != nil && !a.Thinking.Active {
+		a.FiguresNote = ts.fig.figuresNote() // once the thinking is over
+	}
 	if a.Stages == "" {
 		a.Stages = "Sending…"
 	}
