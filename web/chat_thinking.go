@@ -2,6 +2,7 @@ package web
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/latencylab/latencylab/engine/pipeline"
 	"github.com/latencylab/latencylab/web/views"
@@ -36,7 +37,8 @@ func (f chatFigures) thinkingView(text string, active bool) *views.ChatThinking 
 	if f.ThinkingMs == nil {
 		return nil
 	}
-	t := &views.ChatThinking{Text: text, Active: active, Summary: "Thought for " + f.thinkingValue()}
+	// Models open their thinking with a line end or a space.
+	t := &views.ChatThinking{Text: strings.TrimLeft(text, " \t\n"), Active: active, Summary: "Thought for " + f.thinkingValue()}
 	if f.ThinkingHidden {
 		t.Hidden = thinkingWithheld
 	}
@@ -49,6 +51,6 @@ func (f chatFigures) figuresNote() string {
 	if f.ThinkingMs == nil {
 		return ""
 	}
-	return fmt.Sprintf("This model thinks before it answers. Its first token was a thinking token, so the first word had to wait out %s of thinking: time to first token, but nothing a reader can use.",
+	return fmt.Sprintf("This model thinks before it answers: its first token was a thinking token, and the first word came only after %s of thinking.",
 		views.FormatValue(*f.ThinkingMs, "ms"))
 }
