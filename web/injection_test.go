@@ -86,6 +86,7 @@ func fastChatServer(t *testing.T, provider pipeline.Provider) (*testServer, *htt
 		p.Guard.Latency, p.Gateway.Overhead = pipeline.Latency{}, pipeline.Latency{}
 		p.Context.HistoryLatency, p.Context.RetrievalLatency, p.Context.OrderLatency = pipeline.Latency{}, pipeline.Latency{}, pipeline.Latency{}
 		p.Gateway.Cache = false
+		p.Gateway.MaxTokens = 40 // upstreamtest.Fake, like some servers, wants a cap
 		c.Chat.Pipeline = &p
 		c.RatePerSecond, c.RateBurst = 1000, 1000
 	})
