@@ -200,6 +200,7 @@ func (h *chat) messages(ctx context.Context, learner, conv string) ([]views.Chat
 			}
 			vm.Note = noteFor(m.Status, m.Content != "", f.Message)
 			vm.Figures, vm.Sources = f.view(), f.Sources
+			vm.Thinking, vm.FiguresNote = f.thinkingView(f.Reasoning, false), f.figuresNote()
 		}
 		out = append(out, vm)
 	}

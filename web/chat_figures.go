@@ -31,6 +31,17 @@ type chatFigures struct {
 	Sources      []string `json:"sources,omitempty"`
 	// Message is why an answer did not complete, for the note under it.
 	Message string `json:"message,omitempty"`
+	// A reasoning model's thinking: how long, how many tokens, whether
+	// it was withheld, and what was shown of it (kept here so the folded
+	// thinking is still there after a reload).
+	ThinkingMs     *float64 `json:"thinking_ms,omitempty"`
+	ThinkingTokens int      `json:"thinking_tokens,omitempty"`
+	ThinkingHidden bool     `json:"thinking_hidden,omitempty"`
+	Reasoning      string   `json:"reasoning,omitempty"`
+	// While streaming: when the thinking began and ended, and whether the
+	// answer has begun.
+	thinkFrom, thinkTo time.Duration
+	answering          bool
 }
 
 func ms(d time.Duration) *float64 {
@@ -64,9 +75,15 @@ func (f *chatFigures) observe(ev pipeline.Event) {
 	switch ev.Kind {
 	case pipeline.EventStageEnd:
 		f.span(ev.Span)
+	case pipeline.EventThinking:
+		f.thinking(ev)
 	case pipeline.EventDelta:
-		if f.FirstWordMs == nil {
-			f.FirstWordMs = ms(ev.At)
+		if ev.Text != "" && !f.answering {
+			f.answering, f.FirstWordMs = true, ms(ev.At)
+			if f.ThinkingMs != nil {
+				f.thinkTo = ev.At // the thinking lasted until the answer began
+				f.ThinkingMs = ms(f.thinkTo - f.thinkFrom)
+			}
 		}
 		f.OutputTokens += ev.Tokens
 		if ev.Tier != "" {
@@ -120,6 +137,10 @@ func (f *chatFigures) fromResult(res *pipeline.Result) {
 		}
 	}
 	f.Message = failureReason(res)
+	if sum.Thinking > 0 || sum.ThinkingTokens > 0 {
+		f.ThinkingMs, f.ThinkingTokens = ms(sum.Thinking), sum.ThinkingTokens
+		f.ThinkingHidden, f.Reasoning = sum.ThinkingHidden, res.Reasoning
+	}
 }
 
 // failureReason says, for the learner, why an answer did not complete.
@@ -180,7 +201,14 @@ func (f chatFigures) view() []views.ChatFigure {
 		add("prompt", "prompt", dur(f.PromptMs), "Prompt assembly and the gateway hop")
 	}
 	if f.FirstTokenMs != nil {
-		add("ttft", "first token", dur(f.FirstTokenMs), "The model's time to first token: from the call to its first token")
+		title := "The model's time to first token: from the call to its first token"
+		if f.ThinkingMs != nil {
+			title += ", here a thinking token"
+		}
+		add("ttft", "first token", dur(f.FirstTokenMs), title)
+	}
+	if f.ThinkingMs != nil {
+		add("thinking", "thinking", f.thinkingValue(), "How long the model thought before its answer began, and the tokens it spent on it")
 	}
 	if f.FirstWordMs != nil {
 		add("first-word", "first word", dur(f.FirstWordMs), "What you waited: from sending to the first word on screen")
@@ -189,8 +217,11 @@ func (f chatFigures) view() []views.ChatFigure {
 		add("total", "total", dur(f.TotalMs), "From sending to the last word")
 	}
 	if f.PromptTokens > 0 || f.OutputTokens > 0 {
-		add("tokens", "tokens", fmt.Sprintf("%s in · %s out", views.FormatNumber(float64(f.PromptTokens)), views.FormatNumber(float64(f.OutputTokens))),
-			"Prompt tokens (system, retrieved passages, order, history, question) and answer tokens")
+		title := "Prompt tokens (system, retrieved passages, order, history, question) and answer tokens"
+		if f.ThinkingMs != nil {
+			title = "Prompt tokens (system, retrieved passages, order, history, question) and the tokens the model wrote, its thinking included"
+		}
+		add("tokens", "tokens", fmt.Sprintf("%s in · %s out", views.FormatNumber(float64(f.PromptTokens)), views.FormatNumber(float64(f.OutputTokens))), title)
 	}
 	if f.Tier != "" {
 		tier := f.Tier

@@ -23,8 +23,16 @@ func (h *chat) streamAnswer(ctx, pageCtx context.Context, st *stream, req pipeli
 		return err
 	}
 	runner := streamRunner[turnState]{Name: "chat answer", Clock: h.srv.cfg.Clock, Gap: h.srv.cfg.PatchInterval}
+	folded := false // the page shows the thinking folded, under a streaming answer
 	run := runner.run(ctx, answer, func(ts turnState) error {
-		return st.patch(pageCtx, "chat-live", views.ChatLive(liveView(req.Question, ts)))
+		turn := liveView(req.Question, ts)
+		if folded {
+			// Leave the folded thinking alone: a morph would shut it if
+			// the learner has opened it.
+			return st.patch(pageCtx, "chat-live-a-body", views.ChatBubbleBody(turn[1]))
+		}
+		folded = turn[1].Thinking != nil && !turn[1].Thinking.Active
+		return st.patch(pageCtx, "chat-live", views.ChatLive(turn))
 	})
 	return res, run
 }
@@ -34,17 +42,19 @@ func (h *chat) streamAnswer(ctx, pageCtx context.Context, st *stream, req pipeli
 // needs no lock; each state it hands out is a copy the page can draw
 // while the answer grows.
 type liveTurn struct {
-	text  strings.Builder
-	state turnState
+	text    strings.Builder
+	thought strings.Builder
+	state   turnState
 }
 
 // turnState is the turn so far: what the page draws.
 type turnState struct {
-	text   string
-	fig    chatFigures
-	stage  string // what runs now
-	failed string // the pipeline's message when the answer went wrong
-	status string
+	text    string
+	thought string // a reasoning model's thinking so far
+	fig     chatFigures
+	stage   string // what runs now
+	failed  string // the pipeline's message when the answer went wrong
+	status  string
 }
 
 // observe takes one pipeline event and returns the turn's new state.
@@ -55,6 +65,9 @@ func (t *liveTurn) observe(ev pipeline.Event) turnState {
 		if s := stageLabel(ev.Span); s != "" {
 			t.state.stage = s
 		}
+	case pipeline.EventThinking:
+		t.thought.WriteString(ev.Text)
+		t.state.thought = t.thought.String()
 	case pipeline.EventDelta:
 		t.text.WriteString(ev.Text)
 		t.state.text = t.text.String() // shares the builder's bytes, which later writes never change
@@ -89,7 +102,10 @@ func stageLabel(sp pipeline.Span) string {
 // liveView draws the turn so far: the question and the answer streaming in.
 func liveView(question string, ts turnState) []views.ChatMessage {
 	a := views.ChatMessage{DOMID: "chat-live-a", Role: "assistant", Text: ts.text, Status: "streaming",
-		Stages: ts.stage, Figures: ts.fig.view()}
+		Stages: ts.stage, Figures: ts.fig.view(), Thinking: ts.fig.thinkingView(ts.thought, ts.text == "" && ts.status == "")}
+	if a.Thinking != nil && !a.Thinking.Active {
+		a.FiguresNote = ts.fig.figuresNote() // once the thinking is over
+	}
 	if a.Stages == "" {
 		a.Stages = "Sending…"
 	}
@@ -107,7 +123,8 @@ func liveView(question string, ts turnState) []views.ChatMessage {
 // conversation cannot be shown instead.
 func finalView(question string, res *pipeline.Result, fig chatFigures) []views.ChatMessage {
 	a := views.ChatMessage{DOMID: "chat-live-a", Role: "assistant", Text: res.Text, Status: res.Status,
-		Figures: fig.view(), Sources: fig.Sources, Note: noteFor(res.Status, res.Text != "", fig.Message)}
+		Figures: fig.view(), Sources: fig.Sources, Note: noteFor(res.Status, res.Text != "", fig.Message),
+		Thinking: fig.thinkingView(fig.Reasoning, false), FiguresNote: fig.figuresNote()}
 	if res.Status == pipeline.StatusBlocked {
 		a.Text = res.Message
 	}

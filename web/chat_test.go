@@ -103,7 +103,7 @@ func newConversation(t *testing.T, c *http.Client, base string) string {
 var (
 	msgTextRe = regexp.MustCompile(`class="msg-text">([^<]*)</div>`)
 	// liveTextRe matches a live patch whose answer already has text.
-	liveTextRe = regexp.MustCompile(`id="chat-live-a"[^>]*><div class="msg-who"[^<]*</div><div class="msg-bubble"><div class="msg-text">[^<]+`)
+	liveTextRe = regexp.MustCompile(`id="chat-live-a"[^>]*><div class="msg-who"[^<]*</div><div class="msg-body"[^>]*><div class="msg-bubble"><div class="msg-text">[^<]+`)
 	wordRe     = regexp.MustCompile(`[a-z0-9]+`)
 )
 

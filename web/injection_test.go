@@ -27,18 +27,19 @@ import (
 // as text inside a fragment, never as a line of its own.
 const injectedWords = "event: datastar-merge-signals"
 
-// scriptedProvider answers every request at once with its deltas: a model
-// whose words the test chooses, with no transport in between.
-type scriptedProvider struct{ deltas []string }
+// scriptedProvider answers every request at once with its thoughts (a
+// reasoning model's thinking) and then its deltas: a model whose words the
+// test chooses, with no transport in between.
+type scriptedProvider struct{ thoughts, deltas []string }
 
 func (p scriptedProvider) Stream(ctx context.Context, _ pipeline.ProviderRequest) (pipeline.Stream, error) {
-	return &scriptedStream{ctx: ctx, deltas: p.deltas}, nil
+	return &scriptedStream{ctx: ctx, thoughts: p.thoughts, deltas: p.deltas}, nil
 }
 
 type scriptedStream struct {
-	ctx    context.Context
-	deltas []string
-	done   bool
+	ctx              context.Context
+	thoughts, deltas []string
+	done             bool
 }
 
 func (s *scriptedStream) Recv() (pipeline.StreamEvent, error) {
@@ -46,6 +47,10 @@ func (s *scriptedStream) Recv() (pipeline.StreamEvent, error) {
 		return pipeline.StreamEvent{}, err
 	}
 	switch {
+	case len(s.thoughts) > 0:
+		r := s.thoughts[0]
+		s.thoughts = s.thoughts[1:]
+		return pipeline.StreamEvent{Reasoning: r, Tokens: 1, At: time.Now()}, nil
 	case len(s.deltas) > 0:
 		d := s.deltas[0]
 		s.deltas = s.deltas[1:]
@@ -81,13 +86,14 @@ func fastChatServer(t *testing.T, provider pipeline.Provider) (*testServer, *htt
 		p.Guard.Latency, p.Gateway.Overhead = pipeline.Latency{}, pipeline.Latency{}
 		p.Context.HistoryLatency, p.Context.RetrievalLatency, p.Context.OrderLatency = pipeline.Latency{}, pipeline.Latency{}, pipeline.Latency{}
 		p.Gateway.Cache = false
+		p.Gateway.MaxTokens = 40 // upstreamtest.Fake, like some servers, wants a cap
 		c.Chat.Pipeline = &p
 		c.RatePerSecond, c.RateBurst = 1000, 1000
 	})
 }
 
 // chatSelectors are the elements a chat stream may patch.
-var chatSelectors = map[string]bool{"#chat-error": true, "#chat-live": true, "#chat-log": true, "#chat-convs": true}
+var chatSelectors = map[string]bool{"#chat-error": true, "#chat-live": true, "#chat-live-a-body": true, "#chat-log": true, "#chat-convs": true}
 
 // chatShape checks a chat stream's framing and returns its shape: how many
 // signals events and how many fragment events other than the live turn
@@ -108,7 +114,7 @@ func chatShape(t *testing.T, status int, body string) (shape string, html string
 			if !chatSelectors[sel] {
 				t.Errorf("a fragment event patches %q", sel)
 			}
-			if sel != "#chat-live" {
+			if sel != "#chat-live" && sel != "#chat-live-a-body" { // live patches come as often as timing allows
 				fixed++
 			}
 			b.WriteString(e.value("fragments"))
@@ -134,6 +140,22 @@ func TestInjectionThroughChatAnswer(t *testing.T) {
 		conv := newConversation(t, c, ts.URL)
 		status, body := chatSend(t, c, ts.URL, conv, "How long do refunds take?")
 		return chatShape(t, status, body)
+	})
+}
+
+// A reasoning model's thinking is model text too: it streams live, folds,
+// and is replayed from the saved figures, all through the same framing.
+func TestInjectionThroughChatThinking(t *testing.T) {
+	checkVariants(t, func(t *testing.T, text string) (string, string) {
+		_, ts := fastChatServer(t, scriptedProvider{thoughts: pieces("The customer wants a refund. "+text, 3), deltas: []string{"Refunds take ", "five days."}})
+		c := client(t)
+		conv := newConversation(t, c, ts.URL)
+		status, body := chatSend(t, c, ts.URL, conv, "How long do refunds take?")
+		shape, html := chatShape(t, status, body)
+		if !strings.Contains(html, `<details class="msg-think" id="msg-2-think">`) {
+			t.Errorf("the saved answer lost its thinking")
+		}
+		return shape, html
 	})
 }
 

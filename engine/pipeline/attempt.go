@@ -104,7 +104,7 @@ func (r *run) attempt(ctx context.Context, tier Tier, preq ProviderRequest, from
 		for {
 			var ev StreamEvent
 			ev, err = stream.Recv()
-			if err == nil && !ev.Done && (ev.Tokens > 0 || ev.Text != "") {
+			if err == nil && !ev.Done && (ev.Tokens > 0 || ev.Text != "" || ev.Reasoning != "") {
 				seen.Store(true) // before the check below, so a token is either shown or timed out
 			}
 			if err == nil && actx.Err() != nil {
@@ -121,7 +121,7 @@ func (r *run) attempt(ctx context.Context, tier Tier, preq ProviderRequest, from
 				end = when
 				break
 			}
-			if ev.Tokens == 0 && ev.Text == "" {
+			if ev.Tokens == 0 && ev.Text == "" && ev.Reasoning == "" {
 				continue
 			}
 			ls := limits
@@ -140,7 +140,7 @@ func (r *run) attempt(ctx context.Context, tier Tier, preq ProviderRequest, from
 				r.rec.add(Span{Stage: StageFirstToken, Tier: tier.Name, Start: at.Start, End: at.FirstToken, WallStart: wallFrom})
 			}
 			tokens += ev.Tokens
-			r.deliver(a, ev.Text, ev.Tokens, tier.Name, when)
+			r.route(a, ev, tier.Name, when)
 		}
 		_ = stream.Close()
 	}

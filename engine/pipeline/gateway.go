@@ -32,6 +32,10 @@ type answer struct {
 	shown     bool
 	pending   strings.Builder
 	pendingN  int
+	// answering is set by the first answer text that arrives (shown or,
+	// in buffered mode, held).
+	answering bool
+	thought   thought
 }
 
 // callModel runs the gateway: cache, then the primary tier and its
@@ -126,11 +130,79 @@ func (r *run) replayCache(key [32]byte, a *answer, start time.Duration) bool {
 	return true
 }
 
+// route sends one chunk to the thinking or to the answer. A chunk with
+// tokens but no text (a <think> tag the client took out, a token that
+// ends inside a character) says nothing about whose it is before any
+// text has come, so its tokens wait for the next chunk with text.
+func (r *run) route(a *answer, ev StreamEvent, tier string, at time.Duration) {
+	t := &a.thought
+	if ev.Text == "" && ev.Reasoning == "" {
+		switch {
+		case a.answering:
+			r.deliver(a, "", ev.Tokens, tier, at)
+		case t.started:
+			r.think(a, "", ev.Tokens, tier, at) // e.g. the closing tag
+		default:
+			if t.quiet == 0 {
+				t.quietAt = at
+			}
+			t.quiet += ev.Tokens
+		}
+		return
+	}
+	tokens, since := ev.Tokens+t.quiet, at
+	if t.quiet > 0 {
+		since = t.quietAt
+	}
+	t.quiet = 0
+	if ev.Reasoning != "" {
+		n := tokens
+		if ev.Text != "" {
+			n = 0 // the answer starts in this chunk: its tokens go there
+		}
+		if !t.started {
+			t.started, t.first = true, since
+		}
+		r.think(a, ev.Reasoning, n, tier, at)
+	}
+	if ev.Text != "" {
+		r.deliver(a, ev.Text, tokens, tier, at)
+	}
+}
+
+// think takes the model's thinking: shown apart from the answer, held
+// with it in buffered mode, withheld when an output check is on (the
+// check reads the answer only).
+func (r *run) think(a *answer, text string, tokens int, tier string, at time.Duration) {
+	t := &a.thought
+	t.started = true
+	t.tokens += tokens
+	if !a.answering {
+		t.end = at
+	}
+	if checksOutput(r.tiers[tier].Provider) {
+		t.hidden, text = true, ""
+	}
+	if r.cfg.Gateway.Buffered {
+		t.pending.WriteString(text)
+		t.pendingN += tokens
+		return
+	}
+	t.shown.WriteString(text)
+	r.rec.emit(Event{Kind: EventThinking, At: at, Text: text, Tokens: tokens, Tier: tier, Hidden: t.hidden})
+}
+
 // deliver forwards text to the user as it arrives (or, in buffered mode,
 // holds it back) and keeps it for the cache. at is when it arrived, since
 // the request start.
 func (r *run) deliver(a *answer, text string, tokens int, tier string, at time.Duration) {
 	a.lastToken = at
+	if text != "" && !a.answering {
+		a.answering = true
+		if a.thought.started {
+			a.thought.end = at // the thinking lasted until the answer began
+		}
+	}
 	r.delivered = append(r.delivered, cachedDelta{text: text, tokens: tokens})
 	if r.cfg.Gateway.Buffered {
 		a.pending.WriteString(text)
@@ -141,9 +213,11 @@ func (r *run) deliver(a *answer, text string, tokens int, tier string, at time.D
 }
 
 // show puts text on the user's screen at at (since the request start).
+// The first word is the first answer text: a chunk of tokens without text
+// shows nothing a reader can use.
 func (r *run) show(a *answer, text string, tokens int, tier string, at time.Duration) {
 	wall := r.rec.since()
-	if !a.shown {
+	if !a.shown && text != "" {
 		a.shown, a.firstShown, a.wallFirst = true, at, wall
 	}
 	a.lastShown, a.wallLast = at, wall
@@ -153,9 +227,20 @@ func (r *run) show(a *answer, text string, tokens int, tier string, at time.Dura
 }
 
 // flush sends a buffered answer in one piece, as a non-streaming API
-// would; an answer that did not complete shows nothing.
+// would, its thinking first; an answer that did not complete shows
+// nothing.
 func (r *run) flush(a *answer, tier string) {
-	if r.cfg.Gateway.Buffered && a.status == StatusComplete && a.pending.Len() > 0 {
-		r.show(a, a.pending.String(), a.pendingN, tier, max(a.lastToken, a.attemptAt))
+	if !r.cfg.Gateway.Buffered || a.status != StatusComplete {
+		return
+	}
+	at := max(a.lastToken, a.attemptAt)
+	if t := &a.thought; t.pendingN > 0 || t.pending.Len() > 0 {
+		t.shown.WriteString(t.pending.String())
+		r.rec.emit(Event{Kind: EventThinking, At: at, Text: t.pending.String(), Tokens: t.pendingN, Tier: tier, Hidden: t.hidden})
+		t.pending.Reset()
+		t.pendingN = 0
+	}
+	if a.pending.Len() > 0 {
+		r.show(a, a.pending.String(), a.pendingN, tier, at)
 	}
 }

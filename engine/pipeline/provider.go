@@ -51,8 +51,14 @@ type Stream interface {
 // StreamEvent is a chunk of text or, with Done set, the end of a stream
 // with its usage and finish reason.
 type StreamEvent struct {
-	Text   string
-	Tokens int       // tokens this chunk carries (a chunk may carry none)
+	Text string
+	// Reasoning is thinking a reasoning model wrote before its answer,
+	// which a server streams apart from the answer text. It is not the
+	// answer: the first word a reader can use is the first Text.
+	Reasoning string
+	// Tokens is how many tokens this chunk carries (a chunk may carry
+	// none); a chunk with both texts counts them all as answer tokens.
+	Tokens int
 	At     time.Time // when the chunk arrived, on the provider's clock
 	// Since is the chunk's modelled time from the call (Stream) to its
 	// arrival, set by providers that model their time (the bundled
@@ -71,6 +77,22 @@ type Usage struct {
 	PromptTokens     int
 	CompletionTokens int
 	CachedTokens     int // prompt tokens served from a prefix cache
+}
+
+// OutputChecker is what a Provider implements when it checks the answer
+// before the reader sees it (an output moderation wrapper that stops a
+// stream with ErrContentFilter). Such a check reads the answer text only,
+// so the gateway withholds a reasoning model's thinking from the reader
+// when the tier's outermost provider says it checks output: showing it
+// would put unchecked model text on screen.
+type OutputChecker interface {
+	ChecksOutput() bool
+}
+
+// checksOutput says whether p declares an output check.
+func checksOutput(p Provider) bool {
+	oc, ok := p.(OutputChecker)
+	return ok && oc.ChecksOutput()
 }
 
 // ErrRefused is what a provider that turns a request away wraps.

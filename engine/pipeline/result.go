@@ -6,10 +6,22 @@ import "time"
 // (see Span), with the handler's times beside them.
 type Summary struct {
 	// FirstToken is the model's time to first token: from the start of
-	// the attempt that answered to its first token.
+	// the attempt that answered to its first token of any kind (a
+	// reasoning model's first thinking token counts).
 	FirstToken time.Duration
-	// FirstWord is what the user waits: request start to the first text.
+	// FirstWord is what the user waits: request start to the first
+	// answer text. A reasoning model's thinking comes before it: time to
+	// first token, but no word the reader can use.
 	FirstWord time.Duration
+	// Thinking is how long a reasoning model thought: from its first
+	// thinking token to its first answer text (to its last thinking token
+	// when no answer came); 0 when it did not think.
+	Thinking time.Duration
+	// ThinkingTokens counts the tokens of its thinking.
+	ThinkingTokens int
+	// ThinkingHidden says the thinking was withheld from the reader
+	// because an output check reads only the answer (see OutputChecker).
+	ThinkingHidden bool
 	// Total is request start to the last text (the answer complete).
 	Total time.Duration
 	// Elapsed is the handler's time for the whole run, saving the
@@ -29,6 +41,9 @@ type Result struct {
 	Status string
 	// Text is exactly what the user was shown of the answer.
 	Text string
+	// Reasoning is what the user was shown of a reasoning model's
+	// thinking, apart from the answer; empty when it was withheld.
+	Reasoning string
 	// Message explains a status other than complete, for the user.
 	Message      string
 	Err          error

@@ -62,6 +62,9 @@ func (r *run) execute() *Result {
 		if a.modelFirst > 0 || a.cached {
 			res.Summary.FirstToken = a.modelFirst - a.attemptAt
 		}
+		res.Reasoning = a.thought.shown.String()
+		res.Summary.Thinking, res.Summary.ThinkingTokens = a.thought.took(), a.thought.tokens
+		res.Summary.ThinkingHidden = a.thought.hidden
 	}
 	res.Summary.Cost += r.extraCost
 	res.Message = userMessage(res.Status)
@@ -69,7 +72,7 @@ func (r *run) execute() *Result {
 		res.Message = "This answer was withdrawn because it broke our content policy. Please ask again or contact a human agent."
 	}
 	if res.Status == StatusBlocked {
-		res.Text = ""
+		res.Text, res.Reasoning = "", "" // a withdrawn answer takes its thinking with it
 	}
 	if res.Status != StatusComplete {
 		r.rec.emit(Event{Kind: EventError, At: r.rec.lastAt(), Err: res.Message, Status: res.Status, Cause: res.Err})

@@ -46,8 +46,11 @@ const (
 	EventStageStart = "stage-start"
 	EventStageEnd   = "stage-end"
 	EventDelta      = "delta" // text for the user
-	EventError      = "error" // the answer failed or was cut; Err says why
-	EventDone       = "done"  // the run is over; Result is set
+	// EventThinking is a reasoning model's thinking before its answer,
+	// shown apart from it; Hidden marks thinking withheld from the reader.
+	EventThinking = "thinking"
+	EventError    = "error" // the answer failed or was cut; Err says why
+	EventDone     = "done"  // the run is over; Result is set
 )
 
 // Event is progress reported while a request runs, in time order, so a lab
@@ -60,10 +63,13 @@ type Event struct {
 	Wall time.Duration
 	// Stage events carry the span (End is zero on stage-start).
 	Span Span
-	// Delta events carry text and its token count.
+	// Delta and thinking events carry text and its token count.
 	Text   string
 	Tokens int
 	Tier   string
+	// Hidden is set on thinking events whose text is withheld because an
+	// output check reads only the answer (see OutputChecker).
+	Hidden bool
 	// Error events carry a message fit for the user, the status the
 	// answer ends with and the error itself.
 	Err    string

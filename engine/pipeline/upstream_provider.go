@@ -21,8 +21,10 @@ func NewUpstreamProvider(c *upstream.Client) *UpstreamProvider { return &Upstrea
 // Stream posts a streaming chat completion. Each chunk counts the tokens
 // it carries (upstream.Chunk.Tokens: the server's running count, else one
 // per chunk with text); the server's final usage replaces that sum when it
-// sends one. Cancelling ctx
-// closes the connection, which vLLM takes as an abort.
+// sends one. A reasoning model's thinking arrives as Reasoning, apart from
+// the answer (the client has already moved a leading <think> block
+// there). Cancelling ctx closes the connection, which vLLM takes as an
+// abort.
 func (p *UpstreamProvider) Stream(ctx context.Context, req ProviderRequest) (Stream, error) {
 	if p.Client == nil {
 		return nil, errors.New("upstream provider: no client")
@@ -54,7 +56,7 @@ func (p *UpstreamProvider) Stream(ctx context.Context, req ProviderRequest) (Str
 		res, err := p.Client.Stream(ctx, ureq, func(c upstream.Chunk) {
 			chunks += c.Tokens
 			if c.Tokens > 0 || c.FinishReason == "" {
-				send(streamItem{ev: StreamEvent{Text: c.Text, Tokens: c.Tokens, At: c.At}})
+				send(streamItem{ev: StreamEvent{Text: c.Text, Reasoning: c.Reasoning, Tokens: c.Tokens, At: c.At}})
 			}
 		})
 		if err != nil {

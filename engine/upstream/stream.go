@@ -46,7 +46,11 @@ func (u *Usage) placeholder() bool {
 
 // Result sums up a finished stream.
 type Result struct {
-	Text         string
+	Text string
+	// Reasoning is the thinking a reasoning model streamed apart from
+	// its answer (or in a leading <think> block, which the client moves
+	// here).
+	Reasoning    string
 	FinishReason string
 	// Usage is the last token count the server sent (its final usage
 	// chunk, or the running count on the last chunk); nil when it sent
@@ -110,14 +114,16 @@ type streamReader struct {
 	onChunk func(Chunk)
 	res     *Result
 	text    strings.Builder
+	reason  strings.Builder
 	ends    lineEnds
 	thought lineEnds
+	think   thinkSplitter
 }
 
 // read consumes body to its end. It returns nil after [DONE], or after a
 // finish_reason when the server closes without [DONE].
 func (s *streamReader) read(body io.Reader) error {
-	defer func() { s.res.Text = s.text.String() }()
+	defer func() { s.res.Text, s.res.Reasoning = s.text.String(), s.reason.String() }()
 	sc := bufio.NewScanner(body)
 	sc.Buffer(make([]byte, 64*1024), 16*1024*1024)
 	sc.Split(scanEventLines)
@@ -146,6 +152,7 @@ func (s *streamReader) read(body io.Reader) error {
 			return err
 		}
 	}
+	s.flushThink()
 	if err := sc.Err(); err != nil {
 		if errors.Is(err, io.ErrUnexpectedEOF) {
 			return ErrIncomplete
@@ -161,6 +168,7 @@ func (s *streamReader) read(body io.Reader) error {
 // data handles one data line; done reports the end of the stream.
 func (s *streamReader) data(data []byte) (done bool, err error) {
 	if string(data) == "[DONE]" {
+		s.flushThink()
 		return true, nil
 	}
 	at := s.now()
@@ -180,7 +188,10 @@ func (s *streamReader) data(data []byte) (done bool, err error) {
 		return false, nil
 	}
 	text, reasoning := ch.Choices[0].pieces()
-	k := Chunk{Text: s.ends.normalize(text), Reasoning: s.thought.normalize(reasoning), At: at}
+	k := Chunk{Reasoning: s.thought.normalize(reasoning), At: at}
+	var tagged string
+	k.Text, tagged = s.think.split(s.ends.normalize(text))
+	k.Reasoning += tagged
 	switch {
 	case running:
 		// Attribute to this chunk whatever the count grew by since the
@@ -193,12 +204,28 @@ func (s *streamReader) data(data []byte) (done bool, err error) {
 	if f := ch.Choices[0].FinishReason; f != nil && *f != "" {
 		k.FinishReason = *f
 		s.res.FinishReason = *f
+		rest, thought := s.think.flush()
+		k.Text, k.Reasoning = k.Text+rest, k.Reasoning+thought
 	}
+	s.report(k)
+	return false, nil
+}
+
+// report passes a chunk on and adds it to the result.
+func (s *streamReader) report(k Chunk) {
 	s.text.WriteString(k.Text)
+	s.reason.WriteString(k.Reasoning)
 	if s.onChunk != nil {
 		s.onChunk(k)
 	}
-	return false, nil
+}
+
+// flushThink reports, as a chunk of no tokens, text the think splitter
+// still holds when a stream ends without a finish reason.
+func (s *streamReader) flushThink() {
+	if text, thought := s.think.flush(); text != "" || thought != "" {
+		s.report(Chunk{Text: text, Reasoning: thought, At: s.now()})
+	}
 }
 
 // inStreamError is the error an error event carries.

@@ -80,11 +80,13 @@ func FuzzStreamReader(f *testing.F) {
 	f.Add("data: {\"error\":{\"message\":\"x\",\"code\":500}}\n\ndata: [DONE]\n\n")
 	f.Add("event: error\ndata: \"text\"\n\nerror: {}\n")
 	f.Add("data: {\"choices\":[{\"text\":\"a\"}],\"usage\":{\"prompt_tokens\":1,\"completion_tokens\":-5,\"total_tokens\":1}}\n\n")
+	f.Add("data: {\"choices\":[{\"delta\":{\"content\":\"<th\"}}]}\n\ndata: {\"choices\":[{\"delta\":{\"content\":\"ink>x</think>y\"},\"finish_reason\":\"stop\"}]}\n\n")
 	f.Fuzz(func(t *testing.T, body string) {
 		res, chunks, err := readAll(body)
 		sum := 0
-		var text strings.Builder
+		var text, thought strings.Builder
 		for _, c := range chunks {
+			thought.WriteString(c.Reasoning)
 			if c.Tokens < 0 {
 				t.Fatalf("chunk %+v carries negative tokens", c)
 			}
@@ -93,6 +95,9 @@ func FuzzStreamReader(f *testing.F) {
 		}
 		if sum != res.Tokens || text.String() != res.Text {
 			t.Fatalf("chunks sum to %d tokens and %q, result says %d and %q", sum, text.String(), res.Tokens, res.Text)
+		}
+		if thought.String() != res.Reasoning {
+			t.Fatalf("chunks carry reasoning %q, result says %q", thought.String(), res.Reasoning)
 		}
 		if strings.ContainsRune(res.Text, '\r') {
 			t.Fatalf("text %q keeps a CR", res.Text)

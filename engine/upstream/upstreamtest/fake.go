@@ -67,6 +67,15 @@ type Fake struct {
 	// CRLF ends every line with CRLF; KeepAlive writes an SSE comment
 	// before every chunk, as llama.cpp's ping does on a quiet stream.
 	CRLF, KeepAlive bool
+	// Reasoning makes a reasoning model of it: it thinks for this many
+	// tokens, one chunk each, before its answer. The thinking counts
+	// against max_tokens and in the usage, and goes in the Format's own
+	// delta field (see fake_wire.go) — or, with ThinkInText and on
+	// /v1/completions, inside the answer text as a leading
+	// <think>…</think> block, as a server without a reasoning parser
+	// streams it.
+	Reasoning   int
+	ThinkInText bool
 }
 
 // fakeRequest is what Fake reads of a request.
@@ -141,24 +150,42 @@ func (f *Fake) play(w http.ResponseWriter, r *http.Request, q fakeRequest, chat 
 		Continuous   bool `json:"continuous_usage_stats"`
 	}
 	_ = json.Unmarshal(q.StreamOptions, &opts)
+	think := min(f.Reasoning, q.MaxTokens)
 	tokens, finish := f.answerLength(q)
+	if think+tokens > q.MaxTokens {
+		tokens, finish = q.MaxTokens-think, "length"
+	}
 	wr := &wire{f: f, w: w, chat: chat, model: q.Model, prompt: q.promptWords(),
-		usage: opts.IncludeUsage && !f.NoUsage, running: opts.Continuous && opts.IncludeUsage && f.Format.HonoursRunningCounts()}
+		usage: opts.IncludeUsage && !f.NoUsage, running: opts.Continuous && opts.IncludeUsage && f.Format.HonoursRunningCounts(),
+		thinkInText: f.ThinkInText || !chat}
 	w.Header().Set("Content-Type", "text/event-stream")
 	w.WriteHeader(http.StatusOK)
 	clk := clock.Or(f.Clock)
+	wait := func(k int) bool {
+		d := f.Gap
+		if k == 0 {
+			d = f.TTFT
+		}
+		return clock.Sleep(r.Context(), clk, d) == nil
+	}
+	for k := range think {
+		if !wait(k) {
+			return
+		}
+		end := ""
+		if k+1 == think && tokens == 0 {
+			end = finish // thinking cut off by max_tokens
+		}
+		wr.think(k, think, end)
+	}
 	interval := max(1, f.StreamInterval)
 	var pending []string
 	for k := range tokens {
-		wait := f.Gap
-		if k == 0 {
-			wait = f.TTFT
-		}
-		if clock.Sleep(r.Context(), clk, wait) != nil {
+		if !wait(think + k) {
 			return
 		}
 		pending = append(pending, " "+words[k%len(words)])
-		made := k + 1
+		made := think + k + 1
 		if made == f.CloseAfter {
 			wr.step(pending, made, "")
 			return
@@ -168,17 +195,17 @@ func (f *Fake) play(w http.ResponseWriter, r *http.Request, q fakeRequest, chat 
 			wr.failMidStream()
 			return
 		}
-		if len(pending) < interval && made < tokens {
+		if len(pending) < interval && k+1 < tokens {
 			continue
 		}
 		end := ""
-		if made == tokens {
+		if k+1 == tokens {
 			end = finish
 		}
 		wr.step(pending, made, end)
 		pending = pending[:0]
 	}
-	wr.finish(tokens, finish)
+	wr.finish(think+tokens, finish)
 }
 
 // refuse writes the Format's error body.

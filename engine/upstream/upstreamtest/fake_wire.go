@@ -48,6 +48,8 @@ type wire struct {
 	usage   bool // the final usage chunk
 	running bool // usage on every chunk
 	first   bool // the first chunk has been written
+	// thinkInText writes the thinking in the answer text between tags.
+	thinkInText bool
 }
 
 func (x *wire) usageOf(tokens int) map[string]int {
@@ -93,10 +95,15 @@ func (x *wire) textChoice(text any, finish any) map[string]any {
 // step writes the chunk(s) for tokens that are ready; made counts every
 // token so far, end is the finish reason when these are the last.
 func (x *wire) step(pending []string, made int, end string) {
-	text := strings.Join(pending, "")
-	var finish any
+	x.write1(x.textChoice(strings.Join(pending, ""), nil), made, end)
+}
+
+// write1 writes one choice, after the role chunk the Format opens its
+// chat stream with; made counts every token so far, end is the finish
+// reason when it carries the last ones.
+func (x *wire) write1(choice map[string]any, made int, end string) {
 	if end != "" && (x.f.Format == VLLM || (x.f.Format == SGLang && !x.chat)) {
-		finish = end // these two put the finish on the last text chunk
+		choice["finish_reason"] = end // these two put the finish on the last text chunk
 	}
 	extra := map[string]any{}
 	if x.running {
@@ -115,11 +122,11 @@ func (x *wire) step(pending []string, made int, end string) {
 		case LlamaCpp:
 			x.send(x.chunk(map[string]any{"delta": map[string]any{"role": "assistant", "content": nil}}, nil))
 		case Ollama:
-			x.send(x.chunk(map[string]any{"delta": map[string]any{"role": "assistant", "content": text}}, nil))
-			return
+			// Ollama's first chunk is its first output, with the role.
+			choice["delta"].(map[string]any)["role"] = "assistant"
 		}
 	}
-	x.send(x.chunk(x.textChoice(text, finish), extra))
+	x.send(x.chunk(choice, extra))
 }
 
 // runningAt is the running usage key of a chunk, when asked for.
