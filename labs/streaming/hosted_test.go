@@ -1,6 +1,7 @@
 package streaming
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/latencylab/latencylab/labs"
@@ -61,5 +62,48 @@ func TestHostedPresetReproducesTheLesson(t *testing.T) {
 	}
 	if d := all[statTTFT] - kept[statTTFT]; d < 2*190-1 || d > 2*190+1 {
 		t.Errorf("a kept-alive connection saves %.1f ms, want the two handshake round trips", d)
+	}
+}
+
+// The formulas behind the first token and the time per output token end
+// at the figures on their cards, whatever the run met: on the hosted
+// preset they add the network and the other tenants' sequences in each
+// step to the GPU's own step; with a speed cap, the wait the cap adds.
+// The first word names the first token alone when that token was a word.
+func TestHostedWhyAddsUpToTheCard(t *testing.T) {
+	hosted := labtest.PresetWith(t, labtest.Inert(t, define), hostedPreset)
+	onPool := func(pool *labs.Engines) labs.Lab { return mustNew(t, Config{Engines: pool, Tick: -1}) }
+	for _, tc := range []struct {
+		name           string
+		changes        labs.Values
+		ttftHas        string // a term the first token's formula names
+		tpotHas        string // a term the time per output token's formula names
+		tpotHasNot     string
+		firstWordIsTok bool
+	}{
+		{"hosted", nil, "network to the provider and back", "other sequences in each step", "speed cap", true},
+		{"hosted, no tenants", labs.Values{pipelinelab.KnobTenants: 0.0}, "network to the provider and back", "fixed step overhead", "other sequences", true},
+		{"hosted, capped at 20 tok/s", labs.Values{knobSpeedCap: 20.0}, "network", "held back to the speed cap", "other sequences", true},
+		{"next door, alone", labs.Values{pipelinelab.KnobTenants: 0.0, pipelinelab.KnobRTT: 0.0}, "compute", "reading the weights", "other sequences", true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			last := labtest.FinalFrame(t, onPool, hosted(tc.changes))
+			ttft, tpot, word := labtest.StatOf(t, last, statTTFT), labtest.StatOf(t, last, statTPOT), labtest.StatOf(t, last, statFirstWord)
+			labtest.CheckFormula(t, ttft, 0.02)
+			labtest.CheckFormula(t, tpot, 0.02)
+			labtest.CheckFormula(t, word, 0.005)
+			if !strings.Contains(ttft.Why, tc.ttftHas) {
+				t.Errorf("first token's formula does not name %q: %s", tc.ttftHas, ttft.Why)
+			}
+			if !strings.Contains(tpot.Why, tc.tpotHas) || strings.Contains(tpot.Why, tc.tpotHasNot) {
+				t.Errorf("time per output token's formula: want %q and not %q: %s", tc.tpotHas, tc.tpotHasNot, tpot.Why)
+			}
+			if (word.Value == ttft.Value) != tc.firstWordIsTok {
+				t.Fatalf("first word %.1f ms, first token %.1f ms: want them equal = %v", word.Value, ttft.Value, tc.firstWordIsTok)
+			}
+			if tc.firstWordIsTok && (!strings.Contains(word.Why, "already held a whole word") || strings.Contains(word.Why, "finish a word")) {
+				t.Errorf("the first token was the first word, yet the formula reads: %s", word.Why)
+			}
+		})
 	}
 }

@@ -28,6 +28,10 @@ func (v *view) why(m *meter) map[string]labs.Formula {
 		f := labs.Sum("ms", labs.Term{Name: "first token", Value: first},
 			labs.Term{Name: "until a whole word had arrived", Value: labs.Millis(m.firstWord - m.firstTok)})
 		f.Before = "First word = the first token + the tokens it took to finish a word:"
+		if m.firstWord == m.firstTok {
+			f = labs.Formula{Unit: "ms", Result: first, Expr: "first word = first token",
+				Before: "The first token already held a whole word, so the reader waited for nothing more:"}
+		}
 		if !m.streaming {
 			f = labs.Sum("ms", labs.Term{Name: "first token", Value: first},
 				labs.Term{Name: "the rest of the answer, held back", Value: labs.Millis(m.firstWord - m.firstTok)})
