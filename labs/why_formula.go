@@ -78,8 +78,13 @@ func (f Formula) Text(measured float64) string {
 	if lead := f.lead(); lead != "" {
 		b.WriteString(" " + lead + ".")
 	}
-	if gap := measured - f.Result; f.Remainder != "" && math.Abs(gap) > max(0.02*math.Abs(measured), 0.5) {
+	switch gap := measured - f.Result; {
+	case f.Remainder == "" || math.Abs(gap) <= max(0.02*math.Abs(measured), 0.5):
+	case gap > 0:
 		fmt.Fprintf(&b, " The run measured %s; the other %s is %s.", withUnit(measured, f.Unit), withUnit(gap, f.Unit), f.Remainder)
+	default: // the terms overshoot: there is no negative "other" to name
+		fmt.Fprintf(&b, " The run measured %s, %s less than the terms add up to: the difference is %s.",
+			withUnit(measured, f.Unit), withUnit(-gap, f.Unit), f.Remainder)
 	}
 	if after := strings.TrimSpace(f.After); after != "" {
 		b.WriteString(" " + after)

@@ -29,6 +29,8 @@ func TestFormulaText(t *testing.T) {
 			"guardrail 80 + lookups 120 + model first token 600 ≈ 800 ms. The largest part is model first token: 75% of it."},
 		{"a gap is named", Formula{Expr: "prefill 104", Result: 104, Unit: "ms", Lead: "The prompt sets it", Remainder: "a queue"}, 150,
 			"prefill 104 ≈ 104 ms. The prompt sets it. The run measured 150 ms; the other 46 ms is a queue."},
+		{"an overshoot is not a negative rest", Formula{Expr: "(400 − 100) fewer tokens × 8.4 ms per token", Result: 2510, Unit: "ms", Remainder: "the two answers' different first tokens"}, 2361,
+			"(400 − 100) fewer tokens × 8.4 ms per token ≈ 2,510 ms. The run measured 2,361 ms, 149 ms less than the terms add up to: the difference is the two answers' different first tokens."},
 		{"rounding is not a gap", Formula{Expr: "a 10", Result: 10, Unit: "tok/s", Remainder: "a queue"}, 10.1,
 			"a 10 ≈ 10 tok/s."},
 		{"a tally keeps its zeros", Tally("requests", Term{"overall timeout", 0}, Term{"deadline", 3}), 3,

@@ -1,6 +1,7 @@
 package levers
 
 import (
+	"strings"
 	"testing"
 	"time"
 
@@ -25,5 +26,22 @@ func TestWhyMatchesTheRun(t *testing.T) {
 				labtest.CheckFormula(t, labtest.StatOf(t, last, key), tol)
 			}
 		})
+	}
+}
+
+// On the hosted preset the shorter answer's saving measures less than its
+// tokens × time per token, and the panel says by how much in words: no
+// figure in any formula is a negative "other".
+func TestHostedWhyHasNoNegativeRest(t *testing.T) {
+	hosted := labtest.PresetWith(t, labtest.Inert(t, define), hostedPreset)
+	frames, _ := runLab(t, hosted(nil), DefaultWallLimit)
+	last := frames[len(frames)-1]
+	for _, st := range last.Stats {
+		if strings.Contains(st.Why, "the other -") || strings.Contains(st.Why, "≈ -") {
+			t.Errorf("%s: %s", st.Key, st.Why)
+		}
+	}
+	if w := labtest.StatOf(t, last, statShorterSaves).Why; !strings.Contains(w, "less than the terms add up to: the difference is") {
+		t.Errorf("the saving's tokens × time per token overshoot what the run measured; the formula does not say so: %s", w)
 	}
 }
