@@ -1,9 +1,12 @@
 package streaming
 
 import (
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
+	"github.com/latencylab/latencylab/engine"
 	"github.com/latencylab/latencylab/labs"
 	"github.com/latencylab/latencylab/labs/labtest"
 	"github.com/latencylab/latencylab/labs/pipelinelab"
@@ -106,4 +109,30 @@ func TestHostedWhyAddsUpToTheCard(t *testing.T) {
 			}
 		})
 	}
+}
+
+// The L4 preset's note says it writes about 13 tokens a second, under the
+// 30 to 200 the lesson gives for a single stream, because every token
+// reads 16 GB of weights through 300 GB/s (under a tenth of an H100's
+// 3,350): the run and the GPU table hold each of those figures.
+func TestLongL4PresetNote(t *testing.T) {
+	l4 := labtest.PresetWith(t, labtest.Inert(t, define), longL4Preset)
+	onPool := func(pool *labs.Engines) labs.Lab { return mustNew(t, Config{Engines: pool, Tick: -1}) }
+	last := labtest.FinalFrame(t, onPool, l4(nil))
+	bw := map[string]float64{}
+	for _, h := range engine.HardwareProfiles() {
+		bw[h.Name] = h.MemBandwidthGBs
+	}
+	tpot := labtest.StatOf(t, last, statTPOT)
+	labtest.CheckRanges(t, "", []labtest.Range{
+		{What: "speed (about 13 tok/s, under 30)", Got: labtest.Stat(t, last, statTokPerS), Lo: 12, Hi: 14.5},
+		{What: "L4 memory bandwidth (300 GB/s)", Got: bw["l4"], Lo: 300, Hi: 300},
+		{What: "H100 memory bandwidth (3,350 GB/s)", Got: bw["h100-sxm"], Lo: 3350, Hi: 3350},
+	})
+	m := regexp.MustCompile(`reads ([0-9.]+) GB of weights`).FindStringSubmatch(tpot.Why)
+	if m == nil || !strings.Contains(tpot.Why, "memory-bound") {
+		t.Fatalf("the note says memory sets the pace; the formula says: %s", tpot.Why)
+	}
+	gb, _ := strconv.ParseFloat(m[1], 64)
+	labtest.CheckRanges(t, "GB", []labtest.Range{{What: "bytes a decode step reads (the note: 16 GB of weights)", Got: gb, Lo: 16, Hi: 17}})
 }
