@@ -69,7 +69,7 @@ func define(run func(context.Context, params, func(labs.Frame)) error) (*labs.Ki
 			labs.Bind(labs.Knob{Name: knobReading, Label: "Reading speed", Unit: "words/s", Min: 3, Max: 6, Step: 0.1,
 				Help: "How fast the reader gets through the text; adults read about four to five words a second."},
 				func(p *params) *float64 { return &p.readingSpeed }),
-			labs.Bind(labs.Knob{Name: knobSpeedCap, Label: "Model speed cap", Unit: "tokens/s", Min: 0, Max: 300, Step: 10,
+			labs.Bind(labs.Knob{Name: knobSpeedCap, Label: "Model speed cap", Unit: "tokens/s", Min: 0, Max: 300, Step: 10, ZeroLabel: "off",
 				Help: "Hold the model to at most this many tokens a second, as a busy hosted API does (0: as fast as the GPU goes)."},
 				func(p *params) *int { return &p.speedCap }),
 			labs.Bind(labs.Knob{Name: knobSide, Label: "Side by side",
