@@ -1,6 +1,8 @@
 package moderation
 
 import (
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -100,6 +102,23 @@ func TestHostedFirstWordTermsMatchTheKnobs(t *testing.T) {
 			if tc.not != "" && strings.Contains(why, tc.not) {
 				t.Errorf("first word's formula names %q: %s", tc.not, why)
 			}
+			// Each run of tokens states its own pace, so count × pace is its term.
+			paced := pacedRe.FindAllStringSubmatch(why, -1)
+			if len(paced) == 0 {
+				t.Errorf("no run of tokens with its pace in: %s", why)
+			}
+			for _, m := range paced {
+				n, _ := strconv.ParseFloat(m[1], 64)
+				pace, _ := strconv.ParseFloat(m[2], 64)
+				term, _ := strconv.ParseFloat(strings.ReplaceAll(m[3], ",", ""), 64)
+				if d := n*pace - term; d < -0.03*term-0.5 || d > 0.03*term+0.5 {
+					t.Errorf("%v tokens × %v ms each is not the term's %v ms: %s", n, pace, term, m[0])
+				}
+			}
 		})
 	}
 }
+
+// pacedRe finds a run of tokens with its pace and its term in a formula:
+// "19 more tokens to fill the window (12.1 ms each) 229".
+var pacedRe = regexp.MustCompile(`(\d+) (?:more tokens|tokens of overlap)[^(]*\(([0-9.]+) ms each\)[^0-9:]* ([0-9][0-9,.]*)`)

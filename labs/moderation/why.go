@@ -24,7 +24,7 @@ func why(m *meter) map[string]labs.Formula {
 	}
 	countsWhy(m, out)
 	tpot := tpotOf(m)
-	if f, ok := firstWordWhy(m, tpot); ok {
+	if f, ok := firstWordWhy(m); ok {
 		out[statFirstWord] = f
 	}
 	if m.fin != none {
@@ -71,7 +71,7 @@ func tpotOf(m *meter) float64 {
 // the overlap the check reads with it, then for the check that released
 // it. Each term is a knob's: the round trip, the window, the overlap, the
 // moderation latency.
-func firstWordWhy(m *meter, tpot float64) (labs.Formula, bool) {
+func firstWordWhy(m *meter) (labs.Formula, bool) {
 	if m.firstWord == none || len(m.genAt) == 0 || m.firstWord < m.genAt[0] {
 		return labs.Formula{}, false
 	}
@@ -102,8 +102,9 @@ func firstWordWhy(m *meter, tpot float64) (labs.Formula, bool) {
 		checked = c.to
 	}
 	parts = append(parts, labs.Term{Name: "model first token", Value: labs.Millis(model)},
-		labs.Term{Name: fmt.Sprintf("%d more tokens %s (%s ms each)", k-1, window, labs.Figure(tpot)), Value: labs.Millis(m.genAt[k-1] - m.genAt[0])},
-		labs.Term{Name: fmt.Sprintf("%d tokens of overlap, read with the window and held for the next", checked-k), Value: labs.Millis(m.genAt[checked-1] - m.genAt[k-1])},
+		labs.Term{Name: fmt.Sprintf("%d more tokens %s%s", k-1, window, each(k-1, m.genAt[k-1]-m.genAt[0])), Value: labs.Millis(m.genAt[k-1] - m.genAt[0])},
+		labs.Term{Name: fmt.Sprintf("%d tokens of overlap%s, read with the window and held for the next", checked-k, each(checked-k, m.genAt[checked-1]-m.genAt[k-1])),
+			Value: labs.Millis(m.genAt[checked-1] - m.genAt[k-1])},
 		labs.Term{Name: shown, Value: labs.Millis(max(m.firstWord-m.genAt[checked-1], 0))})
 	f := labs.Sum("ms", parts...)
 	net, extra := "", "the window size"
@@ -119,6 +120,16 @@ func firstWordWhy(m *meter, tpot float64) (labs.Formula, bool) {
 	f.Before = fmt.Sprintf("First word = %smodel first token + extra delay, where the extra delay is %s × TPOT + the check:", net, extra)
 	f.Remainder = "the hand-over from the check to the reader"
 	return f, true
+}
+
+// each is the pace of n tokens written in d, " (12.5 ms each)": their
+// own pace, which other tenants' prompts can make slower than the
+// answer's mean.
+func each(n int, d time.Duration) string {
+	if n <= 0 {
+		return ""
+	}
+	return fmt.Sprintf(" (%s ms each)", labs.Figure(labs.Millis(d)/float64(n)))
 }
 
 // releasingCheck is the last answer check that started by the first word
