@@ -43,3 +43,25 @@ func TestWideTableSaysItScrolls(t *testing.T) {
 		})
 	}
 }
+
+// A run list of two or more runs carries the same line (phones show it
+// only while the list overflows); one run has nothing to scroll to.
+func TestRunListSaysItScrolls(t *testing.T) {
+	for _, tc := range []struct {
+		runs int
+		want string
+	}{{1, ""}, {2, "Scroll sideways for all 2 runs →"}, {4, "Scroll sideways for all 4 runs →"}} {
+		r := Runs{Prefix: "lab", Lab: "Toy"}
+		for i := range tc.runs {
+			r.Cols = append(r.Cols, RunCol{Label: "#" + itoa(i+1), When: "14:03:11"})
+		}
+		var b strings.Builder
+		if err := RunList(r).Render(context.Background(), &b); err != nil {
+			t.Fatal(err)
+		}
+		html := b.String()
+		if got := strings.Contains(html, `class="scroll-hint"`); got != (tc.want != "") || tc.want != "" && !strings.Contains(html, tc.want) {
+			t.Errorf("%d runs: want hint %q in\n%s", tc.runs, tc.want, html)
+		}
+	}
+}
