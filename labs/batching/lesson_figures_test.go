@@ -1,11 +1,13 @@
 package batching
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/latencylab/latencylab/engine"
 	"github.com/latencylab/latencylab/labs"
 	"github.com/latencylab/latencylab/labs/labtest"
+	"github.com/latencylab/latencylab/lessons"
 )
 
 // TestContinuousQueuesOnlyWhenFull checks the batching lesson's figures:
@@ -88,6 +90,17 @@ func TestBatchOf32(t *testing.T) {
 	} {
 		if c.got < c.lo || c.got > c.hi {
 			t.Errorf("%s is %.2f, want %v..%v", c.what, c.got, c.lo, c.hi)
+		}
+	}
+	// The batching lesson quotes the same run.
+	lesson, ok := lessons.Get("batching")
+	if !ok {
+		t.Fatal("no batching lesson")
+	}
+	for _, quote := range []string{"about 130 tokens a second", "a token every 7.7 ms", "about <strong>2,900 tokens a second</strong>",
+		"about <strong>130</strong>", "some 22 times", "about 10 ms apart"} {
+		if !strings.Contains(lesson.HTML, quote) {
+			t.Errorf("the batching lesson no longer says %q, which this preset's run holds", quote)
 		}
 	}
 }
