@@ -129,7 +129,7 @@ func Layout(p Page) templ.Component {
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 11, "</main><footer class=\"site-footer\"><div class=\"wrap footer-row\"><p>Latency Lab — learn where the milliseconds go in LLM serving, by measuring them.</p><p class=\"muted\">Every figure on this site comes from a run of the bundled engine, not from a table. ")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 11, "</main><footer class=\"site-footer\"><div class=\"wrap footer-row\"><p>Latency Lab — learn where the milliseconds go in LLM serving, by measuring them.</p><p class=\"muted\">Every figure in a lab comes from a run, not from a table; the lessons show their arithmetic. ")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
