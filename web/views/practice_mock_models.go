@@ -17,7 +17,7 @@ type MockPage struct {
 	Items       []MockItemView
 	// After the end:
 	Areas   []MockArea
-	Overall string
+	Overall MockOverall
 	History []MockPoint
 }
 
@@ -36,14 +36,26 @@ type MockItemView struct {
 	Score    string
 }
 
-// MockArea is one lesson's score in a mock.
-type MockArea struct{ Name, Score string }
+// MockArea is one lesson's score in a mock; Pending when some of its open
+// answers are not ticked yet, so Score says what is left, not a figure.
+type MockArea struct {
+	Name, Score string
+	Pending     bool
+}
+
+// MockOverall is a scorecard's headline, "Overall: 63%" or, while open
+// answers wait for ticks, "So far: 80%" with a Note saying what it covers.
+type MockOverall struct {
+	Label, Score, Note string
+	Partial            bool
+}
 
 // MockPoint is one earlier mock's overall score for the chart.
 type MockPoint struct {
 	Label   string
 	Percent int
 	Current bool
+	Partial bool // some open answers not ticked yet: drawn hollow
 }
 
 func mmss(s int) string {
@@ -51,6 +63,16 @@ func mmss(s int) string {
 		s = 0
 	}
 	return strconv.Itoa(s/60) + ":" + fmt.Sprintf("%02d", s%60)
+}
+
+// anyPartial says whether the chart has a hollow bar to explain.
+func anyPartial(points []MockPoint) bool {
+	for _, p := range points {
+		if p.Partial {
+			return true
+		}
+	}
+	return false
 }
 
 func barFill(current bool) string {
