@@ -29,9 +29,9 @@ func TestEstimateShowsWhatItGraded(t *testing.T) {
 		notWanted  string
 		historyRow string
 	}{
-		{"7,5 ms", http.StatusSeeOther, []string{"Full marks", `id="read-as"`, "read as <strong>7.5 ms</strong>"}, "", "7,5 ms (read as 7.5 ms)"},
+		{"7,5 ms", http.StatusSeeOther, []string{"Full marks", `id="read-as"`, "We read it as <strong>7.5 ms</strong>."}, "", "7,5 ms (read as 7.5 ms)"},
 		{"7.5 ms", http.StatusSeeOther, []string{"Full marks"}, `id="read-as"`, "7.5 ms"},
-		{"0,0075 s", http.StatusSeeOther, []string{"Full marks", "read as <strong>7.5 ms</strong>"}, "", "0,0075 s (read as 7.5 ms)"},
+		{"0,0075 s", http.StatusSeeOther, []string{"Full marks", "We read it as <strong>7.5 ms</strong>."}, "", "0,0075 s (read as 7.5 ms)"},
 		{"-5 ms", http.StatusUnprocessableEntity, []string{"the time cannot be negative"}, "start with a number", ""},
 		{"−5 ms", http.StatusUnprocessableEntity, []string{"the time cannot be negative"}, "start with a number", ""},
 		{"1.200,5 ms", http.StatusUnprocessableEntity, []string{"could be read two ways", "for example 1.2 s or 1200 ms"}, "", ""},
