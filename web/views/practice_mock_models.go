@@ -3,6 +3,8 @@ package views
 import (
 	"fmt"
 	"strconv"
+
+	"github.com/a-h/templ"
 )
 
 // MockPage is a running or finished mock interview.
@@ -80,4 +82,22 @@ func barFill(current bool) string {
 		return "#3b5bdb"
 	}
 	return "#9aa5c4"
+}
+
+// barStyle fills a finished mock's bar and draws a mock still waiting for
+// ticks hollow and dashed, since its figure covers only part of it.
+func barStyle(pt MockPoint) templ.Attributes {
+	if pt.Partial {
+		return templ.Attributes{"class": "partial", "fill": "none", "stroke": barFill(pt.Current), "stroke-width": "2", "stroke-dasharray": "4 3"}
+	}
+	return templ.Attributes{"fill": barFill(pt.Current)}
+}
+
+// barTitle is a bar's tooltip.
+func barTitle(pt MockPoint) string {
+	title := pt.Label + ": " + strconv.Itoa(pt.Percent) + "%"
+	if pt.Partial {
+		title += " so far, open answers still to tick"
+	}
+	return title
 }
