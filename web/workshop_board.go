@@ -58,6 +58,7 @@ func (s *Server) handleWorkshopBoard(c echo.Context) error {
 	if lab, ok := s.cfg.Catalog.Get(ws.PushedLab); ok {
 		b.PushedLab = lab.Info().Title
 	}
+	b.PushedProvider = presetProvider(s.cfg.Catalog, ws.PushedLab, ws.PushedPreset)
 	b.JoinQR = joinQR(origin + "/join/" + ws.Code)
 	for _, l := range s.cfg.Catalog.All() {
 		ch := views.LabChoice{Slug: l.Info().Slug, Title: l.Info().Title}
@@ -88,10 +89,15 @@ func (s *Server) handleWorkshopBoardEvents(c echo.Context) error {
 	if err != nil {
 		return err
 	}
+	var signals struct {
+		Width float64 `json:"wsChartW"`
+	}
+	_ = readSignals(c.Request(), &signals) // without a width the charts keep their default layout
 	wake, unsubscribe := r.board.subscribe("")
 	defer unsubscribe()
 	rs := s.openRoomStream(c)
 	ctx := c.Request().Context()
+	draw := boardChartContext(ctx, signals.Width)
 	last := make([]string, 5)
 	clk := s.cfg.Clock
 	tick := clock.NewTicker(clk, time.Second)
@@ -120,7 +126,7 @@ func (s *Server) handleWorkshopBoardEvents(c echo.Context) error {
 			{"ws-roster", views.BoardRoster(live.Roster)},
 			{"ws-runs", views.BoardRuns(live.Runs)},
 		} {
-			if err := rs.patchIfChanged(ctx, &last[i], p.id, p.comp); err != nil {
+			if err := rs.patchIfChanged(draw, &last[i], p.id, p.comp); err != nil {
 				return nil // the board left or stalled: drop it
 			}
 		}
