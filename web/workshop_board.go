@@ -1,7 +1,6 @@
 package web
 
 import (
-	"encoding/base64"
 	"errors"
 	"fmt"
 	"net/http"
@@ -12,7 +11,6 @@ import (
 
 	"github.com/a-h/templ"
 	"github.com/labstack/echo/v4"
-	"rsc.io/qr"
 
 	"github.com/latencylab/latencylab/engine/clock"
 	"github.com/latencylab/latencylab/web/store"
@@ -292,15 +290,4 @@ func (s *Server) handleWorkshopRunAll(c echo.Context) error {
 	r.mu.Unlock()
 	r.learners.publish("")
 	return c.Redirect(http.StatusSeeOther, "/workshops/"+r.code+"/board")
-}
-
-// joinQR draws link as a QR code, a PNG in a data: URL (the CSP allows
-// data: images); "" if it cannot, and the board shows the code alone.
-func joinQR(link string) string {
-	code, err := qr.Encode(link, qr.M)
-	if err != nil {
-		return ""
-	}
-	code.Scale = 4
-	return "data:image/png;base64," + base64.StdEncoding.EncodeToString(code.PNG())
 }
