@@ -37,7 +37,7 @@ func TestStaleClaimsStayFixed(t *testing.T) {
 	tests := []struct {
 		slug, phrase, why string
 	}{
-		{"prefill-vs-decode", "one to four chunks", "the labs' chunks are about 100 and 34 tokens, not 500"},
+		{"prefill-vs-decode", "one to four chunks", "the labs' chunks are about 100 and 55 tokens, not 500"},
 		{"prefill-vs-decode", "50–100 ms", "half of peak gives about 105 ms and the lab measures about 100 ms"},
 		{"parallel-steps", "11% of an 815", "90 ms is saved from the 905 ms sequential first word"},
 		{"batching", "drops to a step or so", "only with free slots: the burst preset's continuous p95 TTFT is about 7 s"},

@@ -13,4 +13,4 @@ var Files embed.FS
 
 // Stylesheets are the site's style files in cascade order (later ones may
 // override earlier ones); the web package serves them as one app.css.
-var Stylesheets = []string{"css/site.css", "css/lab.css", "css/pages.css"}
+var Stylesheets = []string{"css/site.css", "css/lab.css", "css/pages.css", "css/workshop.css"}

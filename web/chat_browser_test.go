@@ -105,6 +105,14 @@ func TestBrowserChat(t *testing.T) {
 	e2e.WaitFor(t, phone, "phone words streaming", `(document.querySelector("#chat-live-a .msg-text:not(.msg-wait)") || {}).textContent?.length > 40`, 15*time.Second)
 	e2e.ScreenshotViewport(t, phone, "chat-phone-streaming")
 	e2e.WaitFor(t, phone, "phone answer complete", `!!document.querySelector('#chat-log li.msg-assistant[data-status="complete"] [data-fig="total"]')`, 30*time.Second)
+	// A long question becomes a long conversation title in the list,
+	// which must not widen the page.
+	e2e.Do(t, phone, "start a new conversation", 15*time.Second, chromedp.Click(chromedp.ID("chat-new")),
+		chromedp.WaitNotPresent(chromedp.CSS("#chat-log li.msg-assistant")))
+	e2e.Do(t, phone, "ask a long question", 5*time.Second,
+		e2e.SetInput("chat-input", "Can you tell me whether international shipping to Germany includes customs duties and import taxes for my order?"),
+		chromedp.Click(chromedp.ID("chat-send")))
+	e2e.WaitFor(t, phone, "long question answered", `!!document.querySelector('#chat-log li.msg-assistant[data-status="complete"] [data-fig="total"]')`, 30*time.Second)
 	if w := e2e.Eval[int](t, phone, `document.documentElement.scrollWidth`); w > 390 {
 		t.Errorf("the phone page scrolls sideways: %d px wide", w)
 	}

@@ -3,16 +3,17 @@ package web
 import (
 	"errors"
 	"net/http"
-	"strings"
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/latencylab/latencylab/lessons/practice"
 	"github.com/latencylab/latencylab/web/store"
 )
 
-// handleDrillAnswer serves POST /lessons/{slug}/drill: it saves the
-// learner's answer and redirects to the drill, where the model answer is
-// now shown.
+// handleDrillAnswer serves POST /lessons/{slug}/drill: a real attempt
+// (practice.MinWords words, as on the practice page) is saved and the
+// drill, now showing the model answer, follows; a shorter one comes back
+// in its box with the count.
 func (s *Server) handleDrillAnswer(c echo.Context) error {
 	slug := c.Param("slug")
 	les, ok := s.cfg.Lessons.Get(slug)
@@ -23,8 +24,9 @@ func (s *Server) handleDrillAnswer(c echo.Context) error {
 		return notFound("drill for this lesson")
 	}
 	answer := c.FormValue("answer")
-	if strings.TrimSpace(answer) == "" {
-		return unprocessable("Your answer is empty. Write a few sentences, then save to see the model answer.", nil)
+	if msg := practice.TooShort(answer); msg != "" {
+		// The same rule as /practice/open/{slug}, which asks this question too.
+		return s.renderLesson(c, http.StatusUnprocessableEntity, les, &drillDraft{answer: answer, problem: msg})
 	}
 	err := s.store.SaveDrillAnswer(c.Request().Context(), learnerID(c), slug, answer, s.cfg.Clock.Now())
 	if errors.Is(err, store.ErrInvalid) {

@@ -5,6 +5,8 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/latencylab/latencylab/lessons"
+	"github.com/latencylab/latencylab/lessons/practice"
 	"github.com/latencylab/latencylab/web/views"
 )
 
@@ -16,6 +18,16 @@ func (s *Server) handleLesson(c echo.Context) error {
 	if !ok {
 		return notFound("lesson called “" + truncateRunes(slug, 60) + "”")
 	}
+	return s.renderLesson(c, http.StatusOK, les, nil)
+}
+
+// drillDraft is a drill answer sent back unsaved, with the reason.
+type drillDraft struct{ answer, problem string }
+
+// renderLesson draws a lesson; a refused drill answer stays in its box
+// with the reason beside it.
+func (s *Server) renderLesson(c echo.Context, status int, les lessons.Lesson, draft *drillDraft) error {
+	slug := les.Slug
 	ctx := c.Request().Context()
 	learner := learnerID(c)
 	done, err := s.store.DoneLessons(ctx, learner)
@@ -26,7 +38,11 @@ func (s *Server) handleLesson(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	v := views.LessonPage{Lesson: les, Answer: answer, Answered: answered, Total: len(s.cfg.Lessons.All())}
+	v := views.LessonPage{Lesson: les, Answer: answer, Answered: answered, Total: len(s.cfg.Lessons.All()),
+		DrillMinWords: practice.MinWords}
+	if draft != nil {
+		v.Answer, v.DrillError = draft.answer, draft.problem
+	}
 	_, v.Done = done[slug]
 	v.Prev, v.Next = s.cfg.Lessons.Neighbours(slug)
 	for i, l := range s.cfg.Lessons.All() {
@@ -51,7 +67,7 @@ func (s *Server) handleLesson(c echo.Context) error {
 		p = s.pageWithJS(c, les.Title, "lessons")
 	}
 	p.Description = les.Summary
-	return render(c, http.StatusOK, views.LessonView(p, v))
+	return render(c, status, views.LessonView(p, v))
 }
 
 func truncateRunes(s string, n int) string {

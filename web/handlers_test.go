@@ -105,7 +105,7 @@ func TestUserTextIsEscaped(t *testing.T) {
 	if strings.Contains(body, "<script>alert(1)") || !strings.Contains(body, "Not found") {
 		t.Errorf("404 page does not escape the slug: %.300s", body)
 	}
-	resp := postForm(t, c, ts.URL+"/lessons/first-token/drill", url.Values{"answer": {`</textarea><script>alert("x")</script>`}})
+	resp := postForm(t, c, ts.URL+"/lessons/first-token/drill", url.Values{"answer": {`</textarea><script>alert("x")</script> ` + strings.Repeat("padding to reach the length a real attempt needs ", 6)}})
 	if resp.StatusCode != http.StatusSeeOther {
 		t.Fatalf("drill POST = %d", resp.StatusCode)
 	}

@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"net/http"
 	"strconv"
+	"strings"
 
 	"github.com/labstack/echo/v4"
 
@@ -82,7 +83,7 @@ func (s *Server) renderEstimate(c echo.Context, status int, t practice.Template,
 		if v.Result == nil && a.Seed == seed {
 			v.Result = estimateResult(t, prob, a)
 		}
-		v.History = append(v.History, views.AttemptRow{At: views.FormatWhen(a.At), Answer: a.Answer,
+		v.History = append(v.History, views.AttemptRow{At: views.FormatWhen(a.At), Answer: estimateAnswerText(t, a),
 			Correct: t.Format(a.Correct), Score: scoreText(a.Score, a.Scored),
 			Href: fmt.Sprintf("/practice/estimate/%s?seed=%d", t.ID, a.Seed)})
 	}
@@ -90,7 +91,7 @@ func (s *Server) renderEstimate(c echo.Context, status int, t practice.Template,
 }
 
 func estimateResult(t practice.Template, prob practice.Problem, a store.PracticeAttempt) *views.EstimateResult {
-	r := &views.EstimateResult{Answer: a.Answer, Correct: t.Format(prob.Answer)}
+	r := &views.EstimateResult{Answer: a.Answer, ReadAs: t.Unit.ReadAs(a.Answer, a.Value), Correct: t.Format(prob.Answer)}
 	switch {
 	case a.Score >= 1:
 		r.Verdict, r.ScoreClass = "Full marks: within 25%", "full"
@@ -103,6 +104,27 @@ func estimateResult(t practice.Template, prob practice.Problem, a store.Practice
 		r.Steps = append(r.Steps, [2]string{st.What, st.Formula})
 	}
 	return r
+}
+
+// estimateAnswerText is the learner's estimate as typed, followed by the
+// value it was graded as when that reads differently: "7,5 ms (read as
+// 7.5 ms)". The graded value is the one kept, so the note stays true even
+// for an attempt read under older rules.
+func estimateAnswerText(t practice.Template, a store.PracticeAttempt) string {
+	if read := t.Unit.ReadAs(a.Answer, a.Value); read != "" {
+		return a.Answer + " (read as " + read + ")"
+	}
+	return a.Answer
+}
+
+// givenLine writes a drawn problem's numbers on one line: "History
+// lookup: 55 ms · Order lookup: 70 ms".
+func givenLine(prob practice.Problem) string {
+	given := make([]string, 0, len(prob.Given))
+	for _, g := range prob.Given {
+		given = append(given, g.Name+": "+g.Value)
+	}
+	return strings.Join(given, " · ")
 }
 
 // scoreText writes a score as a percentage, or a dash when not scored.

@@ -49,8 +49,11 @@ func (s *Server) writeAttemptMarkdown(ctx context.Context, b *strings.Builder, a
 		fmt.Fprintf(b, "## Estimate: %s (seed %d)\n\n*%s* · score %s\n\n", mdLine(t.Title), a.Seed, views.FormatWhen(a.At), scoreText(a.Score, a.Scored))
 		if p, err := t.Draw(a.Seed); err == nil {
 			fmt.Fprintf(b, "%s\n\n", mdLine(p.Question))
+			if len(p.Given) > 0 {
+				fmt.Fprintf(b, "Given: %s\n\n", mdLine(givenLine(p)))
+			}
 		}
-		fmt.Fprintf(b, "- My answer: %s\n- The engine's figure: %s\n\n", mdLine(a.Answer), t.Format(a.Correct))
+		fmt.Fprintf(b, "- My answer: %s\n- The engine's figure: %s\n\n", mdLine(estimateAnswerText(t, a)), t.Format(a.Correct))
 	case "open":
 		q, ok := s.openQuestion(id)
 		if !ok {

@@ -11,6 +11,20 @@ import (
 	"time"
 )
 
+// section is the part of a page from marker to the end of its element's
+// line block, enough to quote in a failure.
+func section(body, marker string) string {
+	i := strings.Index(body, marker)
+	if i < 0 {
+		return ""
+	}
+	end := min(len(body), i+2000)
+	if j := strings.Index(body[i:], "</table>"); j > 0 && i+j < end {
+		end = i + j
+	}
+	return body[i:end]
+}
+
 func TestMockInterview(t *testing.T) {
 	ts, clk := newPracticeServer(t)
 	c := client(t)
@@ -74,6 +88,38 @@ func TestMockInterview(t *testing.T) {
 	}
 	if n := strings.Count(body, "not ticked yet"); n != 4 {
 		t.Errorf("%d open answers await ticks, want 4", n)
+	}
+	// Until the four open answers are ticked the figure is partial, and no
+	// area holding one of them shows a percentage.
+	if !strings.Contains(body, "So far: <strong>") || !strings.Contains(body, "on the 4 of 8 questions marked; tick the rubric on 4 open answers to finish.") {
+		t.Errorf("the scorecard does not say its figure is partial:\n%s", section(body, `id="mock-overall"`))
+	}
+	areas := section(body, `id="mock-areas"`)
+	for _, row := range regexp.MustCompile(`(?s)<tr>.*?</tr>`).FindAllString(areas, -1) {
+		if strings.Contains(row, "%") && strings.Contains(row, "pending") {
+			t.Errorf("an area shows a figure while it waits for ticks: %s", row)
+		}
+	}
+	if !strings.Contains(areas, "pending: ") {
+		t.Errorf("no area is pending although every open answer is unticked:\n%s", areas)
+	}
+	opens := regexp.MustCompile(`href="(/practice/open/[^"?]+)\?attempt=(\d+)#compare"`).FindAllStringSubmatch(body, -1)
+	if len(opens) != 4 {
+		t.Fatalf("%d links to tick open answers, want 4", len(opens))
+	}
+	for _, o := range opens {
+		if resp := postForm(t, c, ts.url+o[1]+"/score", url.Values{"attempt": {o[2]}, "tick": {"0"}}); resp.StatusCode != http.StatusSeeOther {
+			t.Fatalf("tick %s: %d", o[1], resp.StatusCode)
+		}
+	}
+	_, body = get(t, c, mock)
+	if !strings.Contains(body, "Overall: <strong>") || strings.Contains(body, `id="mock-overall-note"`) || strings.Contains(section(body, `id="mock-areas"`), "pending") {
+		t.Errorf("after ticking every open answer the scorecard is not final:\n%s", section(body, `id="mock-overall"`))
+	}
+	// The export keeps each estimate's numbers, so it can be revised from.
+	_, md := get(t, c, ts.url+"/practice/export.md")
+	if n, givens := strings.Count(md, "## Estimate: "), strings.Count(md, "\nGiven: "); n != 4 || givens != 4 {
+		t.Errorf("export has %d estimates and %d givens lines, want 4 of each:\n%s", n, givens, md)
 	}
 	// A second mock shows the chart over time.
 	resp = postForm(t, c, ts.url+"/practice/mock", nil)

@@ -40,9 +40,9 @@ func (s *Server) renderMock(c echo.Context, status int, m store.Mock, drafts []s
 			if old.Submitted.IsZero() {
 				continue
 			}
-			_, pct, ok := mockOverall(s.mockScores(old))
-			if ok {
-				v.History = append(v.History, views.MockPoint{Label: views.FormatWhen(old.Started), Percent: pct, Current: old.ID == m.ID})
+			if t := tallyMock(s.mockScores(old)); t.marked > 0 {
+				v.History = append(v.History, views.MockPoint{Label: views.FormatWhen(old.Started), Percent: t.percent(),
+					Current: old.ID == m.ID, Partial: !t.final()})
 			}
 		}
 	}
@@ -71,11 +71,10 @@ func (s *Server) mockItemView(i int, it store.MockItem) (views.MockItemView, err
 			return iv, err
 		}
 		iv.Kind, iv.Question, iv.Example = "estimate", prob.Question, t.Unit.Example
-		var given []string
-		for _, g := range prob.Given {
-			given = append(given, g.Name+": "+g.Value)
+		if it.Attempt != nil {
+			iv.Answer = truncateRunes(estimateAnswerText(t, *it.Attempt), 300)
 		}
-		iv.Given = strings.Join(given, " · ")
+		iv.Given = givenLine(prob)
 		iv.Correct = "the engine's figure: " + t.Format(prob.Answer) + " (worked solution)"
 		iv.Href = fmt.Sprintf("/practice/estimate/%s?seed=%d#result", id, it.Seed)
 	default:
@@ -93,61 +92,4 @@ func (s *Server) mockItemView(i int, it store.MockItem) (views.MockItemView, err
 		}
 	}
 	return iv, nil
-}
-
-// mockScore is one item's contribution: its lesson and score; counted is
-// false for an open answer not yet ticked.
-type mockScore struct {
-	lesson  string
-	score   float64
-	counted bool
-}
-
-func (s *Server) mockScores(m store.Mock) []mockScore {
-	out := make([]mockScore, 0, len(m.Items))
-	for _, it := range m.Items {
-		ms := mockScore{lesson: s.drillLesson(it.Drill), counted: true}
-		if it.Attempt != nil {
-			ms.score, ms.counted = it.Attempt.Score, it.Attempt.Scored
-		}
-		out = append(out, ms)
-	}
-	return out
-}
-
-func mockOverall(scores []mockScore) (string, int, bool) {
-	var sum float64
-	var n int
-	for _, sc := range scores {
-		if sc.counted {
-			sum += sc.score
-			n++
-		}
-	}
-	if n == 0 {
-		return "not scored yet", 0, false
-	}
-	pct := int(sum/float64(n)*100 + 0.5)
-	return fmt.Sprintf("%d%%", pct), pct, true
-}
-
-// mockScorecard averages the mock's scores per lesson, in lesson order.
-func (s *Server) mockScorecard(m store.Mock) ([]views.MockArea, string) {
-	scores := s.mockScores(m)
-	var areas []views.MockArea
-	for _, les := range s.cfg.Lessons.All() {
-		var mine []mockScore
-		for _, sc := range scores {
-			if sc.lesson == les.Slug {
-				mine = append(mine, sc)
-			}
-		}
-		if len(mine) == 0 {
-			continue
-		}
-		text, _, _ := mockOverall(mine)
-		areas = append(areas, views.MockArea{Name: les.Title, Score: text})
-	}
-	overall, _, _ := mockOverall(scores)
-	return areas, overall
 }

@@ -135,8 +135,7 @@ func (s *Server) handleOpenAnswer(c echo.Context) error {
 		return err
 	}
 	answer := c.FormValue("answer")
-	if n := practice.CountWords(answer); n < practice.MinWords {
-		msg := fmt.Sprintf("Your answer has %d words; write at least %d more before the model answer is shown.", n, practice.MinWords-n)
+	if msg := practice.TooShort(answer); msg != "" {
 		return s.renderOpen(c, http.StatusUnprocessableEntity, q, -1, answer, msg)
 	}
 	id, err := s.store.SavePracticeAttempt(c.Request().Context(), store.PracticeAttempt{Learner: learnerID(c),

@@ -77,12 +77,14 @@ func asNetError(err error, ne *net.Error) bool {
 // is in.
 func TestStreamsOutliveTheServerTimeouts(t *testing.T) {
 	s := newTestServer(t, func(c *Config) {
-		c.Limits.ReadTimeout, c.Limits.WriteTimeout = 150*time.Millisecond, 150*time.Millisecond
+		// Long enough for the page itself on a loaded machine (the whole
+		// suite runs packages in parallel), short beside the stream.
+		c.Limits.ReadTimeout, c.Limits.WriteTimeout = 500*time.Millisecond, 500*time.Millisecond
 	})
 	base, _ := serveReal(t, s)
 	c := client(t)
 	get(t, c, base+"/labs/ticker")
-	resp := postRun(t, context.Background(), c, base, `{"labTicker":{"steps":12,"gapMs":100}}`)
+	resp := postRun(t, context.Background(), c, base, `{"labTicker":{"steps":16,"gapMs":150}}`)
 	b, err := io.ReadAll(resp.Body)
 	resp.Body.Close()
 	if err != nil || !strings.Contains(string(b), "Done: words") || !strings.Contains(string(b), "#lab-ticker-runs") {

@@ -1,7 +1,6 @@
 package web
 
 import (
-	"encoding/base64"
 	"errors"
 	"fmt"
 	"net/http"
@@ -12,7 +11,6 @@ import (
 
 	"github.com/a-h/templ"
 	"github.com/labstack/echo/v4"
-	"rsc.io/qr"
 
 	"github.com/latencylab/latencylab/engine/clock"
 	"github.com/latencylab/latencylab/web/store"
@@ -58,6 +56,7 @@ func (s *Server) handleWorkshopBoard(c echo.Context) error {
 	if lab, ok := s.cfg.Catalog.Get(ws.PushedLab); ok {
 		b.PushedLab = lab.Info().Title
 	}
+	b.PushedProvider = presetProvider(s.cfg.Catalog, ws.PushedLab, ws.PushedPreset)
 	b.JoinQR = joinQR(origin + "/join/" + ws.Code)
 	for _, l := range s.cfg.Catalog.All() {
 		ch := views.LabChoice{Slug: l.Info().Slug, Title: l.Info().Title}
@@ -88,10 +87,15 @@ func (s *Server) handleWorkshopBoardEvents(c echo.Context) error {
 	if err != nil {
 		return err
 	}
+	var signals struct {
+		Width float64 `json:"wsChartW"`
+	}
+	_ = readSignals(c.Request(), &signals) // without a width the charts keep their default layout
 	wake, unsubscribe := r.board.subscribe("")
 	defer unsubscribe()
 	rs := s.openRoomStream(c)
 	ctx := c.Request().Context()
+	draw := boardChartContext(ctx, signals.Width)
 	last := make([]string, 5)
 	clk := s.cfg.Clock
 	tick := clock.NewTicker(clk, time.Second)
@@ -120,7 +124,7 @@ func (s *Server) handleWorkshopBoardEvents(c echo.Context) error {
 			{"ws-roster", views.BoardRoster(live.Roster)},
 			{"ws-runs", views.BoardRuns(live.Runs)},
 		} {
-			if err := rs.patchIfChanged(ctx, &last[i], p.id, p.comp); err != nil {
+			if err := rs.patchIfChanged(draw, &last[i], p.id, p.comp); err != nil {
 				return nil // the board left or stalled: drop it
 			}
 		}
@@ -286,15 +290,4 @@ func (s *Server) handleWorkshopRunAll(c echo.Context) error {
 	r.mu.Unlock()
 	r.learners.publish("")
 	return c.Redirect(http.StatusSeeOther, "/workshops/"+r.code+"/board")
-}
-
-// joinQR draws link as a QR code, a PNG in a data: URL (the CSP allows
-// data: images); "" if it cannot, and the board shows the code alone.
-func joinQR(link string) string {
-	code, err := qr.Encode(link, qr.M)
-	if err != nil {
-		return ""
-	}
-	code.Scale = 4
-	return "data:image/png;base64," + base64.StdEncoding.EncodeToString(code.PNG())
 }

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"math"
 	"slices"
-	"time"
 
 	"github.com/latencylab/latencylab/labs"
 	"github.com/latencylab/latencylab/web/store"
@@ -46,6 +45,7 @@ func (s *Server) boardLive(ctx context.Context, r *room) (views.BoardLive, error
 		live.Roster[i].Online = online[live.Roster[i].Learner()] > 0
 	}
 	live.Load = s.loadPanel(r, ws)
+	live.Load.OnProvider = live.OnProvider
 	return live, nil
 }
 
@@ -64,7 +64,7 @@ func (s *Server) buildBoardLive(ctx context.Context, ws store.Workshop) (views.B
 	if err != nil {
 		return views.BoardLive{}, err
 	}
-	live := views.BoardLive{Members: len(members)}
+	live := views.BoardLive{Members: len(members), OnProvider: providerRuns(round)}
 	byLearner := map[string][]store.WorkshopRun{}
 	for _, run := range round {
 		byLearner[run.Learner] = append(byLearner[run.Learner], run)
@@ -137,7 +137,7 @@ func (s *Server) measured(run store.WorkshopRun) string {
 
 func (s *Server) runRow(run store.WorkshopRun) views.RoomRunRow {
 	row := views.RoomRunRow{Name: run.Name, Lab: run.Lab, Preset: run.Preset, Measured: s.measured(run),
-		SharedWith: run.SharedWith, At: run.CreatedAt.Local().Format("15:04:05"), Prediction: "—"}
+		SharedWith: run.SharedWith, Provider: providerRate(run.Params), At: run.CreatedAt.Local().Format("15:04:05"), Prediction: "—"}
 	if lab, ok := s.cfg.Catalog.Get(run.Lab); ok {
 		row.Lab = lab.Info().Title
 	}
@@ -182,8 +182,8 @@ func (s *Server) roomResults(ws store.Workshop, members []store.Member, byLearne
 	slices.Sort(guesses)
 	slices.Sort(measured)
 	mp50, mp95 := labs.Percentile(measured, 50), labs.Percentile(measured, 95)
-	res.Summary = append(res.Summary, fmt.Sprintf("The engine measured a median of %s (from %s to %s) over %d runs.",
-		views.FormatValue(mp50, unit), views.FormatValue(measured[0], unit), views.FormatValue(measured[len(measured)-1], unit), len(measured)))
+	res.Summary = append(res.Summary, fmt.Sprintf("The runs measured a median of %s (from %s to %s) over %s.",
+		views.FormatValue(mp50, unit), views.FormatValue(measured[0], unit), views.FormatValue(measured[len(measured)-1], unit), labs.Count(len(measured), "run")))
 	if len(guesses) == 0 {
 		return res
 	}
@@ -191,8 +191,18 @@ func (s *Server) roomResults(ws store.Workshop, members []store.Member, byLearne
 		fmt.Sprintf("The room guessed a median of %s, spread from %s to %s.", views.FormatValue(labs.Percentile(guesses, 50), unit),
 			views.FormatValue(guesses[0], unit), views.FormatValue(guesses[len(guesses)-1], unit)),
 		fmt.Sprintf("Closest: %s, off by %s.", closest, views.FormatValue(closestOff, unit)))
-	res.Chart = guessHistogram(guesses, unit, []labs.Mark{{Label: "measured p50", At: mp50}, {Label: "measured p95", At: mp95}})
+	res.Chart = guessHistogram(guesses, unit, measuredMarks(mp50, mp95, unit))
 	return res
+}
+
+// measuredMarks marks the measured median and p95 on the guesses chart:
+// one mark when they read the same, so two labels never print over each
+// other at one spot.
+func measuredMarks(p50, p95 float64, unit string) []labs.Mark {
+	if views.FormatValue(p50, unit) == views.FormatValue(p95, unit) {
+		return []labs.Mark{{Label: "measured p50 and p95", At: p50}}
+	}
+	return []labs.Mark{{Label: "measured p50", At: p50}, {Label: "measured p95", At: p95}}
 }
 
 // guessHistogram bins the guesses into about ten bins spanning the
@@ -208,7 +218,7 @@ func guessHistogram(guesses []float64, unit string, marks []labs.Mark) labs.Char
 	for _, g := range guesses {
 		counts[min(int((g-start)/width), len(counts)-1)]++
 	}
-	return labs.Chart{ID: "ws-guesses-chart", Title: "The room's guesses, with what the engine measured", Kind: labs.ChartHistogram,
+	return labs.Chart{ID: "ws-guesses-chart", Title: "The room's guesses, with what the runs measured", Kind: labs.ChartHistogram,
 		XLabel: "guess", XUnit: unit, YLabel: "learners", Hist: &labs.Histogram{Start: start, BinWidth: width, Counts: counts, Marks: marks}}
 }
 
@@ -264,15 +274,4 @@ func (s *Server) loadPanel(r *room, ws store.Workshop) views.LoadPanel {
 	p.Batch = labs.Chart{ID: "ws-batch-chart", Title: "Batch and queue", Kind: labs.ChartLine, XLabel: "time", XUnit: "s",
 		YLabel: "requests", Series: []labs.Series{{Name: "running", Points: running}, {Name: "queued", Points: waiting}}}
 	return p
-}
-
-// sharedNote tells a learner how crowded the engine was for their run.
-func sharedNote(shared int, at time.Time) string {
-	switch shared {
-	case 0:
-		return fmt.Sprintf("Your run at %s had the room's engine to itself.", at.Local().Format("15:04:05"))
-	case 1:
-		return fmt.Sprintf("Your run at %s shared the engine's batch with 1 other request.", at.Local().Format("15:04:05"))
-	}
-	return fmt.Sprintf("Your run at %s shared the engine's batch with %d other requests: they took turns on the same GPU.", at.Local().Format("15:04:05"), shared)
 }

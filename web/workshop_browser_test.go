@@ -167,7 +167,7 @@ func TestBrowserWorkshop(t *testing.T) {
 	// learners queued behind each other's prompts).
 	rerun(learners[1], "rerun alone")
 	quiet := ttft(learners[1])
-	e2e.WaitFor(t, learners[1], "the quiet run's note", `document.getElementById("ws-note").textContent.includes("to itself")`, 5*time.Second)
+	e2e.WaitFor(t, learners[1], "the quiet run's note", `document.getElementById("ws-note").textContent.includes("room's shared engine")`, 5*time.Second)
 	firstNote := e2e.Eval[string](t, learners[1], `document.getElementById("ws-note").textContent`)
 	// Letting go of the dial sets the load: no button to press.
 	e2e.Do(t, inst, "raise the load dial", 15*time.Second, e2e.SetInput("ws-load", "60"))
@@ -180,13 +180,17 @@ func TestBrowserWorkshop(t *testing.T) {
 	}
 	e2e.WaitFor(t, learners[1], "the rerun's note", `document.getElementById("ws-note").textContent !== `+strconv.Quote(firstNote), 5*time.Second)
 	note := e2e.Eval[string](t, learners[1], `document.getElementById("ws-note").textContent`)
-	var shared int
-	if _, err := fmt.Sscanf(note[strings.Index(note, "with ")+5:], "%d other", &shared); err != nil || shared < 5 {
-		t.Errorf("rerun note %q: want it to say the batch was shared with the tenants (5 or more)", note)
+	if !strings.Contains(note, "60 requests/s") {
+		t.Errorf("rerun note %q: want it to name the load dial's 60 requests/s", note)
 	}
 	t.Logf("TTFT quiet %v ms, with the dial at 60/s %v ms; first note %q; rerun note %q", quiet, loaded, firstNote, note)
 	e2e.Screenshot(t, learners[1], "workshop-learner-loaded")
 	e2e.WaitFor(t, inst, "the reruns on the board", `document.querySelectorAll("#ws-runs tr.ws-run").length === 5`, 5*time.Second)
+	ranOn := e2e.Eval[string](t, inst, `document.querySelector("#ws-runs tr.ws-run td:last-child").textContent`)
+	var shared int
+	if _, err := fmt.Sscanf(ranOn, "room engine, up to %d other", &shared); err != nil || shared < 5 {
+		t.Errorf("the loaded rerun ran on %q: want the room's engine, its batch shared with the tenants (5 or more)", ranOn)
+	}
 	e2e.Screenshot(t, inst, "workshop-board-loaded")
 
 	// "Everyone runs now": each open learner page starts a run by itself.
@@ -204,6 +208,27 @@ func TestBrowserWorkshop(t *testing.T) {
 	e2e.Do(t, inst, "reveal", 15*time.Second, chromedp.Click(chromedp.ID("ws-reveal-btn")), chromedp.WaitVisible(chromedp.ID("ws-hide")))
 	e2e.WaitFor(t, learners[2], "results revealed", `!document.getElementById("ws-reveal").classList.contains("hidden") && document.querySelectorAll("#ws-reveal svg").length === 1`, 5*time.Second)
 	e2e.Screenshot(t, learners[2], "workshop-learner-revealed")
+
+	// Closing predictions changes what the round asks of a learner.
+	e2e.Do(t, inst, "close predictions", 15*time.Second, chromedp.Click(chromedp.ID("ws-lock")), chromedp.WaitVisible(chromedp.ID("ws-open")))
+	e2e.WaitFor(t, learners[0], "the round line follows the lock", `document.getElementById("ws-round").textContent.includes("no longer counts")`, 5*time.Second)
+
+	// A hosted preset leaves the room's engine: the page and the board say
+	// where it ran, and nothing claims the room's engine for it.
+	e2e.Do(t, inst, "push the hosted tier", 15*time.Second,
+		chromedp.SetValue(chromedp.ID("ws-preset-streaming"), "Hosted tier as in the lesson"),
+		chromedp.Click(chromedp.ID("ws-push-streaming")), chromedp.WaitVisible(chromedp.ID("ws-provider-note")))
+	e2e.WaitFor(t, learners[0], "the hosted push arrives", `document.getElementById("ws-round").textContent.includes("hosted provider")`, 5*time.Second)
+	e2e.Eval[bool](t, learners[0], `(document.getElementById("lab-streaming-status").dataset.old = "1") === "1"`)
+	e2e.Do(t, learners[0], "run the hosted tier", 5*time.Second, chromedp.Click(chromedp.ID("lab-streaming-run")))
+	e2e.WaitFor(t, learners[0], "hosted run done", `(s => !s.dataset.old && s.classList.contains("status-done"))(document.getElementById("lab-streaming-status"))`, 60*time.Second)
+	e2e.WaitFor(t, learners[0], "the hosted run's note", `document.getElementById("ws-note").textContent.includes("hosted provider")`, 5*time.Second)
+	if page := e2e.Eval[string](t, learners[0], `document.querySelector("main").textContent`); strings.Contains(page, "to itself") || strings.Contains(page, "shared the engine's batch") {
+		t.Error("the hosted run's page still claims the room's engine for it")
+	}
+	e2e.WaitFor(t, inst, "the board lists the hosted run apart",
+		`document.querySelector("#ws-runs tr.ws-run td:last-child").textContent.includes("hosted provider") && !!document.getElementById("ws-provider-runs")`, 5*time.Second)
+	e2e.Screenshot(t, inst, "workshop-board-hosted")
 
 	if st := fetchIn[int](t, learners[0], `fetch("/workshops/`+code+`/board").then(r => r.status)`); st != 403 {
 		t.Errorf("a learner's request for the board: %d, want 403", st)

@@ -7,6 +7,8 @@ import (
 	"encoding/base64"
 	"encoding/hex"
 	"strings"
+
+	"rsc.io/qr"
 )
 
 // codeAlphabet leaves out the characters that read alike (0/O, 1/I), so a
@@ -68,4 +70,15 @@ func secretMatches(secret, storedHash string) bool {
 	}
 	got := sha256.Sum256([]byte(secret))
 	return subtle.ConstantTimeCompare(got[:], want) == 1
+}
+
+// joinQR draws link as a QR code, a PNG in a data: URL (the CSP allows
+// data: images); "" if it cannot, and the board shows the code alone.
+func joinQR(link string) string {
+	code, err := qr.Encode(link, qr.M)
+	if err != nil {
+		return ""
+	}
+	code.Scale = 4
+	return "data:image/png;base64," + base64.StdEncoding.EncodeToString(code.PNG())
 }

@@ -160,6 +160,10 @@ func (s *Server) handleJoin(c echo.Context) error {
 		return refuse(http.StatusTooManyRequests, fmt.Sprintf("Too many wrong codes from your network. Check the code with your instructor and try again in %d s.", secs))
 	}
 	code := normalizeCode(c.FormValue("code"))
+	if code == "" {
+		undo() // nothing was guessed
+		return refuse(http.StatusUnprocessableEntity, "The code is empty. Type the six letters and digits your instructor shows.")
+	}
 	r, err := s.workshops.get(c.Request().Context(), code)
 	if err != nil {
 		var he *httpError

@@ -48,7 +48,7 @@ func (s *Server) handleWorkshopLearner(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	w := views.WorkshopLearner{Banner: bannerFor(ws, m, s.cfg.Catalog), Stage: stage, Note: r.note(m.Learner),
+	w := views.WorkshopLearner{Banner: bannerFor(ws, m, s.cfg.Catalog), Round: roundFor(ws, s.cfg.Catalog), Stage: stage, Note: r.note(m.Learner),
 		EventsURL: "/workshops/" + r.code + "/events?round=" + strconv.FormatInt(ws.PushSeq, 10)}
 	if ws.Revealed {
 		live, err := s.boardLive(c.Request().Context(), r)
@@ -144,7 +144,7 @@ func (s *Server) handleWorkshopLearnerEvents(c echo.Context) error {
 
 	rs := s.openRoomStream(c)
 	ctx := c.Request().Context()
-	var banner, note, reveal string
+	var banner, roundLine, note, reveal string
 	send := func() error {
 		ws := r.workshop()
 		if ws.PushSeq != round {
@@ -164,6 +164,9 @@ func (s *Server) handleWorkshopLearnerEvents(c echo.Context) error {
 			round = ws.PushSeq
 		}
 		if err := rs.patchIfChanged(ctx, &banner, "ws-banner", views.WorkshopBannerStrip(bannerFor(ws, m, s.cfg.Catalog))); err != nil {
+			return err
+		}
+		if err := rs.patchIfChanged(ctx, &roundLine, "ws-round", views.WorkshopRoundLine(roundFor(ws, s.cfg.Catalog))); err != nil {
 			return err
 		}
 		if err := rs.patchIfChanged(ctx, &note, "ws-note", views.WorkshopNote(r.note(m.Learner))); err != nil {

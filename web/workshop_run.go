@@ -8,6 +8,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/latencylab/latencylab/labs"
+	"github.com/latencylab/latencylab/labs/pipelinelab"
 	"github.com/latencylab/latencylab/web/store"
 )
 
@@ -76,21 +77,38 @@ func closedGuess(c echo.Context) bool {
 	return ok && wr.locked
 }
 
+// providerRate is the other tenants' traffic (requests/s) that a run's
+// settings put on a simulated hosted provider. Such a run does not use
+// the pool it was given: the lab starts a provider's engine of the run's
+// own to carry that traffic (pipelinelab.Hosting.Engine, Run.Host), so in
+// a workshop it never reaches the room's engine or its load dial. 0 for
+// a run that stays on the pool.
+func providerRate(params labs.Values) float64 {
+	if v, ok := params[pipelinelab.KnobTenants].(float64); ok && v > 0 {
+		return v
+	}
+	return 0
+}
+
 // workshopRunSaved is the lab runner's hook after a run is saved: a
 // workshop run is recorded against its room and round, the learner gets a
-// note on how shared the engine was, and the board updates.
+// note on where it ran, and the board updates.
 func (s *Server) workshopRunSaved(c echo.Context, runID int64, run store.Run) {
 	wr, ok := c.Get(ctxWorkshopRun).(*workshopRun)
 	if !ok {
 		return
 	}
 	shared := wr.sharedWith()
+	rate := providerRate(run.Params)
+	if rate > 0 {
+		shared = 0 // the room's batch was someone else's: this run was not in it
+	}
 	if err := s.store.SaveWorkshopRun(c.Request().Context(), wr.room.code, runID, run.Learner, wr.preset, wr.round, shared); err != nil {
 		s.cfg.Logger.Error("save workshop run", "id", requestID(c), "code", wr.room.code, "err", err)
 		return
 	}
 	wr.room.mu.Lock()
-	wr.room.notes[run.Learner] = sharedNote(shared, run.CreatedAt)
+	wr.room.notes[run.Learner] = runNote(rate, wr.room.ws.LoadRPS, run.CreatedAt)
 	wr.room.mu.Unlock()
 	wr.room.learners.publish(run.Learner)
 	wr.room.changed()

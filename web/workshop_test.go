@@ -108,6 +108,7 @@ func TestWorkshopJoinRefusals(t *testing.T) {
 		{"lower-case code with a dash", strings.ToLower(code[:3] + "-" + code[3:]), "Ana Lima", http.StatusSeeOther, ""},
 		{"room full", code, "Cy", http.StatusConflict, "full"},
 		{"unknown code", "ZZZZZ2", "Bo", http.StatusNotFound, "No workshop has that code"},
+		{"empty code", "  ", "Bo", http.StatusUnprocessableEntity, "The code is empty"},
 		{"empty name", code, "   ", http.StatusUnprocessableEntity, "empty"},
 		{"oversized name", code, strings.Repeat("n", 41), http.StatusUnprocessableEntity, "keep it to 40"},
 		{"ended workshop", ended2, "Di", http.StatusGone, "ended"},

@@ -68,7 +68,7 @@ func onTopic(pool []scored) []scored {
 // alike.
 var (
 	contextOpeners = []string{
-		"Here is what the material you shared says.",
+		"Here is what the reference material says.",
 		"Based on the provided context, here is the answer.",
 		"The context covers this directly.",
 		"From the documents provided, the key points are these.",

@@ -4,10 +4,10 @@ import (
 	"fmt"
 	"math"
 	"strconv"
+	"strings"
 
 	"github.com/latencylab/latencylab/engine"
 	"github.com/latencylab/latencylab/engine/pipeline"
-	"github.com/latencylab/latencylab/engine/textmodel"
 	"github.com/latencylab/latencylab/labs"
 	"github.com/latencylab/latencylab/labs/pipelinelab"
 )
@@ -119,10 +119,19 @@ func intercept(a, b float64, pts []labs.Point) string {
 }
 
 func (v *view) chunksTable() labs.Table {
-	t := labs.Table{Title: "Retrieved passages", Columns: []string{"rank", "article", "score", "tokens", "passage"}}
+	t := labs.Table{Title: "Retrieved passages", Columns: []string{"rank", "article", "score", "tokens in the prompt", "passage"}}
+	// The count is the passage as the prompt holds it (number, title and
+	// text), as the Passages figure's explanation adds them up.
+	var counts []int
+	if msgs := v.res.Prompt.Messages; len(msgs) > 1 && strings.HasPrefix(msgs[1].Content, passagesHeading) {
+		_, counts = passageTokens(msgs[1])
+	}
 	for i, c := range v.res.Lookups.Chunks {
-		t.Rows = append(t.Rows, []string{strconv.Itoa(i + 1), c.Article, strconv.FormatFloat(c.Score, 'f', 2, 64),
-			strconv.Itoa(textmodel.Count(c.Text)), c.Text})
+		n := "—" // retrieved but not in the prompt
+		if i < len(counts) {
+			n = strconv.Itoa(counts[i])
+		}
+		t.Rows = append(t.Rows, []string{strconv.Itoa(i + 1), c.Article, strconv.FormatFloat(c.Score, 'f', 2, 64), n, c.Text})
 	}
 	if len(t.Rows) == 0 {
 		t.Title = "Retrieved passages: none (top-k is 0 or nothing matched)"

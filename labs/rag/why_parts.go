@@ -62,10 +62,30 @@ func turnPart(role string) string {
 }
 
 // passagesWhy splits the passages' message into its heading, each
-// passage (number, title and text) and the template's markers. Each
-// passage's count is what it adds to the message's count, so the parts
-// add up to the message exactly however the tokenizer joins them.
+// passage (number, title and text) and the template's markers.
 func passagesWhy(m textmodel.Message) labs.Formula {
+	heading, counts := passageTokens(m)
+	each := make([]string, len(counts))
+	passages := 0
+	for i, n := range counts {
+		each[i] = labs.Thousands(n)
+		passages += n
+	}
+	mk := markers(m.Role)
+	f := labs.Formula{Unit: "tokens", Result: float64(heading + passages + mk),
+		Parts: []labs.Term{{Name: "the heading", Value: float64(heading)}, {Name: "the passages", Value: float64(passages)},
+			{Name: "the template markers", Value: float64(mk)}},
+		Before: fmt.Sprintf("Passages = the heading + each of the %d passages (its number, title and text) + the message's template markers:", len(each)),
+		Expr: fmt.Sprintf("heading %d + passages (%s) %s + markers %d", heading, strings.Join(each, " + "),
+			labs.Thousands(passages), mk)}
+	return f
+}
+
+// passageTokens counts the passages' message as the prompt holds it:
+// its heading, then what each passage (its number, title and text) adds.
+// Each count is what the passage adds to the message's count, so they add
+// up to the message exactly however the tokenizer joins them.
+func passageTokens(m textmodel.Message) (heading int, each []int) {
 	text := strings.TrimSpace(m.Content)
 	var cuts []int
 	for i := 1; ; i++ {
@@ -76,23 +96,14 @@ func passagesWhy(m textmodel.Message) labs.Formula {
 		cuts = append(cuts, at)
 	}
 	cuts = append(cuts, len(text))
-	heading := textmodel.Count(text[:cuts[0]])
-	var each []string
-	passages, prev := 0, heading
+	heading = textmodel.Count(text[:cuts[0]])
+	prev := heading
 	for _, c := range cuts[1:] {
 		n := textmodel.Count(text[:c])
-		each = append(each, labs.Thousands(n-prev))
-		passages += n - prev
+		each = append(each, n-prev)
 		prev = n
 	}
-	mk := markers(m.Role)
-	f := labs.Formula{Unit: "tokens", Result: float64(heading + passages + mk),
-		Parts: []labs.Term{{Name: "the heading", Value: float64(heading)}, {Name: "the passages", Value: float64(passages)},
-			{Name: "the template markers", Value: float64(mk)}},
-		Before: fmt.Sprintf("Passages = the heading + each of the %d passages (its number, title and text) + the message's template markers:", len(each)),
-		Expr: fmt.Sprintf("heading %d + passages (%s) %s + markers %d", heading, strings.Join(each, " + "),
-			labs.Thousands(passages), mk)}
-	return f
+	return heading, each
 }
 
 // msgTokens is a message's tokens as the chat template renders it.

@@ -1,6 +1,9 @@
 package rag
 
 import (
+	"regexp"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/latencylab/latencylab/labs"
@@ -25,3 +28,31 @@ func TestWhyMatchesTheRun(t *testing.T) {
 		})
 	}
 }
+
+// The passages table counts each passage as the Passages figure's
+// explanation adds it up: its number, title and text as the prompt holds
+// them, one count in both places.
+func TestPassageTableCountsAsTheExplanation(t *testing.T) {
+	fs := runLab(t, labs.Values{knobTopK: 5.0})
+	last := fs[len(fs)-1]
+	m := passagesListRe.FindStringSubmatch(labtest.StatOf(t, last, statChunksTokens).Why)
+	if m == nil {
+		t.Fatalf("no passage list in %q", labtest.StatOf(t, last, statChunksTokens).Why)
+	}
+	explained := strings.Split(m[1], " + ")
+	var table []string
+	for _, tb := range last.Tables {
+		if strings.HasPrefix(tb.Title, "Retrieved passages") {
+			for _, row := range tb.Rows {
+				table = append(table, row[3])
+			}
+		}
+	}
+	if len(table) != 5 || !slices.Equal(table, explained) {
+		t.Errorf("the table counts the passages %v, the explanation %v", table, explained)
+	}
+}
+
+// passagesListRe finds the passages' counts in the Passages explanation:
+// "passages (59 + 54 + 48) 161".
+var passagesListRe = regexp.MustCompile(`passages \(([0-9, +]+)\)`)

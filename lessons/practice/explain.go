@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/latencylab/latencylab/engine"
+	"github.com/latencylab/latencylab/labs"
 )
 
 // setup is a drawn deployment with its engine config and footprint.
@@ -39,8 +40,8 @@ func (s setup) weightsStep() Step {
 		note = " (the embeddings and output layer stay 16-bit)"
 	}
 	return stepf("Weights read per step (per GPU)",
-		"%s parameters × %s ÷ %d GPU(s) ≈ %s%s",
-		sig(float64(s.fp.ParamCount)/1e9)+" B", bytesPerParamText(s.cfg.Precision), s.cfg.TP, fmtBytes(float64(s.fp.PerGPUWeightBytes)), note)
+		"%s parameters × %s ÷ %s ≈ %s%s",
+		sig(float64(s.fp.ParamCount)/1e9)+" B", bytesPerParamText(s.cfg.Precision), labs.Count(s.cfg.TP, "GPU"), fmtBytes(float64(s.fp.PerGPUWeightBytes)), note)
 }
 
 // decodeSteps explains a decode step: reading the weights at the

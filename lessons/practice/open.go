@@ -1,8 +1,11 @@
 package practice
 
 import (
+	"fmt"
 	"strings"
 	"unicode"
+
+	"github.com/latencylab/latencylab/labs"
 )
 
 // FollowUp is an interviewer's pushback after a lesson's main question,
@@ -18,6 +21,17 @@ type FollowUp struct {
 // MinWords is how long an open answer must be before the model answer is
 // shown: long enough to be a real attempt.
 const MinWords = 40
+
+// TooShort is the one rule, on the lesson page and in practice alike,
+// for revealing a model answer: "" when answer is a real attempt, else
+// what the learner must add.
+func TooShort(answer string) string {
+	n := CountWords(answer)
+	if n >= MinWords {
+		return ""
+	}
+	return fmt.Sprintf("Your answer has %s; write at least %d more before the model answer is shown.", labs.Count(n, "word"), MinWords-n)
+}
 
 // CountWords counts the words of an answer (runs of letters or digits).
 func CountWords(s string) int {

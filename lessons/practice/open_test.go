@@ -47,3 +47,20 @@ func TestCountWordsAndRubricScore(t *testing.T) {
 		}
 	}
 }
+
+func TestTooShort(t *testing.T) {
+	tests := []struct {
+		answer, want string
+	}{
+		{"", "Your answer has 0 words; write at least 40 more before the model answer is shown."},
+		{"short", "Your answer has 1 word; write at least 39 more before the model answer is shown."},
+		{"short answer", "Your answer has 2 words; write at least 38 more before the model answer is shown."},
+		{strings.Repeat("word ", 39), "Your answer has 39 words; write at least 1 more before the model answer is shown."},
+		{strings.Repeat("word ", 40), ""},
+	}
+	for _, tt := range tests {
+		if got := TooShort(tt.answer); got != tt.want {
+			t.Errorf("TooShort(%d words) = %q, want %q", CountWords(tt.answer), got, tt.want)
+		}
+	}
+}

@@ -3,6 +3,8 @@ package practice
 import (
 	"fmt"
 	"math/rand/v2"
+
+	"github.com/latencylab/latencylab/labs"
 )
 
 var batchingTemplates = []Template{
@@ -38,7 +40,7 @@ var batchingTemplates = []Template{
 				Steps: []Step{
 					stepf("Free for the cache (per GPU)", "%s × 0.9 − weights %s − activation reserve %s = %s",
 						fmtBytes(s.cfg.Hardware.MemoryGiB*(1<<30)), fmtBytes(float64(s.fp.PerGPUWeightBytes)), fmtBytes(float64(s.fp.ActivationReserveBytes)), fmtBytes(float64(s.fp.KVCacheBytes))),
-					stepf("Per token (per GPU)", "%s ÷ %d GPU(s) = %s", fmtBytes(float64(s.fp.KVBytesPerToken)), s.cfg.TP, fmtBytes(float64(s.fp.KVBytesPerToken)/float64(s.cfg.TP))),
+					stepf("Per token (per GPU)", "%s ÷ %s = %s", fmtBytes(float64(s.fp.KVBytesPerToken)), labs.Count(s.cfg.TP, "GPU"), fmtBytes(float64(s.fp.KVBytesPerToken)/float64(s.cfg.TP))),
 					stepf("Tokens", "%s ÷ %s, in blocks of 16 = %s tokens", fmtBytes(float64(s.fp.KVCacheBytes)), fmtBytes(float64(s.fp.KVBytesPerToken)/float64(s.cfg.TP)), fmtInt(s.fp.KVTokens)),
 				},
 			}, nil

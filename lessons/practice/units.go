@@ -47,19 +47,26 @@ const MaxAnswerChars = 64
 // ErrUnreadable marks an estimate that is not a number with a known unit.
 var ErrUnreadable = errors.New("not a number with a unit")
 
-// Parse reads an estimate such as "1.2 s", "1200ms", "1,200 ms" or
-// "$0.002" and returns it in the dimension's base unit. The error's text
-// is meant for the learner: it names what was wrong and gives an example.
+// Parse reads an estimate such as "1.2 s", "1200ms", "1,200 ms", "7,5 ms"
+// or "$0.002" and returns it in the dimension's base unit. The error's
+// text is meant for the learner: it names what was wrong and gives an
+// example.
 func (d Dimension) Parse(input string) (float64, error) {
 	s := strings.TrimSpace(input)
 	if len([]rune(s)) > MaxAnswerChars {
 		return 0, fmt.Errorf("%w: keep the answer under %d characters, for example %s", ErrUnreadable, MaxAnswerChars, d.Example)
 	}
+	if negative(s) {
+		return 0, fmt.Errorf("%w: the %s cannot be negative; write it like %s", ErrUnreadable, d.Name, d.Example)
+	}
 	dollar := strings.HasPrefix(s, "$")
 	if dollar {
 		s = strings.TrimSpace(s[1:])
 	}
-	num, rest := splitNumber(s)
+	num, rest, err := splitNumber(s)
+	if err != nil {
+		return 0, fmt.Errorf("%w: %w, for example %s", ErrUnreadable, err, d.Example)
+	}
 	if num == "" {
 		return 0, fmt.Errorf("%w: start with a number, for example %s", ErrUnreadable, d.Example)
 	}
@@ -84,37 +91,120 @@ func (d Dimension) Parse(input string) (float64, error) {
 	return v * f, nil
 }
 
-// splitNumber cuts the leading number off s. Commas between digits are
-// thousands separators ("1,200"); an exponent ("1.2e3") is allowed.
-func splitNumber(s string) (num, rest string) {
-	var b strings.Builder
-	i, digits := 0, 0
-	for i < len(s) {
-		c := s[i]
-		switch {
-		case c >= '0' && c <= '9':
-			b.WriteByte(c)
-			digits++
-		case c == '.':
-			b.WriteByte(c)
-		case c == ',' && digits > 0 && i+1 < len(s) && s[i+1] >= '0' && s[i+1] <= '9':
-			// a thousands separator: drop it
-		case (c == 'e' || c == 'E') && digits > 0 && i+1 < len(s) && (isDigit(s[i+1]) || (s[i+1] == '-' || s[i+1] == '+') && i+2 < len(s) && isDigit(s[i+2])):
-			b.WriteByte(c)
-			b.WriteByte(s[i+1])
-			i++
-		default:
-			if digits == 0 {
-				return "", s
-			}
-			return b.String(), strings.TrimLeftFunc(s[i:], unicode.IsSpace)
+// ReadAs is how an answer was read, v in the dimension's base unit, for
+// showing beside the learner's own text; "" when the two already read the
+// same, so "7,5 ms" shows "7.5 ms" but "7.5 ms" shows nothing more.
+func (d Dimension) ReadAs(answer string, v float64) string {
+	read := formatIn(d, v)
+	if squashAll(read) == squashAll(answer) {
+		return ""
+	}
+	return read
+}
+
+// squashAll lower-cases s and drops all white space: "7.5ms" and "7.5 MS"
+// say the same.
+func squashAll(s string) string {
+	return strings.Join(strings.Fields(strings.ToLower(s)), "")
+}
+
+// negative reports a leading minus sign (ASCII or typographic) before a
+// number, with or without a dollar sign: "-5 ms", "−5 ms", "-$3", "$-3".
+func negative(s string) bool {
+	s = strings.TrimSpace(strings.TrimPrefix(s, "$"))
+	for _, minus := range []string{"-", "−"} {
+		if rest, ok := strings.CutPrefix(s, minus); ok {
+			rest = strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(rest), "$"))
+			return rest != "" && (isDigit(rest[0]) || rest[0] == '.')
 		}
+	}
+	return false
+}
+
+// splitNumber cuts the leading number off s and returns it in Go's
+// syntax; an exponent ("1.2e3") is allowed. Commas are read the way a
+// reader would: a comma before exactly three digits groups thousands
+// ("1,200", "12,345,678"); a single comma before any other count of digits,
+// or after a lone 0, is a decimal comma ("7,5", "0,250"). Anything else
+// ("1,2,3", "1.200,5") is refused, since guessing could grade a number the
+// learner never meant.
+func splitNumber(s string) (num, rest string, err error) {
+	end := mantissaEnd(s)
+	mantissa := s[:end]
+	if !strings.ContainsFunc(mantissa, func(r rune) bool { return r >= '0' && r <= '9' }) {
+		return "", s, nil
+	}
+	if mantissa, err = ungroup(mantissa); err != nil {
+		return "", s, err
+	}
+	num = mantissa
+	if e := exponentLen(s[end:]); e > 0 {
+		num += s[end : end+e]
+		end += e
+	}
+	return num, strings.TrimLeftFunc(s[end:], unicode.IsSpace), nil
+}
+
+// mantissaEnd is where the digits, points and digit-flanked commas at
+// the start of s end.
+func mantissaEnd(s string) int {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		comma := c == ',' && i > 0 && isDigit(s[i-1]) && i+1 < len(s) && isDigit(s[i+1])
+		if !isDigit(c) && c != '.' && !comma {
+			return i
+		}
+	}
+	return len(s)
+}
+
+// ungroup turns a number's commas into Go syntax (see splitNumber).
+func ungroup(m string) (string, error) {
+	if !strings.Contains(m, ",") {
+		return m, nil
+	}
+	intPart, frac, hasPoint := strings.Cut(m, ".")
+	if strings.Contains(frac, ",") {
+		return "", ambiguous(m)
+	}
+	groups := strings.Split(intPart, ",")
+	thousands := len(groups[0]) <= 3 && groups[0] != "0"
+	for _, g := range groups[1:] {
+		thousands = thousands && len(g) == 3
+	}
+	switch {
+	case thousands && hasPoint:
+		return strings.Join(groups, "") + "." + frac, nil
+	case thousands:
+		return strings.Join(groups, ""), nil
+	case len(groups) == 2 && !hasPoint:
+		return groups[0] + "." + groups[1], nil
+	}
+	return "", ambiguous(m)
+}
+
+func ambiguous(m string) error {
+	return fmt.Errorf("%q could be read two ways: write decimals with a point and leave out the thousands commas", truncate(m, 20))
+}
+
+// exponentLen is the length of an exponent ("e3", "E-4") at the start of
+// s, or 0.
+func exponentLen(s string) int {
+	if len(s) < 2 || s[0] != 'e' && s[0] != 'E' {
+		return 0
+	}
+	i := 1
+	if s[i] == '-' || s[i] == '+' {
 		i++
 	}
-	if digits == 0 {
-		return "", s
+	n := i
+	for n < len(s) && isDigit(s[n]) {
+		n++
 	}
-	return b.String(), ""
+	if n == i {
+		return 0
+	}
+	return n
 }
 
 func isDigit(c byte) bool { return c >= '0' && c <= '9' }

@@ -76,6 +76,9 @@ func mockChartLabel(points []MockPoint) string {
 	scores := make([]string, len(points))
 	for i, p := range points {
 		scores[i] = p.Label + " " + strconv.Itoa(p.Percent) + "%"
+		if p.Partial {
+			scores[i] += " so far"
+		}
 	}
 	return "Overall score of each mock interview, oldest first: " + strings.Join(scores, ", ")
 }

@@ -46,6 +46,7 @@ type EstimatePage struct {
 // worked solution.
 type EstimateResult struct {
 	Answer, Correct, Verdict string
+	ReadAs                   string // the graded value when it reads unlike Answer ("7,5 ms" → "7.5 ms"), else ""
 	ScoreClass               string // "full", "partial", "none"
 	Steps                    [][2]string
 }

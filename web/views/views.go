@@ -69,14 +69,16 @@ type Home struct {
 
 // LessonPage is a lesson page's model.
 type LessonPage struct {
-	Lesson     lessons.Lesson
-	Done       bool
-	Prev, Next *lessons.Lesson
-	Labs       []Lab
-	Answer     string // the learner's saved drill answer
-	Answered   bool
-	Number     int // position in the course
-	Total      int
+	Lesson        lessons.Lesson
+	Done          bool
+	Prev, Next    *lessons.Lesson
+	Labs          []Lab
+	Answer        string // the learner's saved drill answer, or a refused draft
+	Answered      bool
+	DrillError    string // why a drill answer was refused, shown beside it
+	DrillMinWords int    // words an answer needs before the model answer shows
+	Number        int    // position in the course
+	Total         int
 }
 
 // Lab is everything needed to draw one lab's runner, on its own page or

@@ -1,6 +1,10 @@
 package views
 
-import "github.com/latencylab/latencylab/labs"
+import (
+	"fmt"
+
+	"github.com/latencylab/latencylab/labs"
+)
 
 // WorkshopNew is the create form.
 type WorkshopNew struct {
@@ -30,6 +34,7 @@ type WorkshopBanner struct {
 // WorkshopLearner is a learner's page in a workshop.
 type WorkshopLearner struct {
 	Banner    WorkshopBanner
+	Round     WorkshopRound
 	Stage     WorkshopStage
 	EventsURL string // the room's SSE stream for this page
 	Reveal    *RoomResults
@@ -41,6 +46,18 @@ type WorkshopStage struct {
 	Round  int64
 	Preset string
 	Lab    *Lab // nil before the first push
+}
+
+// WorkshopRound is the line above the pushed lab that tells a learner
+// what to do in this round; it follows the room's state.
+type WorkshopRound struct {
+	Round  int64
+	Preset string // "" before the first push
+	// Provider is the preset's hosted provider traffic (req/s): > 0 means
+	// its runs go to a provider of their own, not the room's engine.
+	Provider float64
+	Locked   bool // predictions are closed
+	Ended    bool
 }
 
 // RoomResults is the room's guesses against what the engine measured.
@@ -62,13 +79,16 @@ type WorkshopBoard struct {
 	Round         int64
 	PushedLab     string // title
 	PushedPreset  string
-	Locked        bool
-	Revealed      bool
-	LoadRPS       float64
-	MaxLoadRPS    float64
-	Labs          []LabChoice
-	EventsURL     string
-	Live          BoardLive
+	// PushedProvider is the pushed preset's hosted provider traffic
+	// (req/s); > 0 means its runs leave the room's engine.
+	PushedProvider float64
+	Locked         bool
+	Revealed       bool
+	LoadRPS        float64
+	MaxLoadRPS     float64
+	Labs           []LabChoice
+	EventsURL      string
+	Live           BoardLive
 }
 
 // LabChoice is a lab the instructor can push, with its presets.
@@ -83,10 +103,13 @@ type BoardLive struct {
 	Members int
 	Online  int
 	Ran     int // members with a run this round
-	Roster  []RosterRow
-	Results RoomResults
-	Runs    []RoomRunRow
-	Load    LoadPanel
+	// OnProvider counts this round's runs that went to a hosted provider
+	// of their own, outside the room's engine.
+	OnProvider int
+	Roster     []RosterRow
+	Results    RoomResults
+	Runs       []RoomRunRow
+	Load       LoadPanel
 }
 
 // RosterRow is one learner on the board.
@@ -109,8 +132,21 @@ type RoomRunRow struct {
 	Preset     string
 	Prediction string
 	Measured   string
-	SharedWith int
+	SharedWith int     // others in the room engine's busiest batch while it ran
+	Provider   float64 // req/s of tenants on its own hosted provider; 0: it ran on the room's engine
 	At         string
+}
+
+// Where says which engine the run used: the room's, with the most other
+// requests its batch held, or a hosted provider of its own.
+func (r RoomRunRow) Where() string {
+	if r.Provider > 0 {
+		return fmt.Sprintf("hosted provider, %s req/s of its own", FormatPlain(r.Provider))
+	}
+	if r.SharedWith == 0 {
+		return "room engine, alone in its batch"
+	}
+	return "room engine, up to " + labs.Count(r.SharedWith, "other")
 }
 
 // LoadPanel is the room's main engine over time.
@@ -127,6 +163,9 @@ type LoadPanel struct {
 	TTFT     labs.Chart
 	Batch    labs.Chart
 	HasChart bool
+	// OnProvider counts this round's runs the panel never saw: they ran
+	// on a hosted provider of their own.
+	OnProvider int
 }
 
 // SetLearner keeps the learner id behind a roster row (never drawn), so
