@@ -39,6 +39,9 @@ func Bind[P any, T ~int | ~float64 | ~string | ~bool](k Knob, field func(*P) *T)
 			f.err = fmt.Errorf("range %v..%v step %v is empty", k.Min, k.Max, k.Step)
 		}
 	}
+	if k.ZeroLabel != "" && (f.knob.Kind != KnobRange || k.Min > 0) {
+		f.err = fmt.Errorf("a zero label needs a range that reaches 0")
+	}
 	if k.Kind != "" && k.Kind != f.knob.Kind {
 		f.err = fmt.Errorf("declared %s but bound to a %s field", k.Kind, kind)
 	}

@@ -99,6 +99,12 @@ func TestDefineRefusesBadSpecs(t *testing.T) {
 		{"enum without options", func(s *Spec[toyParams]) {
 			s.Knobs[2] = Bind(Knob{Name: "mode", Label: "Mode"}, func(p *toyParams) *string { return &p.Mode })
 		}, "options"},
+		{"zero label on a range that never reaches 0", func(s *Spec[toyParams]) {
+			s.Knobs[0] = Bind(Knob{Name: "tokens", Label: "Tokens", Min: 50, Max: 1000, Step: 10, ZeroLabel: "off"}, func(p *toyParams) *int { return &p.Tokens })
+		}, "zero label"},
+		{"zero label on a switch", func(s *Spec[toyParams]) {
+			s.Knobs[3] = Bind(Knob{Name: "loud", Label: "Loud", ZeroLabel: "off"}, func(p *toyParams) *bool { return &p.Loud })
+		}, "zero label"},
 		{"kind mismatch", func(s *Spec[toyParams]) {
 			s.Knobs[3] = Bind(Knob{Name: "loud", Label: "Loud", Kind: KnobRange}, func(p *toyParams) *bool { return &p.Loud })
 		}, "bound to a bool"},

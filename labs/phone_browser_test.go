@@ -1,6 +1,7 @@
 package labs_test
 
 import (
+	"strings"
 	"testing"
 	"time"
 
@@ -28,8 +29,10 @@ const phoneWidth = 390
 // run: the page scrolling sideways, chart text reaching past its chart
 // (cut off at the edge) or drawn under 10 px (a layout shrunk to fit),
 // mark labels printed over each other, table titles running into the
-// part of a table scrolled out of view, and a table shown as cards whose
-// text still runs off its card. Slanted category labels are left out of
+// part of a table scrolled out of view, a table shown as cards whose
+// text still runs off its card, and a results table that scrolls
+// sideways without a visible line saying so (every wide table also shows
+// an edge shadow, which a script cannot see). Slanted category labels are left out of
 // the overlap check: their boxes overlap while the glyphs do not.
 const phoneProblems = `(() => {
 	const out = [];
@@ -62,6 +65,12 @@ const phoneProblems = `(() => {
 		const wrap = t.parentElement;
 		if (getComputedStyle(t).display === "block" && wrap.scrollWidth > wrap.clientWidth + 1)
 			out.push("table " + JSON.stringify((t.caption || t).textContent.trim().slice(0, 40)) + " is shown as cards but still scrolls sideways");
+		const hint = wrap.querySelector(".scroll-hint"), shown = !!(hint && hint.getBoundingClientRect().height);
+		const scrolls = getComputedStyle(t).display !== "block" && wrap.scrollWidth > wrap.clientWidth + 1;
+		const name = JSON.stringify((t.caption || t).textContent.trim().slice(0, 40));
+		if (scrolls && !shown && (wrap.closest(".tables") || t.querySelectorAll("thead th").length > 2))
+			out.push("table " + name + " scrolls sideways without saying so");
+		if (shown && !scrolls) out.push("table " + name + " says it scrolls sideways, but it fits");
 	}
 	return out;
 })()`
@@ -107,6 +116,15 @@ func TestBrowserPhoneLayout(t *testing.T) {
 				t.Error(p)
 			}
 			e2e.Screenshot(t, tab, "phone-"+slug)
+			if i := sweepPreset(lab); i >= 0 {
+				// The sweep's ten-column results table must say it scrolls.
+				pg.ClickPreset(t, i)
+				pg.Run(t, 2*time.Minute)
+				for _, p := range e2e.Eval[[]string](t, tab, phoneProblems) {
+					t.Error("sweep: " + p)
+				}
+				e2e.Screenshot(t, tab, "phone-"+slug+"-sweep")
+			}
 			// The run saved just now, reopened, draws for the phone too.
 			e2e.WaitFor(t, tab, "the run list links the saved run", `!!document.querySelector("a.run-open")`, 10*time.Second)
 			href := e2e.Eval[string](t, tab, `document.querySelector("a.run-open").href`)
@@ -117,4 +135,15 @@ func TestBrowserPhoneLayout(t *testing.T) {
 			e2e.Screenshot(t, tab, "phone-"+slug+"-saved")
 		})
 	}
+}
+
+// sweepPreset is the index of a lab's preset that sweeps the request rate
+// (the batching lab's widest table), -1 for none.
+func sweepPreset(lab labs.Lab) int {
+	for i, p := range lab.Presets() {
+		if strings.HasPrefix(p.Name, "Sweep") {
+			return i
+		}
+	}
+	return -1
 }

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/latencylab/latencylab/engine"
+	"github.com/latencylab/latencylab/engine/live"
 )
 
 // Why writes the roofline arithmetic behind a request's time to first
@@ -15,31 +16,15 @@ import (
 // model and GPU: the first token is one prefill step over the prompt,
 // every later token one decode step. These are the figures of the request
 // alone on the GPU; what others on a shared engine added is in the run's
-// notes. Both are empty when the configuration has no roofline.
+// notes (Steps adds it to the formula when the lab knows it). Both are
+// empty when the configuration has no roofline.
 func Why(cfg engine.Config, promptTokens, answerTokens int) (ttft, tpot string) {
-	r, err := engine.NewRoofline(cfg)
-	if err != nil {
+	s, ok := NewSteps(cfg, promptTokens, answerTokens)
+	if !ok {
 		return "", ""
 	}
-	p := promptTokens
-	prefill := r.Explain(engine.BatchShape{NumSeqs: 1, PrefillTokens: p, SampledTokens: 1, AttnPairs: float64(p) * float64(p+1) / 2})
-	ctx := p + answerTokens/2 // a decode step in the middle of the answer
-	decode := r.Explain(engine.BatchShape{NumSeqs: 1, DecodeTokens: 1, SampledTokens: 1, KVReadTokens: int64(ctx), AttnPairs: float64(ctx + 1)})
-	steps := ""
-	if cfg.ChunkedPrefill && cfg.MaxNumBatchedTokens > 0 && p > cfg.MaxNumBatchedTokens {
-		steps = fmt.Sprintf(" (this prompt is longer than the %d-token step budget, so it is read in chunks over several steps)", cfg.MaxNumBatchedTokens)
-	}
-	ttft = fmt.Sprintf("The first token is one prefill step over your %s-token prompt%s. Compute: %s ÷ (%.0f TFLOP/s × %.0f%%) = %s. "+
-		"Memory: %.1f GB of weights ÷ (%s GB/s × %.0f%%) = %s. The larger, %s, sets the step: it is %s. Plus %s of fixed step overhead ≈ %s alone on the GPU.",
-		Thousands(p), steps, flops(prefill), prefill.PeakFLOPS/1e12, prefill.MatmulMFU*100, ms(prefill.Compute),
-		prefill.Bytes/1e9, Thousands(int(prefill.Bandwidth/1e9)), prefill.MemEfficiency*100, ms(prefill.Memory),
-		ms(max(prefill.Compute, prefill.Memory)), bound(prefill), ms(prefill.Overhead+prefill.AllReduce), ms(prefill.Total))
-	tpot = fmt.Sprintf("Each later token is one decode step for one token. Memory: %.1f GB of weights and KV cache ÷ (%s GB/s × %.0f%%) = %s. "+
-		"Compute: %s ÷ (%.0f TFLOP/s × %.0f%%) = %s. The larger, %s, sets the step: it is %s. Plus %s of fixed step overhead ≈ %s.",
-		decode.Bytes/1e9, Thousands(int(decode.Bandwidth/1e9)), decode.MemEfficiency*100, ms(decode.Memory),
-		flops(decode), decode.PeakFLOPS/1e12, decode.MatmulMFU*100, ms(decode.Compute),
-		ms(max(decode.Compute, decode.Memory)), bound(decode), ms(decode.Overhead+decode.AllReduce), ms(decode.Total))
-	return ttft, tpot
+	first, step := s.TTFT(0, 0, live.Sharing{}), s.TPOT(0, 0, live.Sharing{})
+	return first.Text(first.Result), step.Text(step.Result)
 }
 
 // flops names a step's work: two FLOPs per weight and token, plus

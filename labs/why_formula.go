@@ -78,8 +78,15 @@ func (f Formula) Text(measured float64) string {
 	if lead := f.lead(); lead != "" {
 		b.WriteString(" " + lead + ".")
 	}
-	if gap := measured - f.Result; f.Remainder != "" && math.Abs(gap) > max(0.02*math.Abs(measured), 0.5) {
+	// The gap is taken between the figures as shown, so the sentence's
+	// three numbers add up as a reader checks them.
+	switch gap := shown(measured) - shown(f.Result); {
+	case f.Remainder == "" || math.Abs(gap) <= max(0.02*math.Abs(measured), 0.5):
+	case gap > 0:
 		fmt.Fprintf(&b, " The run measured %s; the other %s is %s.", withUnit(measured, f.Unit), withUnit(gap, f.Unit), f.Remainder)
+	default: // the terms overshoot: there is no negative "other" to name
+		fmt.Fprintf(&b, " The run measured %s, %s less than the terms add up to: the difference is %s.",
+			withUnit(measured, f.Unit), withUnit(-gap, f.Unit), f.Remainder)
 	}
 	if after := strings.TrimSpace(f.After); after != "" {
 		b.WriteString(" " + after)
@@ -99,6 +106,15 @@ func (f Formula) lead() string {
 		}
 	}
 	return fmt.Sprintf("The largest part is %s: %.0f%% of it", top.Name, 100*top.Value/f.Result)
+}
+
+// shown is x as Figure writes it, read back: the value a reader sees.
+func shown(x float64) float64 {
+	v, err := strconv.ParseFloat(strings.ReplaceAll(Figure(x), ",", ""), 64)
+	if err != nil {
+		return x
+	}
+	return v
 }
 
 // Explain sets the Why of each stat whose key has a formula.

@@ -2,6 +2,7 @@ package budget
 
 import (
 	"fmt"
+	"math"
 	"strings"
 	"time"
 
@@ -144,9 +145,11 @@ func (v *view) liveStats(res *pipeline.Result) []labs.Stat {
 // finalFrame has the live waterfall, the batch's histogram and every stat.
 func (v *view) finalFrame(res *pipeline.Result, b batch) labs.Frame {
 	fw := b.firstWords()
-	mean := pipelinelab.Mean(fw)
-	p50, p95, p99 := pipelinelab.Percentile(fw, 50), pipelinelab.Percentile(fw, 95), pipelinelab.Percentile(fw, 99)
-	target := pipelinelab.Percentile(fw, v.s.percentile)
+	// Each figure is rounded once, here, and the card, the status, the
+	// formula and the margin to the budget all show that one value.
+	mean := shownMS(pipelinelab.Mean(fw))
+	p50, p95, p99 := shownMS(pipelinelab.Percentile(fw, 50)), shownMS(pipelinelab.Percentile(fw, 95)), shownMS(pipelinelab.Percentile(fw, 99))
+	target := shownMS(pipelinelab.Percentile(fw, v.s.percentile))
 	pass := target <= v.s.budgetMS
 	within := 0
 	for _, x := range fw {
@@ -161,15 +164,15 @@ func (v *view) finalFrame(res *pipeline.Result, b batch) labs.Frame {
 	}
 	n := len(fw)
 	stats := append(v.liveStats(res),
-		labs.Stat{Key: statMean, Label: fmt.Sprintf("Mean first word (%d requests)", n), Value: pipelinelab.Round1(mean), Unit: "ms"},
-		labs.Stat{Key: statP50, Label: "p50 first word", Value: pipelinelab.Round1(p50), Unit: "ms", Note: "half the requests are faster"},
-		labs.Stat{Key: statP95, Label: "p95 first word", Value: pipelinelab.Round1(p95), Unit: "ms", Note: "one in twenty is slower"},
-		labs.Stat{Key: statP99, Label: "p99 first word", Value: pipelinelab.Round1(p99), Unit: "ms", Note: "one in a hundred is slower"},
+		labs.Stat{Key: statMean, Label: fmt.Sprintf("Mean first word (%d requests)", n), Value: mean, Unit: "ms"},
+		labs.Stat{Key: statP50, Label: "p50 first word", Value: p50, Unit: "ms", Note: "half the requests are faster"},
+		labs.Stat{Key: statP95, Label: "p95 first word", Value: p95, Unit: "ms", Note: "one in twenty is slower"},
+		labs.Stat{Key: statP99, Label: "p99 first word", Value: p99, Unit: "ms", Note: "one in a hundred is slower"},
 		labs.Stat{Key: statJudged, Label: fmt.Sprintf("Budget %s: %s ≤ %s", verdict, v.s.percentileTag, pipelinelab.FmtMS(v.s.budgetMS)),
-			Value: pipelinelab.Round1(target), Unit: "ms",
+			Value: target, Unit: "ms",
 			Note: fmt.Sprintf("%s first word; %.1f%% of requests within the budget", v.s.percentileTag, share)},
 	)
-	labs.Explain(stats, batchWhy(v.s, b))
+	labs.Explain(stats, batchWhy(v.s, b, target))
 	hist := labs.Chart{ID: chartHist, Title: fmt.Sprintf("Time to first word, %d requests (virtual clock)", n),
 		Kind: labs.ChartHistogram, XLabel: "time to first word", XUnit: "ms", YLabel: "requests",
 		Hist: pipelinelab.Histogram(fw, 80, []labs.Mark{
@@ -230,3 +233,13 @@ func stageTable(b batch) labs.Table {
 }
 
 func f0(x float64) string { return fmt.Sprintf("%.0f", x) }
+
+// shownMS is a first-word figure as every panel shows it: whole
+// milliseconds from 100 ms up, a tenth below. Rounding once keeps a card
+// from saying 939 ms beside a status that says 938.
+func shownMS(ms float64) float64 {
+	if math.Abs(ms) >= 100 {
+		return math.Round(ms)
+	}
+	return pipelinelab.Round1(ms)
+}

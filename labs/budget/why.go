@@ -69,7 +69,8 @@ func slowest(ts []labs.Term) labs.Formula {
 // batchWhy are the formulas of the batch's figures: each percentile is
 // one request's first word, so its formula is that request's stages; the
 // mean is the stages' means, which add up because first word is a sum.
-func batchWhy(s settings, b batch) map[string]labs.Formula {
+// target is the judged percentile's first word as the card shows it.
+func batchWhy(s settings, b batch, target float64) map[string]labs.Formula {
 	idx := make([]int, len(b.samples))
 	for i := range idx {
 		idx[i] = i
@@ -80,6 +81,7 @@ func batchWhy(s settings, b batch) map[string]labs.Formula {
 		rank := int(math.Ceil(p / 100 * float64(len(idx))))
 		sm := b.samples[idx[min(max(rank, 1), len(idx))-1]]
 		f := labs.Sum("ms", sampleParts(s, sm)...)
+		f.Result = shownMS(f.Result) // the parts add up to the request's first word, rounded as its card
 		f.Before = fmt.Sprintf("The p%g request's first word = its own stages + its model first token:", p)
 		if sm.slowStage != "" {
 			f.After = "This request hit a stall in the " + sm.slowStage + " stage."
@@ -98,11 +100,12 @@ func batchWhy(s settings, b batch) map[string]labs.Formula {
 	n := time.Duration(max(len(b.samples), 1))
 	mean.guard, mean.lookups, mean.gateway, mean.ttft, mean.second = mean.guard/n, mean.lookups/n, mean.gateway/n, mean.ttft/n, mean.second/n
 	mf := labs.Sum("ms", sampleParts(s, mean)...)
+	mf.Result = shownMS(mf.Result)
 	mf.Before = "Mean first word = the mean of each stage, added:"
 	mf.Remainder = "rounding of the stage times"
 	out := map[string]labs.Formula{statMean: mf, statP50: at(50), statP95: at(95), statP99: at(99)}
 	judged := at(s.percentile)
-	judged.After += fmt.Sprintf(" Against the budget of %s, this is %s.", pipelinelab.FmtMS(s.budgetMS), overUnder(judged.Result, s.budgetMS))
+	judged.After += fmt.Sprintf(" Against the budget of %s, this is %s.", pipelinelab.FmtMS(s.budgetMS), overUnder(target, s.budgetMS))
 	out[statJudged] = judged
 	return out
 }

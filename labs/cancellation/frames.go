@@ -148,8 +148,7 @@ func (v *view) finalFrame(one turnOne, res2 *pipeline.Result, turns []pipeline.T
 	notWritten := max(v.s.answer-generated, 0)
 	stats = append(stats, labs.Stat{Key: statCostSaved, Label: "Cost saved per million such answers", Unit: "$",
 		Value: pipelinelab.Round1(float64(notWritten) * v.s.tier.PriceOut),
-		Note: fmt.Sprintf("%d of %d tokens never generated × $%s per 1M output tokens (%s)", notWritten, v.s.answer,
-			strconv.FormatFloat(v.s.tier.PriceOut, 'f', -1, 64), v.s.tier.Name)})
+		Note:  costNote(notWritten, v.s.answer, v.s.tier)})
 	labs.Explain(stats, v.why(one))
 
 	return labs.Frame{
@@ -240,4 +239,14 @@ func excerpt(s string) string {
 		return string(r[:110]) + "…"
 	}
 	return s
+}
+
+// costNote says what the saving is made of, or plainly that there was
+// none: every token asked for was written, and each is billed.
+func costNote(notWritten, asked int, tier pipelinelab.TierSpec) string {
+	if notWritten == 0 {
+		return fmt.Sprintf("nothing saved: all %d tokens were generated and billed", asked)
+	}
+	return fmt.Sprintf("%d of %d tokens never generated × $%s per 1M output tokens (%s)", notWritten, asked,
+		strconv.FormatFloat(tier.PriceOut, 'f', -1, 64), tier.Name)
 }

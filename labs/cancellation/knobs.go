@@ -38,9 +38,9 @@ func define(run func(context.Context, params, func(labs.Frame)) error) (*labs.Ki
 		Info:     info(),
 		Defaults: defaults,
 		Knobs: []labs.Field[params]{
-			labs.Bind(labs.Knob{Name: knobStopAfter, Label: "Stop reading after", Unit: "tokens", Min: 0, Max: 1000, Step: 1,
+			labs.Bind(labs.Knob{Name: knobStopAfter, Label: "Stop reading after", Unit: "tokens", Min: 0, Max: 1000, Step: 1, ZeroLabel: "never",
 				Help: "The client goes away (a closed tab) after this many tokens; 0 reads to the end."}, func(p *params) *int { return &p.stopAfter }),
-			labs.Bind(labs.Knob{Name: knobFailAfter, Label: "Break the stream after", Unit: "tokens", Min: 0, Max: 1000, Step: 1,
+			labs.Bind(labs.Knob{Name: knobFailAfter, Label: "Break the stream after", Unit: "tokens", Min: 0, Max: 1000, Step: 1, ZeroLabel: "never",
 				Help: "The provider's stream fails with an error after this many tokens; 0 never."}, func(p *params) *int { return &p.failAfter }),
 			labs.Bind(labs.Knob{Name: knobAnswer, Label: "Answer length", Unit: "tokens", Min: 50, Max: 1000, Step: 10,
 				Help: "Tokens the full answer has."}, func(p *params) *int { return &p.answer }),

@@ -45,7 +45,7 @@ type turnOne struct {
 	gen    []time.Duration // when each generated token's step ended
 	cut    time.Duration   // when the reader's stream ended early (stop or error)
 	hasCut bool
-	after  int // tokens generated after the cut
+	after  int // tokens generated after the cut (tokensAfterCut)
 }
 
 // play streams turn 1 with the client and the meter, waits for the engine
@@ -138,11 +138,7 @@ func play(ctx context.Context, run pipelinelab.Run, s settings, emit func(labs.F
 	}
 	one.client, one.gen = cl.view(), meter.times()
 	one.cut, one.hasCut = cutAt(one.client)
-	for _, at := range one.gen {
-		if one.hasCut && at > one.cut {
-			one.after++
-		}
-	}
+	one.after = tokensAfterCut(one.client, len(one.gen), one.hasCut)
 	f := v.liveFrame(one.client, one.gen, time.Since(t0))
 	f.Status = "Turn 1 is over and saved. Sending the follow-up question on the same conversation…"
 	emit(f)
@@ -171,6 +167,19 @@ func play(ctx context.Context, run pipelinelab.Run, s settings, emit func(labs.F
 
 // cutAt is when the reader's stream ended early: when they stopped
 // reading, or when the error event reached them.
+// tokensAfterCut is what "after you left" (or after the break) counts,
+// the one definition the status, the cards and their formulas share:
+// every token the engine wrote beyond those the reader got. A token the
+// reader got was written before the cut; one the reader never got reached
+// nobody. Counting rather than comparing times keeps the step trace's
+// clock and the stream's from disagreeing on the token read last.
+func tokensAfterCut(c clientView, generated int, hasCut bool) int {
+	if !hasCut {
+		return 0
+	}
+	return max(generated-c.delivered, 0)
+}
+
 func cutAt(c clientView) (time.Duration, bool) {
 	switch {
 	case c.stopped:

@@ -16,9 +16,15 @@ func (v *view) why(one turnOne) map[string]labs.Formula {
 	n := len(one.gen)
 	notWritten := max(v.s.answer-n, 0)
 	price := strconv.FormatFloat(v.s.tier.PriceOut, 'f', -1, 64)
-	out[statCostSaved] = labs.Formula{Unit: "$", Result: float64(notWritten) * v.s.tier.PriceOut,
+	cost := labs.Formula{Unit: "$", Result: float64(notWritten) * v.s.tier.PriceOut,
 		Expr: fmt.Sprintf("(%d asked − %d generated) tokens never written × $%s per million × a million answers", v.s.answer, n, price),
 		Lead: "Only tokens the engine never generated are saved: every token written is billed, read or not"}
+	if notWritten == 0 {
+		cost.Before = fmt.Sprintf("The engine wrote all %d tokens asked for, so nothing was saved:", v.s.answer)
+		cost.Expr = "no token left unwritten × $" + price + " per million"
+		cost.Lead = "Every token written is billed, read or not"
+	}
+	out[statCostSaved] = cost
 	out[statDelivered] = v.deliveredWhy(one)
 	out[statSaved] = v.savedWhy(one)
 	if !one.hasCut {

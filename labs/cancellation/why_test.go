@@ -1,8 +1,13 @@
 package cancellation
 
 import (
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
 	"testing"
 
+	"github.com/latencylab/latencylab/labs"
 	"github.com/latencylab/latencylab/labs/labtest"
 )
 
@@ -30,6 +35,75 @@ func TestWhyMatchesTheRun(t *testing.T) {
 			labtest.CheckFormula(t, labtest.StatOf(t, last, statCostSaved), 0.01)
 			if v[knobStopAfter] != 0.0 || v[knobFailAfter] != 0.0 { // a run read to the end has no cut
 				labtest.CheckFormula(t, labtest.StatOf(t, last, statAfter), 0.10)
+			}
+		})
+	}
+}
+
+// "After you left" is counted once, as every token the engine wrote
+// beyond those the reader got, so the status, the split of the tokens
+// generated, the card of tokens after the cut and the tokens that reached
+// nobody all give the same number, and the two sides add up to the total.
+// When nothing was saved, the cost card says so in words.
+func TestOneCountOfTokensAfterTheReaderLeft(t *testing.T) {
+	for _, tc := range []struct {
+		name      string
+		v         labs.Values
+		saved     bool // some tokens were never generated
+		afterWord string
+	}{
+		{"left, not passed upstream", vals(20, 0, 400, "medium", false), false, "after you left"},
+		{"left, passed upstream", vals(20, 0, 400, "medium", true), true, "after you left"},
+		{"stream broke", vals(0, 30, 200, "small", false), false, "after the break"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			frames := runLab(t, tc.v, nil)
+			last := frames[len(frames)-1]
+			gen := int(labtest.Stat(t, last, statGenerated))
+			got := int(labtest.Stat(t, last, statDelivered))
+			after := int(labtest.Stat(t, last, statAfter))
+			if after != gen-got {
+				t.Errorf("%d tokens after the reader's stream ended, want generated %d − delivered %d = %d", after, gen, got, gen-got)
+			}
+			if m := afterRe.FindStringSubmatch(last.Status); m == nil || m[1] != strconv.Itoa(after) || !strings.Contains(m[0], tc.afterWord) {
+				t.Errorf("status does not give %d tokens %s: %s", after, tc.afterWord, last.Status)
+			}
+			split := fmt.Sprintf("before the reader's stream ended %d + after it %d ", got, after)
+			if w := labtest.StatOf(t, last, statGenerated).Why; !strings.Contains(w, split) {
+				t.Errorf("generated's formula lacks %q: %s", split, w)
+			}
+			if w := labtest.StatOf(t, last, statDelivered).Why; after > 0 && !strings.Contains(w, labs.Count(after, "token")+" reached nobody") {
+				t.Errorf("delivered's formula does not say %d tokens reached nobody: %s", after, w)
+			}
+			cost := labtest.StatOf(t, last, statCostSaved)
+			if nothing := strings.Contains(cost.Note, "nothing saved") && strings.Contains(cost.Why, "nothing was saved"); nothing == tc.saved ||
+				strings.Contains(cost.Note, "0 of") {
+				t.Errorf("cost saved $%v: note %q, why %q: want plain words when nothing was saved", cost.Value, cost.Note, cost.Why)
+			}
+		})
+	}
+}
+
+// afterRe finds the count of tokens after the cut in a final status.
+var afterRe = regexp.MustCompile(`(\d+) (?:of them |generated )?after (?:you left|the break)`)
+
+// The step trace stamps a token when its step ends, on the engine's clock;
+// the reader gets it at its modelled time. The two can put the last token
+// read a moment after the cut, which must not move it to the other side.
+func TestTokensAfterCutCountsWhatNobodyRead(t *testing.T) {
+	for _, tc := range []struct {
+		name                       string
+		delivered, generated, want int
+		cut                        bool
+	}{
+		{"left after 20 of 400", 20, 400, 380, true},
+		{"engine stopped at once", 20, 21, 1, true},
+		{"read everything", 0, 120, 0, false},
+		{"nothing more written", 30, 30, 0, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := tokensAfterCut(clientView{delivered: tc.delivered}, tc.generated, tc.cut); got != tc.want {
+				t.Errorf("tokensAfterCut = %d, want %d", got, tc.want)
 			}
 		})
 	}

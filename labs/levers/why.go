@@ -48,8 +48,8 @@ func (r result) streamed() bool { return r.firstWord < r.total-0.5 }
 // totalOf writes a row's total as its parts.
 func totalOf(r result) labs.Formula {
 	if r.tokens == 0 {
-		return labs.Formula{Unit: "ms", Expr: "the steps before the model " + labs.Figure(r.before), Result: r.before,
-			Before: r.lever.name + ": the response cache answers, so no model runs:", Lead: "Only the steps before the model are left",
+		return labs.Formula{Unit: "ms", Expr: "what is left is the steps before the model", Result: r.before,
+			Before:    r.lever.name + ": the response cache answers, so no model runs;",
 			Remainder: "the hand-overs between stages"}
 	}
 	rest := r.tpot() * float64(r.tokens-1)

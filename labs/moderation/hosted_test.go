@@ -1,6 +1,8 @@
 package moderation
 
 import (
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -63,3 +65,60 @@ func TestHostedModerateThenSend(t *testing.T) {
 		t.Errorf("without other tenants %.0f ms against %.0f ms: want their slowdown to show", alone[statFirstWord], all[statFirstWord])
 	}
 }
+
+// On a hosted tier the first word's formula names each knob's share on
+// its own: the round trips (3 × 190 ms), the window, the overlap read
+// with it and the check, which costs the moderation latency the learner
+// set and nothing more.
+func TestHostedFirstWordTermsMatchTheKnobs(t *testing.T) {
+	hosted := labtest.PresetWith(t, labtest.Inert(t, define), hostedPreset)
+	onPool := func(pool *labs.Engines) labs.Lab { return mustNew(t, Config{Engines: pool, Tick: -1}) }
+	for _, tc := range []struct {
+		name    string
+		changes labs.Values
+		want    []string // terms the formula must hold, with their values
+		not     string
+	}{
+		{"buffered window, hosted", labs.Values{knobPolicy: string(mod.BufferedWindow)},
+			[]string{"network to the provider and back 570 ", "10 tokens of overlap", "the check that released it 50 "}, ""},
+		{"buffered window, 80 ms checks", labs.Values{knobPolicy: string(mod.BufferedWindow), knobLatency: 80.0},
+			[]string{"network to the provider and back 570 ", "the check that released it 80 "}, ""},
+		{"moderate then send, hosted", nil,
+			[]string{"network to the provider and back 570 ", "of the answer, held whole", "the check that released it 50 "}, "overlap"},
+		{"buffered window, next door", labs.Values{knobPolicy: string(mod.BufferedWindow), pipelinelab.KnobRTT: 0.0},
+			[]string{"10 tokens of overlap", "the check that released it 50 "}, "network"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			last := labtest.FinalFrame(t, onPool, hosted(tc.changes))
+			for _, key := range []string{statFirstWord, statTotal} {
+				labtest.CheckFormula(t, labtest.StatOf(t, last, key), 0.01)
+			}
+			why := labtest.StatOf(t, last, statFirstWord).Why
+			for _, w := range tc.want {
+				if !strings.Contains(why, w) {
+					t.Errorf("first word's formula lacks %q: %s", w, why)
+				}
+			}
+			if tc.not != "" && strings.Contains(why, tc.not) {
+				t.Errorf("first word's formula names %q: %s", tc.not, why)
+			}
+			// Each run of tokens states its own pace, so count × pace is its term.
+			paced := pacedRe.FindAllStringSubmatch(why, -1)
+			if len(paced) == 0 {
+				t.Errorf("no run of tokens with its pace in: %s", why)
+			}
+			for _, m := range paced {
+				n, _ := strconv.ParseFloat(m[1], 64)
+				pace, _ := strconv.ParseFloat(m[2], 64)
+				term, _ := strconv.ParseFloat(strings.ReplaceAll(m[3], ",", ""), 64)
+				if d := n*pace - term; d < -0.03*term-0.5 || d > 0.03*term+0.5 {
+					t.Errorf("%v tokens × %v ms each is not the term's %v ms: %s", n, pace, term, m[0])
+				}
+			}
+		})
+	}
+}
+
+// pacedRe finds a run of tokens with its pace and its term in a formula:
+// "19 more tokens to fill the window (12.1 ms each) 229".
+var pacedRe = regexp.MustCompile(`(\d+) (?:more tokens|tokens of overlap)[^(]*\(([0-9.]+) ms each\)[^0-9:]* ([0-9][0-9,.]*)`)

@@ -33,9 +33,15 @@ type meter struct {
 	reason                      string
 	checks                      int
 	checkTime                   time.Duration
-	genSteps, delSteps          []labs.Point
-	done                        bool
-	truth                       *analysis // set by analyse once generation ended
+	// checkStarts are when each answer check began and the token it
+	// covered up to, so the first word can name the check that freed it.
+	checkStarts []checkStart
+	// network is what the round trips to a hosted provider add to the
+	// first token (0 with the GPU next door): already in genAt.
+	network            time.Duration
+	genSteps, delSteps []labs.Point
+	done               bool
+	truth              *analysis // set by analyse once generation ended
 }
 
 func newMeter(p mod.Policy) *meter {
@@ -62,6 +68,8 @@ func (m *meter) event(ev mod.Event, at time.Duration) {
 		m.pieces = append(m.pieces, ev.Text)
 		m.genAt = append(m.genAt, at)
 		m.genSteps = step(m.genSteps, at, len(m.pieces))
+	case mod.EvCheckStarted:
+		m.checkStarts = append(m.checkStarts, checkStart{at: at, to: ev.To})
 	case mod.EvChecked:
 		m.checks++
 		m.checkTime += ev.Result.Modelled
@@ -87,6 +95,13 @@ func (m *meter) event(ev mod.Event, at time.Duration) {
 	if m.firstWord == none && hasWord(m.visible) {
 		m.firstWord = at
 	}
+}
+
+// checkStart is an answer check's start on the modelled timeline and the
+// end of the token range it covers.
+type checkStart struct {
+	at time.Duration
+	to int
 }
 
 // end records the end of the run: generation over, delivery over.

@@ -44,7 +44,9 @@ func (j *job) engineRequest() engine.Request {
 func (l *Lab) newJob(s settings, p mod.Policy) *job {
 	_, id := l.IDs.Next()
 	up, down := s.host.Pipeline().Legs()
-	return &job{policy: p, id: id, req: buildRequestOf(scenarios[s.scenario], "Session "+id, s.answer), meter: newMeter(p),
+	m := newMeter(p)
+	m.network = up + down
+	return &job{policy: p, id: id, req: buildRequestOf(scenarios[s.scenario], "Session "+id, s.answer), meter: m,
 		up: up, down: down}
 }
 

@@ -24,12 +24,13 @@ func why(m *meter) map[string]labs.Formula {
 	}
 	countsWhy(m, out)
 	tpot := tpotOf(m)
-	if f, ok := firstWordWhy(m, tpot); ok {
+	if f, ok := firstWordWhy(m); ok {
 		out[statFirstWord] = f
 	}
 	if m.fin != none {
 		k := upTo(m, m.fin)
-		f := labs.Sum("ms", labs.Term{Name: "model first token", Value: labs.Millis(m.firstToken)},
+		f := labs.Sum("ms", labs.Term{Name: "network to the provider and back", Value: labs.Millis(m.network)},
+			labs.Term{Name: "model first token", Value: labs.Millis(m.firstToken - m.network)},
 			labs.Term{Name: fmt.Sprintf("writing %d more tokens", k-1), Value: labs.Millis(m.genAt[k-1] - m.firstToken)},
 			labs.Term{Name: "checks and release after that", Value: labs.Millis(max(m.fin-m.genAt[k-1], 0))})
 		f.Before = "Total = generation up to the end of delivery + what moderation added after it:"
@@ -65,9 +66,12 @@ func tpotOf(m *meter) float64 {
 	return labs.Millis(m.genAt[n-1]-m.genAt[0]) / float64(n-1)
 }
 
-// firstWordWhy: the first word waits for the model, then for the rest of
-// its window to be written, then for the check that released it.
-func firstWordWhy(m *meter, tpot float64) (labs.Formula, bool) {
+// firstWordWhy: the first word waits for the network and the model's
+// first token, then for the rest of its window to be written, then for
+// the overlap the check reads with it, then for the check that released
+// it. Each term is a knob's: the round trip, the window, the overlap, the
+// moderation latency.
+func firstWordWhy(m *meter) (labs.Formula, bool) {
 	if m.firstWord == none || len(m.genAt) == 0 || m.firstWord < m.genAt[0] {
 		return labs.Formula{}, false
 	}
@@ -81,22 +85,64 @@ func firstWordWhy(m *meter, tpot float64) (labs.Formula, bool) {
 		shown = "the check, then the fallback text shown"
 	}
 	var parts []labs.Term
-	model := m.firstToken
+	model := m.firstToken - m.network
 	if m.promptAt != none {
 		parts = append(parts, labs.Term{Name: "prompt check", Value: labs.Millis(m.promptAt)})
 		model -= m.promptAt
+	}
+	if m.network > 0 {
+		parts = append(parts, labs.Term{Name: "network to the provider and back", Value: labs.Millis(m.network)})
 	}
 	window := "to fill the window"
 	if m.policy == mod.ModerateThenSend {
 		window = "of the answer, held whole"
 	}
+	checked := k // the tokens the releasing check read: the window and its overlap
+	if c, ok := releasingCheck(m, k); ok {
+		checked = c.to
+	}
 	parts = append(parts, labs.Term{Name: "model first token", Value: labs.Millis(model)},
-		labs.Term{Name: fmt.Sprintf("%d more tokens %s (%s ms each)", k-1, window, labs.Figure(tpot)), Value: labs.Millis(m.genAt[k-1] - m.genAt[0])},
-		labs.Term{Name: shown, Value: labs.Millis(max(m.firstWord-m.genAt[k-1], 0))})
+		labs.Term{Name: fmt.Sprintf("%d more tokens %s%s", k-1, window, each(k-1, m.genAt[k-1]-m.genAt[0])), Value: labs.Millis(m.genAt[k-1] - m.genAt[0])},
+		labs.Term{Name: fmt.Sprintf("%d tokens of overlap%s, read with the window and held for the next", checked-k, each(checked-k, m.genAt[checked-1]-m.genAt[k-1])),
+			Value: labs.Millis(m.genAt[checked-1] - m.genAt[k-1])},
+		labs.Term{Name: shown, Value: labs.Millis(max(m.firstWord-m.genAt[checked-1], 0))})
 	f := labs.Sum("ms", parts...)
-	f.Before = "First word = model first token + extra delay, where the extra delay is the window size × TPOT + the check:"
+	net, extra := "", "the window size"
+	if m.network > 0 {
+		net = "the network + "
+	}
+	switch {
+	case m.policy == mod.ModerateThenSend:
+		extra = "the whole answer"
+	case checked > k:
+		extra = "the window and its overlap"
+	}
+	f.Before = fmt.Sprintf("First word = %smodel first token + extra delay, where the extra delay is %s × TPOT + the check:", net, extra)
 	f.Remainder = "the hand-over from the check to the reader"
 	return f, true
+}
+
+// each is the pace of n tokens written in d, " (12.5 ms each)": their
+// own pace, which other tenants' prompts can make slower than the
+// answer's mean.
+func each(n int, d time.Duration) string {
+	if n <= 0 {
+		return ""
+	}
+	return fmt.Sprintf(" (%s ms each)", labs.Figure(labs.Millis(d)/float64(n)))
+}
+
+// releasingCheck is the last answer check that started by the first word
+// and covered the k tokens it showed; ok is false when no check did (the
+// stream went out unchecked).
+func releasingCheck(m *meter, k int) (checkStart, bool) {
+	for i := len(m.checkStarts) - 1; i >= 0; i-- {
+		c := m.checkStarts[i]
+		if c.at <= m.firstWord && c.to >= k && c.to <= len(m.genAt) {
+			return c, true
+		}
+	}
+	return checkStart{}, false
 }
 
 // upTo counts the tokens written by t (at least one).

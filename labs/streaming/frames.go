@@ -41,8 +41,10 @@ type view struct {
 	// status carries.
 	sharing live.Sharing
 	notes   []string
-	// whyTTFT and whyTPOT are the roofline arithmetic behind those stats.
-	whyTTFT, whyTPOT string
+	// steps is the roofline of the request's own steps, the start of the
+	// formulas behind its first token and time per output token.
+	steps   labs.Steps
+	stepsOK bool
 	// network is what the round trips to a hosted provider add to the
 	// first token (0 with the GPU next door).
 	network time.Duration
@@ -95,12 +97,17 @@ func (v *view) stats(m *meter) []labs.Stat {
 			note = fmt.Sprintf("first token back from the provider: the GPU's time plus %s of network", labs.FormatMS(labs.Millis(v.network)))
 		}
 		add(statTTFT, "Time to first token", labs.Millis(m.firstTok), "ms", note)
-		out[len(out)-1].Why = v.whyTTFT
+		if v.stepsOK {
+			ttft := labs.Millis(m.firstTok)
+			out[len(out)-1].Why = v.steps.TTFT(ttft, labs.Millis(v.network), v.sharing).Text(ttft)
+		}
 	}
 	if m.done {
 		tpot := m.tpotMS()
 		add(statTPOT, "Time per output token", tpot, "ms", "(complete − first token) ÷ (tokens − 1)")
-		out[len(out)-1].Why = v.whyTPOT
+		if v.stepsOK {
+			out[len(out)-1].Why = v.steps.TPOT(tpot, v.capMS(), v.sharing).Text(tpot)
+		}
 		add(statTotal, "Total time", labs.Millis(m.complete), "ms", "request sent to answer complete")
 	}
 	add(statTokens, "Tokens", float64(m.tokens), "tokens", "received by the handler")
@@ -115,6 +122,14 @@ func (v *view) stats(m *meter) []labs.Stat {
 		labs.Explain(out, v.why(m))
 	}
 	return out
+}
+
+// capMS is the speed cap as milliseconds per token; 0 with no cap.
+func (v *view) capMS() float64 {
+	if v.s.speedCap <= 0 {
+		return 0
+	}
+	return 1000 / float64(v.s.speedCap)
 }
 
 func (v *view) text(m *meter) *labs.TextPanel {

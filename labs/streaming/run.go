@@ -50,7 +50,7 @@ func (l *Lab) run(ctx context.Context, p params, emit func(labs.Frame)) error {
 	up, down := s.host.Pipeline().Legs()
 	aloneTTFT, aloneE2E, aloneOK := labs.Alone(le.Config(), req)
 	v := &view{s: s, answerWords: countWords(ans.Text), xmax: axisEstimate(up+aloneE2E+down, aloneOK), network: up + down}
-	v.whyTTFT, v.whyTPOT = labs.Why(le.Config(), len(prompt.ids), len(ans.Tokens))
+	v.steps, v.stepsOK = labs.NewSteps(le.Config(), len(prompt.ids), len(ans.Tokens))
 	m := newMeter(s.streaming)
 
 	t0 := l.Clock.Now()

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"math"
+	"strings"
 	"sync/atomic"
 	"testing"
 	"testing/synctest"
@@ -136,6 +137,13 @@ func TestSideBySidePreset(t *testing.T) {
 		{What: "blocked first word (about 2.1 s)", Got: st[statBlockedFirstWord], Lo: 2000, Hi: 2200},
 		{What: "blocked done sooner (almost 2 s)", Got: st[statStreamedComplete] - st[statBlockedComplete], Lo: 1700, Hi: 2000},
 	})
+	// The streamed first token is a whole word here: the formula says so
+	// rather than adding nothing to it.
+	word := labtest.StatOf(t, frames[len(frames)-1], statFirstWord)
+	labtest.CheckFormula(t, word, 0.005)
+	if !strings.Contains(word.Why, "already held a whole word") {
+		t.Errorf("the streamed first word is its first token; the formula reads: %s", word.Why)
+	}
 }
 
 // Stopping a side-by-side run ends both requests on the engine at once:

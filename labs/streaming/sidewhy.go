@@ -19,10 +19,7 @@ func (v *sideView) sideWhy(st, bl *meter) map[string]labs.Formula {
 		pace = fmt.Sprintf("held to the speed cap of %d tokens a second", v.s.speedCap)
 	}
 	if st.words > 0 {
-		f := labs.Sum("ms", labs.Term{Name: "first token", Value: labs.Millis(st.firstTok)},
-			labs.Term{Name: "the rest of the first word", Value: labs.Millis(st.firstWord - st.firstTok)})
-		f.Before = "Streamed first word = its first token + the tokens that finish the word:"
-		out[statFirstWord] = f
+		out[statFirstWord] = firstWordWhy(st, "the rest of the first word", "Streamed first word = its first token + the tokens that finish the word:")
 	}
 	if st.done && st.tokens > 0 {
 		f := labs.Sum("ms", labs.Term{Name: "first token", Value: labs.Millis(st.firstTok)}, writing(st))

@@ -25,9 +25,7 @@ func (v *view) why(m *meter) map[string]labs.Formula {
 	tokens.Before = "Tokens:"
 	out[statTokens] = tokens
 	if m.words > 0 {
-		f := labs.Sum("ms", labs.Term{Name: "first token", Value: first},
-			labs.Term{Name: "until a whole word had arrived", Value: labs.Millis(m.firstWord - m.firstTok)})
-		f.Before = "First word = the first token + the tokens it took to finish a word:"
+		f := firstWordWhy(m, "until a whole word had arrived", "First word = the first token + the tokens it took to finish a word:")
 		if !m.streaming {
 			f = labs.Sum("ms", labs.Term{Name: "first token", Value: first},
 				labs.Term{Name: "the rest of the answer, held back", Value: labs.Millis(m.firstWord - m.firstTok)})
@@ -51,4 +49,18 @@ func (v *view) why(m *meter) map[string]labs.Formula {
 			Lead: "Reading, not generation, is the slow side: the answer is written long before it is read"}
 	}
 	return out
+}
+
+// firstWordWhy is a streamed first word as its first token plus the
+// tokens that finished the word (named rest, after before), or, when the
+// first token already held a word, says so instead of adding nothing.
+func firstWordWhy(m *meter, rest, before string) labs.Formula {
+	if m.firstWord == m.firstTok {
+		return labs.Formula{Unit: "ms", Result: labs.Millis(m.firstTok), Expr: "first word = first token",
+			Before: "The first token already held a whole word, so the reader waited for nothing more:"}
+	}
+	f := labs.Sum("ms", labs.Term{Name: "first token", Value: labs.Millis(m.firstTok)},
+		labs.Term{Name: rest, Value: labs.Millis(m.firstWord - m.firstTok)})
+	f.Before = before
+	return f
 }

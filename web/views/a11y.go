@@ -30,6 +30,9 @@ func helpAttrs(l Lab, k KnobView) templ.Attributes {
 // value with its unit, so a screen reader says "200 tokens", not "200".
 func valueText(k KnobView) string {
 	unit, _ := json.Marshal(" " + k.Knob.Unit) // a JavaScript string literal
+	if k.Knob.ZeroLabel != "" {
+		return "$" + k.Signal + " == 0 ? " + jsString(k.Knob.ZeroLabel) + " : $" + k.Signal + " + " + string(unit)
+	}
 	return "$" + k.Signal + " + " + string(unit)
 }
 
