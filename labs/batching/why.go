@@ -125,7 +125,7 @@ func tpotAt(r *recorder, done []reqState, p float64) (labs.Formula, bool) {
 			per := labs.Millis(busy) / float64(q.tokens-1)
 			return []float64{per, labs.Millis(q.end-q.first)/float64(q.tokens-1) - per, float64(n), batch}
 		})
-	f := labs.Sum("ms", labs.Term{Name: "the engine's steps while it decoded, per token", Value: parts[0]},
+	f := labs.Tally("ms", labs.Term{Name: "the engine's steps while it decoded, per token", Value: parts[0]},
 		labs.Term{Name: "time between steps, per token", Value: max(parts[1], 0)})
 	f.Before = fmt.Sprintf("TPOT p%g = the steps the answer spent decoding ÷ its tokens after the first:", p)
 	if parts[2] > 0 {
@@ -188,7 +188,7 @@ func itlMaxWhy(r *recorder) (labs.Formula, bool) {
 		}
 	}
 	n, busy, batch := stepsIn(r, top.at-top.gap, top.at)
-	f := labs.Sum("ms", labs.Term{Name: labs.Count(n, "engine step") + " in the gap", Value: labs.Millis(busy)},
+	f := labs.Tally("ms", labs.Term{Name: labs.Count(n, "engine step") + " in the gap", Value: labs.Millis(busy)},
 		labs.Term{Name: "time between steps", Value: max(labs.Millis(top.gap-busy), 0)})
 	f.Before = fmt.Sprintf("ITL max = the steps between one request's two tokens, at %s:", labs.FormatMS(labs.Millis(top.at)))
 	f.After = gapCause(r, n, busy, batch)
@@ -232,7 +232,7 @@ func itlP99Why(r *recorder) (labs.Formula, bool) {
 		frac := pos - float64(i)
 		busy, idle = busy+frac*(b2-busy), idle+frac*(i2-idle)
 	}
-	f := labs.Sum("ms", labs.Term{Name: "engine steps in the gap", Value: busy}, labs.Term{Name: "time between steps", Value: idle})
+	f := labs.Tally("ms", labs.Term{Name: "engine steps in the gap", Value: busy}, labs.Term{Name: "time between steps", Value: idle})
 	f.Before = fmt.Sprintf("ITL p99 = the gap only 1 in 100 of the run's %s between two tokens exceeds: the steps in it + the time between them:", labs.Thousands(len(gs)))
 	f.After = gapCause(r, n, time.Duration(busy*float64(time.Millisecond)), batch)
 	f.Remainder = "time the engine sat between steps"

@@ -23,6 +23,13 @@ func TestWhyMatchesTheRun(t *testing.T) {
 				statPreempt: 0, statCompleted: 0} {
 				labtest.CheckFormula(t, labtest.StatOf(t, last, key), tol)
 			}
+			// The split is shown even when the engine never sat idle, so
+			// the panel says why rather than "7.99 ≈ 7.99 ms".
+			for _, key := range []string{statTPOTP50, statTPOTP95, statITLMax, statITLP99} {
+				if why := labtest.StatOf(t, last, key).Why; !strings.Contains(why, "time between steps") {
+					t.Errorf("%s: the split into steps and the time between them is missing: %q", key, why)
+				}
+			}
 		})
 	}
 }
