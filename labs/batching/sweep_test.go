@@ -162,3 +162,11 @@ func BenchmarkSweep(b *testing.B) {
 	b.ReportMetric(worst.Seconds(), "worst-sweep-s")
 	b.ReportMetric(float64(len(sweepPolicies)*sweepRates*sweepRequests)/worst.Seconds(), "sim-req/s")
 }
+
+func TestFmtNumGroupsThousands(t *testing.T) {
+	for x, want := range map[float64]string{0: "0", 7.5: "7.5", 999: "999", 1000: "1,000", 171268.1: "171,268.1", 2914: "2,914", -0.25: "-0.25", -12345.5: "-12,345.5"} {
+		if got := fmtNum(x); got != want {
+			t.Errorf("fmtNum(%v) = %q, want %q", x, got, want)
+		}
+	}
+}
