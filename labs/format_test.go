@@ -75,3 +75,17 @@ func TestAxisEnd(t *testing.T) {
 		}
 	}
 }
+
+func TestFactorIsPreciseEnoughForItsProduct(t *testing.T) {
+	for _, tc := range []struct {
+		x    float64
+		n    int
+		want string
+	}{
+		{12.477, 299, "12.48"}, {12.477, 2, "12.5"}, {7.7, 299, "7.70"}, {0.0423, 1000, "0.042"}, {5.65, 299, "5.65"}, {12.4773, 1500, "12.477"},
+	} {
+		if got := Factor(tc.x, tc.n); got != tc.want {
+			t.Errorf("Factor(%v, %d) = %q, want %q", tc.x, tc.n, got, tc.want)
+		}
+	}
+}

@@ -50,6 +50,7 @@ func TestHostedPresetFirstWord(t *testing.T) {
 	} {
 		fs := runLab(t, hosted(tc.change))
 		st := labtest.StatMap(t, fs[len(fs)-1])
+		labtest.CheckProducts(t, statComplete, labtest.StatOf(t, fs[len(fs)-1], statComplete).Why)
 		first := st[statFirstWord]
 		if tc.change == nil && (st[statComplete] < 4565*0.85 || st[statComplete] > 4565*1.15) {
 			t.Errorf("answer complete at %.0f ms, want the lesson's 4,565 ms within 15%%", st[statComplete])

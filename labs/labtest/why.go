@@ -61,3 +61,39 @@ func abs(x float64) float64 {
 	}
 	return x
 }
+
+// productRe finds a sum that ends on a product of tokens and a time per
+// token: "first token 590 + 299 more tokens × 12.48 ms ≈ 4,342".
+var productRe = regexp.MustCompile(`((?:[A-Za-z' ]+ [0-9][0-9,]*(?:\.[0-9]+)? \+ )*)([0-9][0-9,]*) (?:more )?tokens × ([0-9.]+) ms(?: per token)? ≈ ([0-9][0-9,]*(?:\.[0-9]+)?)`)
+
+// termRe finds the figure that ends one term of such a sum.
+var termRe = regexp.MustCompile(`([0-9][0-9,]*(?:\.[0-9]+)?) \+ `)
+
+// CheckProducts checks that every "… + N tokens × X ms ≈ R" in why adds up
+// as a reader would work it out from the figures shown, within tol (in
+// the result's unit): the time per token must be printed precisely enough
+// for N times it.
+func CheckProducts(t *testing.T, key, why string) {
+	t.Helper()
+	num := func(s string) float64 {
+		v, err := strconv.ParseFloat(strings.ReplaceAll(s, ",", ""), 64)
+		if err != nil {
+			t.Fatalf("%s: %q is not a number", key, s)
+		}
+		return v
+	}
+	found := false
+	for _, m := range productRe.FindAllStringSubmatch(why, -1) {
+		found = true
+		sum := num(m[2]) * num(m[3])
+		for _, term := range termRe.FindAllStringSubmatch(m[1], -1) {
+			sum += num(term[1])
+		}
+		if got := num(m[4]); abs(sum-got) > 2 {
+			t.Errorf("%s: the figures shown add up to %.1f, the formula says %s: %q", key, sum, m[4], m[0])
+		}
+	}
+	if !found {
+		t.Errorf("%s: no sum ending on tokens × time per token in %q", key, why)
+	}
+}

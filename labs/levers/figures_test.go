@@ -46,6 +46,9 @@ func TestHostedPresetModelCalls(t *testing.T) {
 	}
 	withTenants := final(nil)
 	st := labtest.StatMap(t, withTenants)
+	for _, key := range []string{statAnswerCall, statAnswerSmall, statAnswerShort, statBaseTotal} {
+		labtest.CheckProducts(t, key, labtest.StatOf(t, withTenants, key).Why)
+	}
 	seeds := []struct {
 		key  string
 		seed float64

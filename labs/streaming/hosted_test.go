@@ -26,6 +26,7 @@ func TestHostedPresetReproducesTheLesson(t *testing.T) {
 		return labtest.StatMap(t, labtest.FinalFrame(t, onPool, hosted(changes)))
 	}
 	all := run(nil)
+	labtest.CheckProducts(t, statTotal, labtest.StatOf(t, labtest.FinalFrame(t, onPool, hosted(nil)), statTotal).Why)
 	if got := all[statTTFT]; got < 0.85*600 || got > 1.15*600 {
 		t.Errorf("first token %.0f ms, want the lesson's 600 ms within 15%%", got)
 	}

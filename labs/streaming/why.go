@@ -37,7 +37,7 @@ func (v *view) why(m *meter) map[string]labs.Formula {
 		rest := tpot * float64(m.tokens-1)
 		out[statTotal] = labs.Formula{Unit: "ms", Result: first + rest,
 			Before: "Total = TTFT + the other tokens × TPOT:",
-			Expr:   fmt.Sprintf("first token %s + %d tokens × %s ms", labs.Figure(first), m.tokens-1, labs.Figure(tpot)),
+			Expr:   fmt.Sprintf("first token %s + %d tokens × %s ms", labs.Figure(first), m.tokens-1, labs.Factor(tpot, m.tokens-1)),
 			Parts:  []labs.Term{{Name: "the first token", Value: first}, {Name: "writing the rest", Value: rest}}}
 		out[statTokPerS] = labs.Formula{Unit: "tok/s", Result: 1000 / tpot,
 			Expr: fmt.Sprintf("1,000 ms ÷ %s ms per token", labs.Figure(tpot)),
