@@ -129,6 +129,9 @@ func displayValue(k labs.Knob, v any) string {
 		if !ok {
 			return fmt.Sprint(v)
 		}
+		if f == 0 && k.ZeroLabel != "" {
+			return k.ZeroLabel // "Model speed cap off", as the knob reads at 0
+		}
 		return views.FormatValue(f, k.Unit)
 	case labs.KnobBool:
 		if b, _ := v.(bool); b {
