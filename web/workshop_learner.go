@@ -144,7 +144,7 @@ func (s *Server) handleWorkshopLearnerEvents(c echo.Context) error {
 
 	rs := s.openRoomStream(c)
 	ctx := c.Request().Context()
-	var banner, roundLine, note, reveal string
+	var banner, roundLine, guessHelp, note, reveal string
 	send := func() error {
 		ws := r.workshop()
 		if ws.PushSeq != round {
@@ -162,12 +162,20 @@ func (s *Server) handleWorkshopLearnerEvents(c echo.Context) error {
 				}
 			}
 			round = ws.PushSeq
+			guessHelp = "" // the new stage drew its own
 		}
 		if err := rs.patchIfChanged(ctx, &banner, "ws-banner", views.WorkshopBannerStrip(bannerFor(ws, m, s.cfg.Catalog))); err != nil {
 			return err
 		}
 		if err := rs.patchIfChanged(ctx, &roundLine, "ws-round", views.WorkshopRoundLine(roundFor(ws, s.cfg.Catalog))); err != nil {
 			return err
+		}
+		if lab, ok := s.cfg.Catalog.Get(ws.PushedLab); ok && lab.Info().Prediction != "" && !ws.Ended() {
+			prefix := idsFor(ws.PushedLab).Prefix
+			help := views.GuessHelp(prefix, lab.Info().Second.Prediction != "", ws.Locked())
+			if err := rs.patchIfChanged(ctx, &guessHelp, prefix+"-guess-help", help); err != nil {
+				return err
+			}
 		}
 		if err := rs.patchIfChanged(ctx, &note, "ws-note", views.WorkshopNote(r.note(m.Learner))); err != nil {
 			return err

@@ -273,9 +273,13 @@ func TestLearnerRoundLineFollowsTheLock(t *testing.T) {
 	}
 	defer resp.Body.Close()
 	lines := make(chan string, 8)
+	helps := make(chan string, 8)
 	go readEvents(resp.Body, func(ev sseEvent) bool {
-		if ev.selector() == "#ws-round" {
+		switch {
+		case ev.selector() == "#ws-round":
 			lines <- ev.html()
+		case strings.HasSuffix(ev.selector(), "-guess-help"):
+			helps <- ev.html()
 		}
 		return true
 	})
@@ -284,10 +288,11 @@ func TestLearnerRoundLineFollowsTheLock(t *testing.T) {
 		settings url.Values
 		end      bool
 		want     string
+		help     string // what the guess boxes' help then says ("" none sent)
 	}{
-		{"open", nil, false, "Write your guess, then run."},
-		{"closed", url.Values{"predictions": {"closed"}}, false, "no longer counts"},
-		{"ended", nil, true, `class="help hidden"`},
+		{"open", nil, false, "Write your guess, then run.", "Commit to"},
+		{"closed", url.Values{"predictions": {"closed"}}, false, "no longer counts", "Predictions are closed in this room"},
+		{"ended", nil, true, `class="help hidden"`, ""},
 	}
 	for _, st := range steps {
 		if st.settings != nil {
@@ -303,6 +308,17 @@ func TestLearnerRoundLineFollowsTheLock(t *testing.T) {
 			}
 		case <-ctx.Done():
 			t.Fatalf("%s: the round line was never sent", st.name)
+		}
+		if st.help == "" {
+			continue
+		}
+		select {
+		case html := <-helps:
+			if !strings.Contains(html, st.help) {
+				t.Errorf("%s: guess help %s, want %q", st.name, html, st.help)
+			}
+		case <-ctx.Done():
+			t.Fatalf("%s: the guess help was never sent", st.name)
 		}
 	}
 }
