@@ -10,7 +10,8 @@ import (
 
 // why are the formulas of turn 1's figures, from the engine's own token
 // times: tokens billed after the reader left = the generation rate × the
-// time until the cancel reached the engine.
+// time until the cancel reached the engine, or until the answer ended
+// when no cancel was sent.
 func (v *view) why(one turnOne) map[string]labs.Formula {
 	out := map[string]labs.Formula{}
 	n := len(one.gen)
@@ -53,8 +54,12 @@ func (v *view) why(one turnOne) map[string]labs.Formula {
 	rest := labs.Millis(last-first) / tpot
 	f := labs.Sum("tokens", labs.Term{Name: "the step already running when the stream ended", Value: 1},
 		labs.Term{Name: fmt.Sprintf("%s ms more until the engine stopped × %.0f tokens/s", labs.Figure(labs.Millis(last-first)), 1000/tpot), Value: rest})
-	f.Before = fmt.Sprintf("Tokens after the cut = generation rate × time until the cancel reached the engine (%s after the cut):",
-		pipelinelab.FmtMS(labs.Millis(last-one.cut)))
+	until := "the cancel reached the engine"
+	if !v.s.propagate {
+		until = "the engine finished the answer" // no cancel was sent
+	}
+	f.Before = fmt.Sprintf("Tokens after the cut = generation rate × time until %s (%s after the cut):",
+		until, pipelinelab.FmtMS(labs.Millis(last-one.cut)))
 	f.Remainder = "the uneven pace of the engine's steps"
 	if !v.s.propagate {
 		f.After = "The disconnect was not passed upstream, so nothing told the engine: it wrote to the end of the answer."

@@ -75,6 +75,11 @@ func TestOneCountOfTokensAfterTheReaderLeft(t *testing.T) {
 			if w := labtest.StatOf(t, last, statDelivered).Why; after > 0 && !strings.Contains(w, labs.Count(after, "token")+" reached nobody") {
 				t.Errorf("delivered's formula does not say %d tokens reached nobody: %s", after, w)
 			}
+			// The formula speaks of a cancel only where one was sent.
+			sent := tc.v[knobPropagate] == true
+			if w := labtest.StatOf(t, last, statAfter).Why; strings.Contains(w, "the cancel reached the engine") != sent {
+				t.Errorf("after's formula speaks of a cancel = %v, want %v: %s", !sent, sent, w)
+			}
 			cost := labtest.StatOf(t, last, statCostSaved)
 			if nothing := strings.Contains(cost.Note, "nothing saved") && strings.Contains(cost.Why, "nothing was saved"); nothing == tc.saved ||
 				strings.Contains(cost.Note, "0 of") {
