@@ -3,6 +3,7 @@ package practice
 import (
 	"fmt"
 	"math"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -230,6 +231,18 @@ func TestDeploymentsValid(t *testing.T) {
 	for _, d := range deployments {
 		if _, err := d.config(); err != nil {
 			t.Errorf("%s: %v", d, err)
+		}
+	}
+}
+
+// A drill's numbers are drawn per seed, so its title states none of them
+// (the title "What if the prompt is 20k tokens?" sat over questions of
+// 12,000 to 24,000). Fixed facts of the kind ("p99", "8-bit") may stay.
+func TestTitlesStateNoDrawnNumber(t *testing.T) {
+	fixed := regexp.MustCompile(`\bp\d+\b|\b\d+-bit\b`)
+	for _, tm := range Templates() {
+		if rest := fixed.ReplaceAllString(tm.Title, ""); strings.ContainsAny(rest, "0123456789") {
+			t.Errorf("%s: title %q states a number the drawn question may not use", tm.ID, tm.Title)
 		}
 	}
 }

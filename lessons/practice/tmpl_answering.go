@@ -34,7 +34,7 @@ var answeringTemplates = []Template{
 				},
 			}, nil
 		}},
-	{ID: "huge-prompt-ttft", Lesson: "answering-the-latency-question", Title: "What if the prompt is 20k tokens?", Unit: Duration,
+	{ID: "huge-prompt-ttft", Lesson: "answering-the-latency-question", Title: "What if the prompt is a whole document?", Unit: Duration,
 		Lab: "prefill-decode", Preset: "Long document (16k)",
 		draw: func(r *rand.Rand) (Problem, error) {
 			s, err := drawSetup(r)
