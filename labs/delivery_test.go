@@ -91,11 +91,11 @@ func TestSharingNote(t *testing.T) {
 		{"alone", live.Sharing{Steps: 10, MaxBatch: 1}, 0, 0, ""},
 		{"alone, prefix cache made it faster", live.Sharing{Steps: 10, MaxBatch: 1}, -5 * ms, -5 * ms, ""},
 		{"three others", live.Sharing{Others: 3, MaxBatch: 4}, 12 * ms, 40 * ms,
-			"3 other requests shared the GPU with yours (up to 4 in one batch), which added ~12 ms to your first token and ~40 ms to the whole answer."},
+			"3 other requests shared the GPU with yours (up to 3 of them in one batch with it), which added ~12 ms to your first token and ~40 ms to the whole answer."},
 		{"one other, no cost", live.Sharing{Others: 1, MaxBatch: 2}, 0, 0,
-			"1 other request shared the GPU with yours (up to 2 in one batch), at no measurable cost to it."},
+			"1 other request shared the GPU with yours, in one batch with it, at no measurable cost to it."},
 		{"negative first-token cost shows as zero", live.Sharing{Others: 2, MaxBatch: 3}, -3 * ms, 20 * ms,
-			"2 other requests shared the GPU with yours (up to 3 in one batch), which added ~0 ms to your first token and ~20 ms to the whole answer."},
+			"2 other requests shared the GPU with yours (up to 2 of them in one batch with it), which added ~0 ms to your first token and ~20 ms to the whole answer."},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

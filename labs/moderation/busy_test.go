@@ -28,7 +28,7 @@ func TestNotes(t *testing.T) {
 	}{
 		{"calm and alone", clean, 0, 0, false, ""},
 		{"starved handler", clean, 40 * time.Millisecond, 0, true, ""},
-		{"two other learners", clean, 0, 2, false, "2 other requests " + labtest.SharedNote + " (up to 3 in one batch)"},
+		{"two other learners", clean, 0, 2, false, "2 other requests " + labtest.SharedNote + " (up to 2 of them in one batch with it)"},
 		{"comparison alone", labs.Values{knobScenario: scenarioClean, knobPolicy: policyCompare}, 0, 0, false, ""},
 		{"comparison beside one other", labs.Values{knobScenario: scenarioClean, knobPolicy: policyCompare}, 0, 1,
 			false, "1 other request shared the GPU with this run."},
