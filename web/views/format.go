@@ -102,7 +102,7 @@ func FormatNumber(v float64) string {
 func groupThousands(s string) string {
 	neg := strings.HasPrefix(s, "-")
 	s = strings.TrimPrefix(s, "-")
-	if len(s) <= 4 {
+	if len(s) <= 3 {
 		if neg {
 			return "-" + s
 		}

@@ -15,7 +15,7 @@ func TestFormatValue(t *testing.T) {
 	}{
 		{412, "ms", "412 ms"},
 		{30.64, "ms", "30.6 ms"},
-		{1569, "ms", "1569 ms"},
+		{1569, "ms", "1,569 ms"},
 		{39333, "ms", "39.3 s"},
 		{7.734, "ms", "7.73 ms"},
 		{0.25, "s", "0.25 s"},
@@ -101,7 +101,7 @@ func TestStatRowHasOneUnit(t *testing.T) {
 		want []string
 	}{
 		{"all under ten seconds stay in ms", []labs.Stat{{Value: 5592.7, Unit: "ms"}, {Value: 9000, Unit: "ms"}},
-			[]string{"5593 ms", "9000 ms"}},
+			[]string{"5,593 ms", "9,000 ms"}},
 		{"one over ten seconds moves the row to s", []labs.Stat{{Value: 5592.7, Unit: "ms"}, {Value: 11300, Unit: "ms"}, {Value: 26.2, Unit: "ms"}, {Value: 1, Unit: "tokens"}},
 			[]string{"5.59 s", "11.3 s", "26.2 ms", "1 token"}},
 		{"a time per token stays in ms beside seconds", []labs.Stat{{Value: 10927.8, Unit: "ms"}, {Value: 7.84, Unit: "ms"}, {Value: 999.6, Unit: "ms"}},
@@ -128,7 +128,7 @@ func TestFormatInRow(t *testing.T) {
 		{5593, "ms", []float64{5593, 12800}, "5.59 s"},
 		{7207, "ms", []float64{5593, 12800}, "7.21 s"},
 		{8, "ms", []float64{8, 12800}, "8 ms"},
-		{5593, "ms", []float64{5593, 9000}, "5593 ms"},
+		{5593, "ms", []float64{5593, 9000}, "5,593 ms"},
 		{32, "requests", []float64{32, 64}, "32 requests"},
 	} {
 		if got := FormatInRow(tc.v, tc.unit, tc.row...); got != tc.want {
