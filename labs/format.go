@@ -3,6 +3,7 @@ package labs
 import (
 	"math"
 	"strconv"
+	"strings"
 	"time"
 )
 
@@ -10,12 +11,41 @@ import (
 func Millis(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
 
 // FormatMS formats milliseconds for a status line or a mark: "412 ms",
-// "2.41 s".
+// "29.8 ms", "2.41 s". Under a second it keeps the decimals a stat card
+// shows (Number), so a status never says "30 ms" beside a card's 29.8.
 func FormatMS(v float64) string {
 	if v >= 1000 {
 		return strconv.FormatFloat(v/1000, 'f', 2, 64) + " s"
 	}
-	return strconv.FormatFloat(v, 'f', 0, 64) + " ms"
+	return Number(v) + " ms"
+}
+
+// Number writes a figure as the stat cards do: whole from 100 up, with
+// thousands grouped; one decimal from 10, two from 1, three below.
+func Number(v float64) string {
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		return "—"
+	}
+	a := math.Abs(v)
+	var s string
+	switch {
+	case a >= 100 || a == math.Trunc(a):
+		r := math.Round(v)
+		if math.Abs(r) < 1e15 {
+			return Thousands(int(r))
+		}
+		return strconv.FormatFloat(r, 'f', 0, 64)
+	case a >= 10:
+		s = strconv.FormatFloat(v, 'f', 1, 64)
+	case a >= 1:
+		s = strconv.FormatFloat(v, 'f', 2, 64)
+	default:
+		s = strconv.FormatFloat(v, 'f', 3, 64)
+	}
+	if strings.Contains(s, ".") {
+		s = strings.TrimRight(strings.TrimRight(s, "0"), ".")
+	}
+	return s
 }
 
 // Count writes n of a counted noun given in the singular: "1 token",

@@ -89,3 +89,17 @@ func TestFactorIsPreciseEnoughForItsProduct(t *testing.T) {
 		}
 	}
 }
+
+// A status line's milliseconds read as the stat card beside them does.
+func TestFormatMSMatchesTheCards(t *testing.T) {
+	for v, want := range map[float64]string{29.8: "29.8 ms", 17.84: "17.8 ms", 607.4: "607 ms", 8: "8 ms", 0.42: "0.42 ms", 2413: "2.41 s"} {
+		if got := FormatMS(v); got != want {
+			t.Errorf("FormatMS(%v) = %q, want %q", v, got, want)
+		}
+	}
+	for v, want := range map[float64]string{4564: "4,564", 2914.2: "2,914", 12.34: "12.3", 7.705: "7.71", 0.0423: "0.042", -1234: "-1,234"} {
+		if got := Number(v); got != want {
+			t.Errorf("Number(%v) = %q, want %q", v, got, want)
+		}
+	}
+}

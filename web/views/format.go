@@ -75,51 +75,8 @@ func splitStat(s labs.Stat, row []labs.Stat) (num, suffix string) {
 }
 
 // FormatNumber formats a number with at most three significant decimals and
-// thousands separators on large values.
-func FormatNumber(v float64) string {
-	if math.IsNaN(v) || math.IsInf(v, 0) {
-		return "—"
-	}
-	a := math.Abs(v)
-	var s string
-	switch {
-	case a >= 100 || a == math.Trunc(a):
-		s = strconv.FormatFloat(math.Round(v), 'f', 0, 64)
-		return groupThousands(s)
-	case a >= 10:
-		s = strconv.FormatFloat(v, 'f', 1, 64)
-	case a >= 1:
-		s = strconv.FormatFloat(v, 'f', 2, 64)
-	default:
-		s = strconv.FormatFloat(v, 'f', 3, 64)
-	}
-	if strings.Contains(s, ".") {
-		s = strings.TrimRight(strings.TrimRight(s, "0"), ".")
-	}
-	return s
-}
-
-func groupThousands(s string) string {
-	neg := strings.HasPrefix(s, "-")
-	s = strings.TrimPrefix(s, "-")
-	if len(s) <= 3 {
-		if neg {
-			return "-" + s
-		}
-		return s
-	}
-	var b strings.Builder
-	for i, r := range s {
-		if i > 0 && (len(s)-i)%3 == 0 {
-			b.WriteRune(',')
-		}
-		b.WriteRune(r)
-	}
-	if neg {
-		return "-" + b.String()
-	}
-	return b.String()
-}
+// thousands separators on large values: labs.Number, which statuses use too.
+func FormatNumber(v float64) string { return labs.Number(v) }
 
 func itoa(i int) string { return strconv.Itoa(i) }
 
