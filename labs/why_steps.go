@@ -29,8 +29,8 @@ func NewSteps(cfg engine.Config, promptTokens, answerTokens int) (s Steps, ok bo
 	p := promptTokens
 	ctx := p + answerTokens/2 // a decode step in the middle of the answer
 	s = Steps{prompt: p,
-		prefill: r.Explain(engine.BatchShape{NumSeqs: 1, PrefillTokens: p, SampledTokens: 1, AttnPairs: float64(p) * float64(p+1) / 2}),
-		decode:  r.Explain(engine.BatchShape{NumSeqs: 1, DecodeTokens: 1, SampledTokens: 1, KVReadTokens: int64(ctx), AttnPairs: float64(ctx + 1)})}
+		prefill: r.Explain(prefillShape(p, 0)),
+		decode:  r.Explain(decodeShape(ctx))}
 	if cfg.ChunkedPrefill && cfg.MaxNumBatchedTokens > 0 && p > cfg.MaxNumBatchedTokens {
 		s.chunked = fmt.Sprintf(" (longer than the %s-token step budget, so it is read in chunks over several steps)", Thousands(cfg.MaxNumBatchedTokens))
 	}
