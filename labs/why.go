@@ -92,8 +92,7 @@ func PrefillFormula(cfg engine.Config, prompt, cached int) (f Formula, ok bool) 
 	if err != nil || n <= 0 || cached < 0 {
 		return Formula{}, false
 	}
-	s := r.Explain(engine.BatchShape{NumSeqs: 1, PrefillTokens: n, SampledTokens: 1, KVReadTokens: int64(cached),
-		AttnPairs: float64(n)*float64(cached) + float64(n)*float64(n+1)/2})
+	s := r.Explain(prefillShape(n, cached))
 	params := s.LinearFLOPs / 2 / float64(n)
 	step, name := s.Compute, "compute (compute-bound)"
 	if !s.ComputeBound() {
@@ -115,6 +114,19 @@ func PrefillFormula(cfg engine.Config, prompt, cached int) (f Formula, ok bool) 
 	return f, true
 }
 
+// prefillShape is one request's prefill step over n prompt tokens, after
+// cached more already in the prefix cache: their attention reads those
+// too.
+func prefillShape(n, cached int) engine.BatchShape {
+	return engine.BatchShape{NumSeqs: 1, PrefillTokens: n, SampledTokens: 1, KVReadTokens: int64(cached),
+		AttnPairs: float64(n)*float64(cached) + float64(n)*float64(n+1)/2}
+}
+
+// decodeShape is one request's decode step over a ctx-token KV cache.
+func decodeShape(ctx int) engine.BatchShape {
+	return engine.BatchShape{NumSeqs: 1, DecodeTokens: 1, SampledTokens: 1, KVReadTokens: int64(ctx), AttnPairs: float64(ctx + 1)}
+}
+
 // DecodeFormula is the roofline arithmetic of steps decode steps of one
 // request alone on cfg's model and GPU, each reading the weights and a
 // ctx-token KV cache: a decode step makes one token, so its time is set by
@@ -126,7 +138,7 @@ func DecodeFormula(cfg engine.Config, ctx, steps int) (f Formula, ok bool) {
 	if err != nil || steps <= 0 {
 		return Formula{}, false
 	}
-	s := r.Explain(engine.BatchShape{NumSeqs: 1, DecodeTokens: 1, SampledTokens: 1, KVReadTokens: int64(ctx), AttnPairs: float64(ctx + 1)})
+	s := r.Explain(decodeShape(ctx))
 	step, name := s.Memory, "reading the weights and KV cache (memory-bound)"
 	if s.ComputeBound() {
 		step, name = s.Compute, "compute (compute-bound)"

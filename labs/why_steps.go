@@ -14,10 +14,9 @@ import (
 // measured on top (the network, other requests in the same steps), so
 // they end at the figure the card shows rather than at the GPU alone.
 type Steps struct {
-	prompt            int
-	chunked           string
-	prefill, decode   engine.StepBreakdown
-	prefillMS, stepMS float64
+	prompt          int
+	chunked         string
+	prefill, decode engine.StepBreakdown
 }
 
 // NewSteps is the roofline of a request of promptTokens and answerTokens
@@ -30,17 +29,13 @@ func NewSteps(cfg engine.Config, promptTokens, answerTokens int) (s Steps, ok bo
 	p := promptTokens
 	ctx := p + answerTokens/2 // a decode step in the middle of the answer
 	s = Steps{prompt: p,
-		prefill: r.Explain(engine.BatchShape{NumSeqs: 1, PrefillTokens: p, SampledTokens: 1, AttnPairs: float64(p) * float64(p+1) / 2}),
-		decode:  r.Explain(engine.BatchShape{NumSeqs: 1, DecodeTokens: 1, SampledTokens: 1, KVReadTokens: int64(ctx), AttnPairs: float64(ctx + 1)})}
-	s.prefillMS, s.stepMS = Millis(s.prefill.Total), Millis(s.decode.Total)
+		prefill: r.Explain(prefillShape(p, 0)),
+		decode:  r.Explain(decodeShape(ctx))}
 	if cfg.ChunkedPrefill && cfg.MaxNumBatchedTokens > 0 && p > cfg.MaxNumBatchedTokens {
 		s.chunked = fmt.Sprintf(" (longer than the %s-token step budget, so it is read in chunks over several steps)", Thousands(cfg.MaxNumBatchedTokens))
 	}
 	return s, true
 }
-
-// DecodeStepMS is one decode step alone on the GPU, in milliseconds.
-func (s Steps) DecodeStepMS() float64 { return s.stepMS }
 
 // TTFT is the first token as the prefill step alone, plus network (the
 // round trips to a hosted provider, 0 next door) and, when sh says other
@@ -69,7 +64,7 @@ func (s Steps) TPOT(measured float64, capMS float64, sh live.Sharing) Formula {
 	d := s.decode
 	parts := append(s.bound(d), Term{Name: "fixed step overhead", Value: Millis(d.Overhead + d.AllReduce)})
 	var f Formula
-	if gap := measured - s.stepMS; capMS > 0 && capMS >= 0.98*measured && gap > 0 {
+	if gap := measured - Millis(d.Total); capMS > 0 && capMS >= 0.98*measured && gap > 0 {
 		f = Sum("ms", append(parts, Term{Name: "held back to the speed cap", Value: gap})...)
 	} else {
 		f = s.withOthers(parts, measured, sh, othersInEachStep(sh, gap))

@@ -70,7 +70,7 @@ var productRe = regexp.MustCompile(`((?:[A-Za-z' ]+ [0-9][0-9,]*(?:\.[0-9]+)? \+
 var termRe = regexp.MustCompile(`([0-9][0-9,]*(?:\.[0-9]+)?) \+ `)
 
 // CheckProducts checks that every "… + N tokens × X ms ≈ R" in why adds up
-// as a reader would work it out from the figures shown, within tol (in
+// as a reader would work it out from the figures shown, within 2 (in
 // the result's unit): the time per token must be printed precisely enough
 // for N times it.
 func CheckProducts(t *testing.T, key, why string) {
