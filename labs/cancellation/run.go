@@ -165,8 +165,6 @@ func play(ctx context.Context, run pipelinelab.Run, s settings, emit func(labs.F
 	return nil
 }
 
-// cutAt is when the reader's stream ended early: when they stopped
-// reading, or when the error event reached them.
 // tokensAfterCut is what "after you left" (or after the break) counts,
 // the one definition the status, the cards and their formulas share:
 // every token the engine wrote beyond those the reader got. A token the
@@ -180,6 +178,8 @@ func tokensAfterCut(c clientView, generated int, hasCut bool) int {
 	return max(generated-c.delivered, 0)
 }
 
+// cutAt is when the reader's stream ended early: when they stopped
+// reading, or when the error event reached them.
 func cutAt(c clientView) (time.Duration, bool) {
 	switch {
 	case c.stopped:

@@ -57,13 +57,11 @@ func (v *view) why(one turnOne) map[string]labs.Formula {
 	until := "the cancel reached the engine"
 	if !v.s.propagate {
 		until = "the engine finished the answer" // no cancel was sent
+		f.After = "The disconnect was not passed upstream, so nothing told the engine: it wrote to the end of the answer."
 	}
 	f.Before = fmt.Sprintf("Tokens after the cut = generation rate × time until %s (%s after the cut):",
 		until, pipelinelab.FmtMS(labs.Millis(last-one.cut)))
 	f.Remainder = "the uneven pace of the engine's steps"
-	if !v.s.propagate {
-		f.After = "The disconnect was not passed upstream, so nothing told the engine: it wrote to the end of the answer."
-	}
 	out[statAfter] = f
 	return out
 }

@@ -90,9 +90,7 @@ func firstWordWhy(m *meter) (labs.Formula, bool) {
 		parts = append(parts, labs.Term{Name: "prompt check", Value: labs.Millis(m.promptAt)})
 		model -= m.promptAt
 	}
-	if m.network > 0 {
-		parts = append(parts, labs.Term{Name: "network to the provider and back", Value: labs.Millis(m.network)})
-	}
+	parts = append(parts, labs.Term{Name: "network to the provider and back", Value: labs.Millis(m.network)}) // Sum leaves it out at 0
 	window := "to fill the window"
 	if m.policy == mod.ModerateThenSend {
 		window = "of the answer, held whole"
