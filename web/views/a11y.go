@@ -2,7 +2,6 @@ package views
 
 import (
 	"context"
-	"encoding/json"
 	"io"
 	"strconv"
 	"strings"
@@ -29,11 +28,7 @@ func helpAttrs(l Lab, k KnobView) templ.Attributes {
 // valueText is the Datastar expression for a slider's aria-valuetext: the
 // value with its unit, so a screen reader says "200 tokens", not "200".
 func valueText(k KnobView) string {
-	unit, _ := json.Marshal(" " + k.Knob.Unit) // a JavaScript string literal
-	if k.Knob.ZeroLabel != "" {
-		return "$" + k.Signal + " == 0 ? " + jsString(k.Knob.ZeroLabel) + " : $" + k.Signal + " + " + string(unit)
-	}
-	return "$" + k.Signal + " + " + string(unit)
+	return readoutExpr(k) + " + " + jsString(" "+k.Knob.Unit) // binds tighter than the readout's ?:, so the unit joins only the number
 }
 
 // regionOwnerKey holds, in a render's context, whose panels are being

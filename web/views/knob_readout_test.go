@@ -28,7 +28,8 @@ func TestKnobReadoutAtZero(t *testing.T) {
 			`data-attr-aria-valuetext="$lab.speedCap == 0 ? &#34;off&#34; : $lab.speedCap + &#34; tokens/s&#34;"`,
 		}, []string{">0 tokens/s<", ">0<"}},
 		{"a number above 0", capKnob, "30", []string{`>30</output>`, `data-show="$lab.speedCap != 0"> tokens/s</span>`}, []string{"display:none"}},
-		{"no zero label", plain, "0", []string{`<output data-text="$lab.speedCap">0</output>`, `<span>0 tokens/s</span>`}, []string{"off", "readout-unit"}},
+		{"no zero label", plain, "0", []string{`<output data-text="$lab.speedCap">0</output>`, `<span>0 tokens/s</span>`,
+			`data-attr-aria-valuetext="$lab.speedCap + &#34; tokens/s&#34;"`}, []string{"off", "readout-unit"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var b strings.Builder
