@@ -44,9 +44,9 @@ type Formula struct {
 // Parts of zero are left out.
 func Sum(unit string, parts ...Term) Formula { return sum(unit, false, parts) }
 
-// Tally is a Sum of counts that keeps the parts of zero, "overall
-// timeout 0 + deadline 3", so the learner sees which causes did not
-// happen as well as which did.
+// Tally is a Sum that keeps the parts of zero, "overall timeout 0 +
+// deadline 3" or "steps 7.99 + time between steps 0", so the learner
+// sees which causes did not happen as well as which did.
 func Tally(unit string, parts ...Term) Formula { return sum(unit, true, parts) }
 
 func sum(unit string, keepZero bool, parts []Term) Formula {
@@ -135,9 +135,9 @@ func Factor(x float64, n int) string {
 	for d < 4 && float64(n)*0.5*math.Pow(10, -float64(d)) > 1.5 {
 		d++
 	}
-	shown := Figure(x)
-	if _, frac, ok := strings.Cut(shown, "."); ok && len(frac) >= d {
-		return shown
+	fig := Figure(x)
+	if _, frac, ok := strings.Cut(fig, "."); ok && len(frac) >= d {
+		return fig
 	}
 	return strconv.FormatFloat(x, 'f', d, 64)
 }

@@ -174,8 +174,7 @@ func (r *run) route(a *answer, ev StreamEvent, tier string, at time.Duration) {
 // with it in buffered mode, withheld when an output check is on (the
 // check reads the answer only).
 func (r *run) think(a *answer, text string, tokens int, tier string, at time.Duration) {
-	t := &a.thought
-	t.started = true
+	t := &a.thought // route has started it
 	t.tokens += tokens
 	if !a.answering {
 		t.end = at
@@ -235,8 +234,9 @@ func (r *run) flush(a *answer, tier string) {
 	}
 	at := max(a.lastToken, a.attemptAt)
 	if t := &a.thought; t.pendingN > 0 || t.pending.Len() > 0 {
-		t.shown.WriteString(t.pending.String())
-		r.rec.emit(Event{Kind: EventThinking, At: at, Text: t.pending.String(), Tokens: t.pendingN, Tier: tier, Hidden: t.hidden})
+		text := t.pending.String()
+		t.shown.WriteString(text)
+		r.rec.emit(Event{Kind: EventThinking, At: at, Text: text, Tokens: t.pendingN, Tier: tier, Hidden: t.hidden})
 		t.pending.Reset()
 		t.pendingN = 0
 	}

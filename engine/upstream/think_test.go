@@ -94,9 +94,9 @@ func TestStreamReaderThinkBlock(t *testing.T) {
 }
 
 // FuzzThinkSplitter: however a text is cut into pieces, the splitter
-// gives the same answer and reasoning as for the text in one piece, loses
-// no character of either, and never leaves an opening tag at the start of
-// the answer.
+// gives the same answer and reasoning as for the text in one piece, both
+// taken whole from the input (the answer its end, the reasoning a run of
+// it), and never leaves an opening tag at the start of the answer.
 func FuzzThinkSplitter(f *testing.F) {
 	f.Add("<think>a</think>b", uint8(3))
 	f.Add("  <think>\nx</think>\n\nDone.", uint8(1))
@@ -119,8 +119,8 @@ func FuzzThinkSplitter(f *testing.F) {
 		if text != strings.Join(wholeT, "") || thought != strings.Join(wholeR, "") {
 			t.Fatalf("pieces of %d give %q / %q; whole gives %q / %q", n, text, thought, wholeT, wholeR)
 		}
-		if len(text)+len(thought) > len(s) {
-			t.Fatalf("%q / %q is longer than the input %q", text, thought, s)
+		if len(text)+len(thought) > len(s) || !strings.HasSuffix(s, text) || !strings.Contains(s, thought) {
+			t.Fatalf("%q / %q is not the input %q taken apart", text, thought, s)
 		}
 		if strings.HasPrefix(strings.TrimLeft(s, " \t\n"), thinkOpen) && strings.HasPrefix(text, thinkOpen) {
 			t.Fatalf("answer %q still starts with the tag", text)
