@@ -111,3 +111,21 @@ func NiceCeil(x float64) float64 {
 	}
 	return 10 * p
 }
+
+// NiceStep rounds x up to 1, 2 or 5 times a power of ten: the steps a
+// reader adds up in their head, for a histogram's bins and an axis's ticks
+// (an axis end takes NiceCeil's finer steps). A relative tolerance keeps
+// float noise (0.3/3 is 0.09999999999999999) from skipping to the next
+// step. It is 1 for x that is not a positive finite number.
+func NiceStep(x float64) float64 {
+	if !(x > 0) || math.IsInf(x, 0) {
+		return 1
+	}
+	p := math.Pow(10, math.Floor(math.Log10(x)))
+	for _, m := range []float64{1, 2, 5} {
+		if m*p >= x*(1-1e-9) {
+			return m * p
+		}
+	}
+	return 10 * p
+}

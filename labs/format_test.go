@@ -31,6 +31,22 @@ func TestNiceCeil(t *testing.T) {
 	}
 }
 
+// NiceStep serves histogram bins (the pipeline labs', the workshop
+// board's guesses) and chart ticks: the cases each caller relied on.
+func TestNiceStep(t *testing.T) {
+	for _, tc := range []struct{ x, want float64 }{
+		{0, 1}, {-3, 1}, {math.NaN(), 1}, {math.Inf(1), 1}, // no usable width: 1
+		{3, 5}, {7, 10}, {120, 200}, {0.03, 0.05}, {1000, 1000}, // pipeline histograms
+		{0.7, 1}, {13, 20}, {130, 200}, {420, 500}, // the board's guesses
+		{82.4, 100}, {0.2, 0.2}, {0.3 / 3, 0.1}, {55.0 / 4, 20}, // chart ticks; 0.3/3 is 0.0999…
+		{2.0000000001, 2}, {2.01, 5},
+	} {
+		if got := NiceStep(tc.x); math.Abs(got-tc.want) > 1e-12*tc.want {
+			t.Errorf("NiceStep(%v) = %v, want %v", tc.x, got, tc.want)
+		}
+	}
+}
+
 func TestTimeFormatOneUnitPerGroup(t *testing.T) {
 	tests := []struct {
 		name  string
