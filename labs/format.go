@@ -30,11 +30,7 @@ func Number(v float64) string {
 	var s string
 	switch {
 	case a >= 100 || a == math.Trunc(a):
-		r := math.Round(v)
-		if math.Abs(r) < 1e15 {
-			return Thousands(int(r))
-		}
-		return strconv.FormatFloat(r, 'f', 0, 64)
+		return Whole(v)
 	case a >= 10:
 		s = strconv.FormatFloat(v, 'f', 1, 64)
 	case a >= 1:
@@ -48,13 +44,26 @@ func Number(v float64) string {
 	return s
 }
 
-// Count writes n of a counted noun given in the singular: "1 token",
-// "0 tokens", "3 tokens".
+// Whole writes v rounded to a whole number with thousands grouped, as a
+// table of milliseconds or a figure from 100 up shows it: "1,024", "-3".
+func Whole(v float64) string {
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		return "—"
+	}
+	r := math.Round(v)
+	if math.Abs(r) < 1e15 {
+		return Thousands(int(r))
+	}
+	return strconv.FormatFloat(r, 'f', 0, 64)
+}
+
+// Count writes n of a counted noun given in the singular, with thousands
+// grouped as Number does: "1 token", "0 tokens", "1,000 tokens".
 func Count(n int, noun string) string {
 	if n == 1 {
 		return "1 " + noun
 	}
-	return strconv.Itoa(n) + " " + noun + "s"
+	return Thousands(n) + " " + noun + "s"
 }
 
 // TimeFormat writes a group of millisecond figures shown side by side (a

@@ -72,7 +72,8 @@ func TestCount(t *testing.T) {
 	for _, tc := range []struct {
 		n          int
 		noun, want string
-	}{{0, "token", "0 tokens"}, {1, "token", "1 token"}, {2, "request", "2 requests"}, {1, "unsafe token", "1 unsafe token"}} {
+	}{{0, "token", "0 tokens"}, {1, "token", "1 token"}, {2, "request", "2 requests"}, {1, "unsafe token", "1 unsafe token"},
+		{1000, "token", "1,000 tokens"}, {-1200, "token", "-1,200 tokens"}} {
 		if got := Count(tc.n, tc.noun); got != tc.want {
 			t.Errorf("Count(%d, %q) = %q, want %q", tc.n, tc.noun, got, tc.want)
 		}

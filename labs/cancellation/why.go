@@ -18,10 +18,10 @@ func (v *view) why(one turnOne) map[string]labs.Formula {
 	notWritten := max(v.s.answer-n, 0)
 	price := strconv.FormatFloat(v.s.tier.PriceOut, 'f', -1, 64)
 	cost := labs.Formula{Unit: "$", Result: float64(notWritten) * v.s.tier.PriceOut,
-		Expr: fmt.Sprintf("(%d asked − %d generated) tokens never written × $%s per million × a million answers", v.s.answer, n, price),
+		Expr: fmt.Sprintf("(%s asked − %s generated) tokens never written × $%s per million × a million answers", labs.Thousands(v.s.answer), labs.Thousands(n), price),
 		Lead: "Only tokens the engine never generated are saved: every token written is billed, read or not"}
 	if notWritten == 0 {
-		cost.Before = fmt.Sprintf("The engine wrote all %d tokens asked for, so nothing was saved:", v.s.answer)
+		cost.Before = fmt.Sprintf("The engine wrote all %s tokens asked for, so nothing was saved:", labs.Thousands(v.s.answer))
 		cost.Expr = "no token left unwritten × $" + price + " per million"
 		cost.Lead = "Every token written is billed, read or not"
 	}
@@ -30,7 +30,7 @@ func (v *view) why(one turnOne) map[string]labs.Formula {
 	out[statSaved] = v.savedWhy(one)
 	if !one.hasCut {
 		out[statGenerated] = labs.Formula{Unit: "tokens", Result: float64(v.s.answer),
-			Before: "Tokens generated = the whole answer, since nothing cut it short:", Expr: fmt.Sprintf("%d asked", v.s.answer)}
+			Before: "Tokens generated = the whole answer, since nothing cut it short:", Expr: fmt.Sprintf("%s asked", labs.Thousands(v.s.answer))}
 	}
 	if !one.hasCut || n == 0 {
 		return out
@@ -74,17 +74,17 @@ func (v *view) deliveredWhy(one turnOne) labs.Formula {
 	switch {
 	case c.stopped:
 		f.Before = "Tokens delivered = the tokens read before the reader left:"
-		f.Expr, f.Result = fmt.Sprintf("the reader leaves after %d", v.s.stopAfter), float64(v.s.stopAfter)
+		f.Expr, f.Result = fmt.Sprintf("the reader leaves after %s", labs.Thousands(v.s.stopAfter)), float64(v.s.stopAfter)
 	case c.errShown != "":
 		f.Before = "Tokens delivered = the tokens streamed before the provider's stream broke:"
-		f.Expr, f.Result = fmt.Sprintf("the stream breaks after %d", v.s.failAfter), float64(v.s.failAfter)
+		f.Expr, f.Result = fmt.Sprintf("the stream breaks after %s", labs.Thousands(v.s.failAfter)), float64(v.s.failAfter)
 	default:
 		f.Before = "Tokens delivered = every token the engine generated (counted from its step trace):"
-		f.Expr, f.Result = fmt.Sprintf("%d generated", n), float64(n)
+		f.Expr, f.Result = fmt.Sprintf("%s generated", labs.Thousands(n)), float64(n)
 		return f
 	}
 	if lost := n - c.delivered; lost > 0 {
-		f.After = fmt.Sprintf("The engine generated %d: %s reached nobody, and each is billed.", n, labs.Count(lost, "token"))
+		f.After = fmt.Sprintf("The engine generated %s: %s reached nobody, and each is billed.", labs.Thousands(n), labs.Count(lost, "token"))
 	}
 	return f
 }
@@ -95,7 +95,7 @@ func (v *view) savedWhy(one turnOne) labs.Formula {
 	c := one.client
 	f := labs.Formula{Unit: "tokens", Result: float64(c.delivered),
 		Before:    "Tokens saved = the answer as the reader saw it, so the next turn's history holds what they read:",
-		Expr:      fmt.Sprintf("%d delivered", c.delivered),
+		Expr:      fmt.Sprintf("%s delivered", labs.Thousands(c.delivered)),
 		Remainder: "tokens the pipeline passed on after the reader had gone"}
 	if len(one.gen) > c.delivered {
 		f.After = fmt.Sprintf("Not saved: %s generated but never shown, as the next turn must not build on words the reader never saw.",
