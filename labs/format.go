@@ -26,35 +26,57 @@ func Number(v float64) string {
 	if math.IsNaN(v) || math.IsInf(v, 0) {
 		return "—"
 	}
-	a := math.Abs(v)
-	var s string
-	switch {
+	switch a := math.Abs(v); {
 	case a >= 100 || a == math.Trunc(a):
 		return Whole(v)
 	case a >= 10:
-		s = strconv.FormatFloat(v, 'f', 1, 64)
+		return Fixed(v, 1)
 	case a >= 1:
-		s = strconv.FormatFloat(v, 'f', 2, 64)
-	default:
-		s = strconv.FormatFloat(v, 'f', 3, 64)
+		return Fixed(v, 2)
 	}
+	return Fixed(v, 3)
+}
+
+// Fixed writes v with at most decimals decimals (trailing zeros dropped)
+// and thousands grouped: Fixed(16000, 0) is "16,000", Fixed(2.50, 2)
+// "2.5". A knob's readout uses it with the decimals of the knob's step,
+// as the browser's toLocaleString does with maximumFractionDigits.
+func Fixed(v float64, decimals int) string {
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		return "—"
+	}
+	s := strconv.FormatFloat(v, 'f', max(decimals, 0), 64)
 	if strings.Contains(s, ".") {
 		s = strings.TrimRight(strings.TrimRight(s, "0"), ".")
 	}
-	return s
+	if s == "-0" {
+		s = "0"
+	}
+	return grouped(s)
 }
 
 // Whole writes v rounded to a whole number with thousands grouped, as a
 // table of milliseconds or a figure from 100 up shows it: "1,024", "-3".
-func Whole(v float64) string {
-	if math.IsNaN(v) || math.IsInf(v, 0) {
-		return "—"
+func Whole(v float64) string { return Fixed(math.Round(v), 0) }
+
+// Thousands writes n with comma separators: 8000 → "8,000".
+func Thousands(n int) string { return grouped(strconv.Itoa(n)) }
+
+// grouped puts thousands separators into the whole part of a number
+// written in plain digits: "-16000.25" → "-16,000.25".
+func grouped(s string) string {
+	sign := ""
+	if strings.HasPrefix(s, "-") {
+		sign, s = "-", s[1:]
 	}
-	r := math.Round(v)
-	if math.Abs(r) < 1e15 {
-		return Thousands(int(r))
+	whole, frac, hasFrac := strings.Cut(s, ".")
+	for i := len(whole) - 3; i > 0; i -= 3 {
+		whole = whole[:i] + "," + whole[i:]
 	}
-	return strconv.FormatFloat(r, 'f', 0, 64)
+	if hasFrac {
+		return sign + whole + "." + frac
+	}
+	return sign + whole
 }
 
 // Count writes n of a counted noun given in the singular, with thousands

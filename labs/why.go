@@ -67,18 +67,6 @@ func ms(d time.Duration) string {
 	return fmt.Sprintf("%.3f ms", v)
 }
 
-// Thousands writes n with comma separators: 8000 → "8,000".
-func Thousands(n int) string {
-	s := strconv.Itoa(n)
-	if n < 0 {
-		return "-" + Thousands(-n)
-	}
-	for i := len(s) - 3; i > 0; i -= 3 {
-		s = s[:i] + "," + s[i:]
-	}
-	return s
-}
-
 // PrefillFormula is the roofline arithmetic of reading a prompt of
 // prompt tokens, cached of them already in the prefix cache, in one
 // prefill step on cfg's model and GPU, alone on the engine: two FLOPs per
