@@ -2,7 +2,6 @@ package labs
 
 import (
 	"fmt"
-	"math"
 
 	"github.com/latencylab/latencylab/engine"
 	"github.com/latencylab/latencylab/engine/live"
@@ -106,5 +105,5 @@ func othersInEachStep(sh live.Sharing, gap float64) string {
 	if n < 0.5 || gap <= 0 {
 		return "other requests in some of its steps"
 	}
-	return fmt.Sprintf("the ~%.0f other sequences in each step (%s ms each)", math.Round(n), Figure(gap/n))
+	return fmt.Sprintf("the ~%s other sequences in each step (%s ms each)", Whole(n), Figure(gap/n))
 }

@@ -56,7 +56,7 @@ func (v *view) why(one turnOne) map[string]labs.Formula {
 	}
 	rest := labs.Millis(last-first) / tpot
 	f := labs.Sum("tokens", labs.Term{Name: "the step already running when the stream ended", Value: 1},
-		labs.Term{Name: fmt.Sprintf("%s ms more until the engine stopped × %.0f tokens/s", labs.Figure(labs.Millis(last-first)), 1000/tpot), Value: rest})
+		labs.Term{Name: fmt.Sprintf("%s ms more until the engine stopped × %s tokens/s", labs.Figure(labs.Millis(last-first)), labs.Whole(1000/tpot)), Value: rest})
 	until := "the cancel reached the engine"
 	if !v.s.propagate {
 		until = "the engine finished the answer" // no cancel was sent
