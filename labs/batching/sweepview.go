@@ -25,10 +25,12 @@ type sweepView struct {
 
 func (v *sweepView) frame(final bool) labs.Frame {
 	total := len(sweepPolicies) * sweepRates
-	status := fmt.Sprintf("Sweep: %s of %s points simulated (%s requests each). On a burst this GPU serves about %s req/s one at a time, %s in static batches and %s with continuous batching; each policy's rates run from %s to %s times its own figure.", labs.Thousands(v.done), labs.Thousands(total), labs.Thousands(sweepRequests), fmtNum(roundSig(v.plan.capacity[0], 2)), fmtNum(roundSig(v.plan.capacity[1], 2)),
+	status := fmt.Sprintf("Sweep: %s of %s points simulated (%s requests each). On a burst this GPU serves about %s req/s one at a time, %s in static batches and %s with continuous batching; each policy's rates run from %s to %s times its own figure.",
+		labs.Thousands(v.done), labs.Thousands(total), labs.Thousands(sweepRequests), fmtNum(roundSig(v.plan.capacity[0], 2)), fmtNum(roundSig(v.plan.capacity[1], 2)),
 		fmtNum(roundSig(v.plan.capacity[2], 2)), fmtNum(loadLow), fmtNum(loadHigh))
 	if final {
-		status = fmt.Sprintf("Sweep done: %s points of %s requests on %s, on the virtual clock. The rate axis is logarithmic so all three knees fit.", labs.Thousands(total), labs.Thousands(sweepRequests), v.plan.s.profile)
+		status = fmt.Sprintf("Sweep done: %s points of %s requests on %s, on the virtual clock. The rate axis is logarithmic so all three knees fit.",
+			labs.Thousands(total), labs.Thousands(sweepRequests), v.plan.s.profile)
 	}
 	return labs.Frame{
 		Final:  final,
@@ -134,7 +136,8 @@ func (v *sweepView) table() labs.Table {
 			s := pt.sum
 			t.Rows = append(t.Rows, []string{string(pol), fmtNum(pt.rate), fmtNum(math.Round(s.throughput())),
 				fmtNum(round1(percentile(s.ttft, 50))), fmtNum(round1(percentile(s.ttft, 95))), fmtNum(round1(percentile(s.tpot, 95))),
-				fmtNum(round2(s.goodput())), fmt.Sprintf("%s of %s", labs.Thousands(s.good), labs.Thousands(s.completed)), fmtNum(math.Round(labs.Millis(s.duration))), // ms like the other times: one unit per table
+				fmtNum(round2(s.goodput())), fmt.Sprintf("%s of %s", labs.Thousands(s.good), labs.Thousands(s.completed)),
+				fmtNum(math.Round(labs.Millis(s.duration))), // ms like the other times: one unit per table
 				labs.Thousands(int(pt.preempt))})
 		}
 	}

@@ -47,7 +47,8 @@ func (v *view) liveStatus(c clientView, generated int) string {
 	case c.stopped && !v.s.propagate:
 		return fmt.Sprintf("You stopped reading after %s tokens, but nobody told the model: %s generated so far.", labs.Thousands(c.delivered), labs.Thousands(generated))
 	case c.stopped:
-		return fmt.Sprintf("You stopped reading after %s tokens; the disconnect is on its way to the engine (%s generated).", labs.Thousands(c.delivered), labs.Thousands(generated))
+		return fmt.Sprintf("You stopped reading after %s tokens; the disconnect is on its way to the engine (%s generated).",
+			labs.Thousands(c.delivered), labs.Thousands(generated))
 	case c.errShown != "":
 		return fmt.Sprintf("The stream broke after %s tokens and the reader was told.", labs.Thousands(c.delivered))
 	case c.delivered == 0:
@@ -247,5 +248,6 @@ func costNote(notWritten, asked int, tier pipelinelab.TierSpec) string {
 	if notWritten == 0 {
 		return fmt.Sprintf("nothing saved: all %s tokens were generated and billed", labs.Thousands(asked))
 	}
-	return fmt.Sprintf("%s of %s tokens never generated × $%s per 1M output tokens (%s)", labs.Thousands(notWritten), labs.Thousands(asked), strconv.FormatFloat(tier.PriceOut, 'f', -1, 64), tier.Name)
+	return fmt.Sprintf("%s of %s tokens never generated × $%s per 1M output tokens (%s)",
+		labs.Thousands(notWritten), labs.Thousands(asked), strconv.FormatFloat(tier.PriceOut, 'f', -1, 64), tier.Name)
 }

@@ -95,7 +95,8 @@ func (v *view) compareFrame(jobs []*job, now time.Duration, final bool) labs.Fra
 		f.Status = fmt.Sprintf("Running %s policies side by side on one engine: %s finished.", labs.Thousands(len(jobs)), labs.Thousands(done))
 		return f
 	}
-	f.Status = labs.JoinNotes(fmt.Sprintf("Compared %s policies on the same answer, run at the same time on %s.", labs.Thousands(len(jobs)), v.s.profile), compareNotes(jobs)...)
+	f.Status = labs.JoinNotes(fmt.Sprintf("Compared %s policies on the same answer, run at the same time on %s.",
+		labs.Thousands(len(jobs)), v.s.profile), compareNotes(jobs)...)
 	f.Tables = []labs.Table{comparison(jobs, v.s)}
 	checks, total := 0, 0.0
 	for _, j := range jobs {

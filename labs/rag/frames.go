@@ -153,6 +153,7 @@ func (v *view) finalFrame() labs.Frame {
 	f.Final = true
 	labs.Explain(f.Stats, v.why(v.eng))
 	first, last := v.sweep[0], v.sweep[len(v.sweep)-1]
-	f.Status = fmt.Sprintf("%s-token prompt, first token after %s. In the sweep, 0 passages give %s tokens and %s; 20 give %s tokens and %s.", labs.Thousands(v.res.Prompt.Tokens()), pipelinelab.FmtMS(pipelinelab.MS(v.res.Summary.FirstToken)), labs.Thousands(first.tokens), pipelinelab.FmtMS(pipelinelab.MS(first.ttft)), labs.Thousands(last.tokens), pipelinelab.FmtMS(pipelinelab.MS(last.ttft)))
+	f.Status = fmt.Sprintf("%s-token prompt, first token after %s. In the sweep, 0 passages give %s tokens and %s; 20 give %s tokens and %s.",
+		labs.Thousands(v.res.Prompt.Tokens()), pipelinelab.FmtMS(pipelinelab.MS(v.res.Summary.FirstToken)), labs.Thousands(first.tokens), pipelinelab.FmtMS(pipelinelab.MS(first.ttft)), labs.Thousands(last.tokens), pipelinelab.FmtMS(pipelinelab.MS(last.ttft)))
 	return f
 }

@@ -65,9 +65,11 @@ func (v *view) frame(m *meter, now time.Duration) labs.Frame {
 func (v *view) status(m *meter, now time.Duration) string {
 	switch {
 	case m.done && v.s.streaming:
-		return labs.JoinNotes(fmt.Sprintf("Complete: %s tokens in %s. The first word appeared after %s.", labs.Thousands(m.tokens), labs.FormatMS(labs.Millis(m.complete)), labs.FormatMS(labs.Millis(m.firstWord))), v.notes...)
+		return labs.JoinNotes(fmt.Sprintf("Complete: %s tokens in %s. The first word appeared after %s.",
+			labs.Thousands(m.tokens), labs.FormatMS(labs.Millis(m.complete)), labs.FormatMS(labs.Millis(m.firstWord))), v.notes...)
 	case m.done:
-		return labs.JoinNotes(fmt.Sprintf("Complete: %s tokens in %s. Nothing was shown until the whole answer was ready.", labs.Thousands(m.tokens), labs.FormatMS(labs.Millis(m.complete))), v.notes...)
+		return labs.JoinNotes(fmt.Sprintf("Complete: %s tokens in %s. Nothing was shown until the whole answer was ready.",
+			labs.Thousands(m.tokens), labs.FormatMS(labs.Millis(m.complete))), v.notes...)
 	case m.tokens == 0 && now > 0:
 		return fmt.Sprintf("Waiting for the first token (%s so far) while the GPU reads the %s-token prompt.",
 			labs.FormatMS(labs.Millis(now)), labs.Thousands(v.s.promptTokens))

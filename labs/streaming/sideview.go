@@ -45,13 +45,16 @@ func (v *sideView) status(st, bl *meter) string {
 	switch {
 	case st.done && bl.done:
 		return labs.JoinNotes(fmt.Sprintf("Both answers complete. The streamed one (%s tokens) showed its first word at %s and finished at %s; "+
-			"the blocked one (%s tokens) finished at %s and only then showed anything. Both shared the GPU's batch.", labs.Thousands(st.tokens), ms(st.firstWord), ms(st.complete), labs.Thousands(bl.tokens), ms(bl.complete)), v.notes...)
+			"the blocked one (%s tokens) finished at %s and only then showed anything. Both shared the GPU's batch.",
+			labs.Thousands(st.tokens), ms(st.firstWord), ms(st.complete), labs.Thousands(bl.tokens), ms(bl.complete)), v.notes...)
 	case st.tokens == 0:
 		return fmt.Sprintf("Both requests sent; the GPU reads their %s-token prompts together.", labs.Thousands(v.s.promptTokens))
 	case bl.done:
-		return fmt.Sprintf("The blocked answer is on screen, whole; the streamed one is still writing (%s of %s tokens).", labs.Thousands(st.tokens), labs.Thousands(v.s.answerTokens))
+		return fmt.Sprintf("The blocked answer is on screen, whole; the streamed one is still writing (%s of %s tokens).",
+			labs.Thousands(st.tokens), labs.Thousands(v.s.answerTokens))
 	}
-	return fmt.Sprintf("The streamed answer is on screen and growing (%s of %s tokens); the blocked one is held back (%s of %s tokens written).", labs.Thousands(st.tokens), labs.Thousands(v.s.answerTokens), labs.Thousands(bl.tokens), labs.Thousands(blockedTokens(v.s.answerTokens)))
+	return fmt.Sprintf("The streamed answer is on screen and growing (%s of %s tokens); the blocked one is held back (%s of %s tokens written).",
+		labs.Thousands(st.tokens), labs.Thousands(v.s.answerTokens), labs.Thousands(bl.tokens), labs.Thousands(blockedTokens(v.s.answerTokens)))
 }
 
 func (v *sideView) stats(st, bl *meter) []labs.Stat {

@@ -232,7 +232,8 @@ func (v *view) finalStatus(sm summary) string {
 	if len(sm.firstWords) > 0 {
 		s += fmt.Sprintf(" p95 first word %s;", pipelinelab.FmtMS(sm.firstWordP95()))
 	}
-	s += fmt.Sprintf(" %s of %s complete, %s answered by the backup, %s, %s.", labs.Thousands(sm.complete), labs.Thousands(sm.n), labs.Thousands(sm.backup), labs.Count(sm.errors, "error"), labs.Count(sm.timeouts, "timeout"))
+	s += fmt.Sprintf(" %s of %s complete, %s answered by the backup, %s, %s.",
+		labs.Thousands(sm.complete), labs.Thousands(sm.n), labs.Thousands(sm.backup), labs.Count(sm.errors, "error"), labs.Count(sm.timeouts, "timeout"))
 	return s
 }
 

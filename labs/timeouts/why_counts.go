@@ -75,7 +75,8 @@ func (v *view) countWhy(rs []record) map[string]labs.Formula {
 		silent, failed := byOutcome[pipeline.OutcomeFirstTokenTimeout], byOutcome[pipeline.OutcomeFailed]
 		f := labs.Formula{Unit: "%", Result: 100 * float64(backup) / float64(n),
 			Before: "Backup share = requests the backup answered ÷ requests × 100:",
-			Expr:   fmt.Sprintf("(%s with the primary silent past the first-token timeout + %s with the primary failing before a token%s) ÷ %s × 100", labs.Thousands(silent), labs.Thousands(failed), otherwise(backup-silent-failed), labs.Thousands(n))}
+			Expr: fmt.Sprintf("(%s with the primary silent past the first-token timeout + %s with the primary failing before a token%s) ÷ %s × 100",
+				labs.Thousands(silent), labs.Thousands(failed), otherwise(backup-silent-failed), labs.Thousands(n))}
 		if backup == 0 {
 			f.After = "The primary answered every request, so the backup never spoke."
 		}
