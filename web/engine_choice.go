@@ -134,7 +134,7 @@ func serverFailure(u *labs.EngineChoice, err error) string {
 	}
 	var short *upstream.ShortAnswer
 	if errors.As(err, &short) {
-		return fmt.Sprintf("That server wrote %d of the %d tokens this run asks for and then ended its answer: it does not honour ignore_eos (Ollama does not), so its timings are not shown beside the bundled engine's, which would write all %d.", short.Wrote, short.Asked, short.Asked)
+		return fmt.Sprintf("That server wrote %s of the %s tokens this run asks for and then ended its answer: it does not honour ignore_eos (Ollama does not), so its timings are not shown beside the bundled engine's, which would write all %s.", labs.Thousands(short.Wrote), labs.Thousands(short.Asked), labs.Thousands(short.Asked))
 	}
 	return "That server (" + u.Label + ") could not be reached or broke off the answer. Check that it is running, or switch the engine back to the bundled one."
 }

@@ -155,11 +155,11 @@ func workload(r *fidelity.Run) string {
 			in += r.InputLens[i]
 			out += r.OutputLens[i]
 		}
-		fmt.Fprintf(&b, "%s at once, %d prompt and %d output tokens in all (each request's lengths recorded)", labs.Count(n, "request"), in, out)
+		fmt.Fprintf(&b, "%s at once, %s prompt and %s output tokens in all (each request's lengths recorded)", labs.Count(n, "request"), labs.Thousands(in), labs.Thousands(out))
 	} else {
-		fmt.Fprintf(&b, "%s of %d prompt / %d output tokens", labs.Count(r.NumPrompts, "request"), r.InputLen, r.OutputLen)
+		fmt.Fprintf(&b, "%s of %s prompt / %s output tokens", labs.Count(r.NumPrompts, "request"), labs.Thousands(r.InputLen), labs.Thousands(r.OutputLen))
 		if r.MaxConcurrency > 0 {
-			fmt.Fprintf(&b, ", %d at a time", r.MaxConcurrency)
+			fmt.Fprintf(&b, ", %s at a time", labs.Thousands(r.MaxConcurrency))
 		} else {
 			b.WriteString(", all at once")
 		}

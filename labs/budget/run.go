@@ -31,8 +31,8 @@ func measure(ctx context.Context, run pipelinelab.Run, s settings, emit func(lab
 	}
 	v.finishLive(res)
 	f := v.liveFrame()
-	f.Status = fmt.Sprintf("First word after %s, complete after %s. Now timing %d requests on the virtual clock…",
-		pipelinelab.FmtMS(pipelinelab.MS(res.Summary.FirstWord)), pipelinelab.FmtMS(pipelinelab.MS(res.Summary.Total)), s.requests)
+	f.Status = fmt.Sprintf("First word after %s, complete after %s. Now timing %s requests on the virtual clock…",
+		pipelinelab.FmtMS(pipelinelab.MS(res.Summary.FirstWord)), pipelinelab.FmtMS(pipelinelab.MS(res.Summary.Total)), labs.Thousands(s.requests))
 	emit(f)
 
 	// The batch sends the same prompt the live request sent (captured by

@@ -75,7 +75,7 @@ func (v *view) status(m *meter, now time.Duration) string {
 	case len(m.pieces) == 0:
 		return fmt.Sprintf("Waiting for the first token (%s so far).", labs.FormatMS(labs.Millis(now)))
 	}
-	return fmt.Sprintf("Generated %d of %d tokens; %d delivered to the reader.", len(m.pieces), v.answer, m.delivered)
+	return fmt.Sprintf("Generated %s of %s tokens; %s delivered to the reader.", labs.Thousands(len(m.pieces)), labs.Thousands(v.answer), labs.Thousands(m.delivered))
 }
 
 // stats lists the figures measured so far; the final frame has them all.

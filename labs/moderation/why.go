@@ -31,11 +31,11 @@ func why(m *meter) map[string]labs.Formula {
 		k := upTo(m, m.fin)
 		f := labs.Sum("ms", labs.Term{Name: "network to the provider and back", Value: labs.Millis(m.network)},
 			labs.Term{Name: "model first token", Value: labs.Millis(m.firstToken - m.network)},
-			labs.Term{Name: fmt.Sprintf("writing %d more tokens", k-1), Value: labs.Millis(m.genAt[k-1] - m.firstToken)},
+			labs.Term{Name: fmt.Sprintf("writing %s more tokens", labs.Thousands(k-1)), Value: labs.Millis(m.genAt[k-1] - m.firstToken)},
 			labs.Term{Name: "checks and release after that", Value: labs.Millis(max(m.fin-m.genAt[k-1], 0))})
 		f.Before = "Total = generation up to the end of delivery + what moderation added after it:"
 		if k < n {
-			f.After = fmt.Sprintf("Delivery ended at token %d; the model wrote on to token %d, which the reader never saw.", k, n)
+			f.After = fmt.Sprintf("Delivery ended at token %s; the model wrote on to token %s, which the reader never saw.", labs.Thousands(k), labs.Thousands(n))
 		}
 		out[statTotal] = f
 	}
@@ -100,8 +100,8 @@ func firstWordWhy(m *meter) (labs.Formula, bool) {
 		checked = c.to
 	}
 	parts = append(parts, labs.Term{Name: "model first token", Value: labs.Millis(model)},
-		labs.Term{Name: fmt.Sprintf("%d more tokens %s%s", k-1, window, each(k-1, m.genAt[k-1]-m.genAt[0])), Value: labs.Millis(m.genAt[k-1] - m.genAt[0])},
-		labs.Term{Name: fmt.Sprintf("%d tokens of overlap%s, read with the window and held for the next", checked-k, each(checked-k, m.genAt[checked-1]-m.genAt[k-1])),
+		labs.Term{Name: fmt.Sprintf("%s more tokens %s%s", labs.Thousands(k-1), window, each(k-1, m.genAt[k-1]-m.genAt[0])), Value: labs.Millis(m.genAt[k-1] - m.genAt[0])},
+		labs.Term{Name: fmt.Sprintf("%s tokens of overlap%s, read with the window and held for the next", labs.Thousands(checked-k), each(checked-k, m.genAt[checked-1]-m.genAt[k-1])),
 			Value: labs.Millis(m.genAt[checked-1] - m.genAt[k-1])},
 		labs.Term{Name: shown, Value: labs.Millis(max(m.firstWord-m.genAt[checked-1], 0))})
 	f := labs.Sum("ms", parts...)

@@ -82,7 +82,7 @@ func Complete(firstWord, total float64, tokens int) labs.Formula {
 	}
 	tpot := (total - firstWord) / float64(tokens-1)
 	rest := tpot * float64(tokens-1)
-	f.Expr = fmt.Sprintf("first word %s + %d more tokens × %s ms per token", labs.Figure(firstWord), tokens-1, labs.Factor(tpot, tokens-1))
+	f.Expr = fmt.Sprintf("first word %s + %s more tokens × %s ms per token", labs.Figure(firstWord), labs.Thousands(tokens-1), labs.Factor(tpot, tokens-1))
 	f.Result = firstWord + rest
 	f.Before = "Total = first word + the rest of the answer at the time per output token:"
 	f.Parts = []labs.Term{{Name: "the first word", Value: firstWord}, {Name: "writing the rest", Value: rest}}

@@ -80,10 +80,10 @@ func (v *view) firstStatus() string {
 	n := len(v.prompt.ids)
 	switch {
 	case m.done:
-		return fmt.Sprintf("Your request: first token after %s, then %d tokens in %s. Sending a second customer's request…",
-			labs.FormatMS(labs.Millis(m.ttft)), m.tokens, labs.FormatMS(labs.Millis(m.decode())))
+		return fmt.Sprintf("Your request: first token after %s, then %s tokens in %s. Sending a second customer's request…",
+			labs.FormatMS(labs.Millis(m.ttft)), labs.Thousands(m.tokens), labs.FormatMS(labs.Millis(m.decode())))
 	case m.tokens > 0:
-		return fmt.Sprintf("First token after %s. Decoding: %d of %d tokens.", labs.FormatMS(labs.Millis(m.ttft)), m.tokens, v.s.output)
+		return fmt.Sprintf("First token after %s. Decoding: %s of %s tokens.", labs.FormatMS(labs.Millis(m.ttft)), labs.Thousands(m.tokens), labs.Thousands(v.s.output))
 	case m.elapsed > 0:
 		return fmt.Sprintf("Prefill: the GPU is reading your %s-token prompt (%s so far).", labs.Thousands(n), labs.FormatMS(labs.Millis(m.elapsed)))
 	}

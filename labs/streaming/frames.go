@@ -65,11 +65,11 @@ func (v *view) frame(m *meter, now time.Duration) labs.Frame {
 func (v *view) status(m *meter, now time.Duration) string {
 	switch {
 	case m.done && v.s.streaming:
-		return labs.JoinNotes(fmt.Sprintf("Complete: %d tokens in %s. The first word appeared after %s.",
-			m.tokens, labs.FormatMS(labs.Millis(m.complete)), labs.FormatMS(labs.Millis(m.firstWord))), v.notes...)
+		return labs.JoinNotes(fmt.Sprintf("Complete: %s tokens in %s. The first word appeared after %s.",
+			labs.Thousands(m.tokens), labs.FormatMS(labs.Millis(m.complete)), labs.FormatMS(labs.Millis(m.firstWord))), v.notes...)
 	case m.done:
-		return labs.JoinNotes(fmt.Sprintf("Complete: %d tokens in %s. Nothing was shown until the whole answer was ready.",
-			m.tokens, labs.FormatMS(labs.Millis(m.complete))), v.notes...)
+		return labs.JoinNotes(fmt.Sprintf("Complete: %s tokens in %s. Nothing was shown until the whole answer was ready.",
+			labs.Thousands(m.tokens), labs.FormatMS(labs.Millis(m.complete))), v.notes...)
 	case m.tokens == 0 && now > 0:
 		return fmt.Sprintf("Waiting for the first token (%s so far) while the GPU reads the %s-token prompt.",
 			labs.FormatMS(labs.Millis(now)), labs.Thousands(v.s.promptTokens))
@@ -77,9 +77,9 @@ func (v *view) status(m *meter, now time.Duration) string {
 		return fmt.Sprintf("Request sent; waiting for the first token while the GPU reads the %s-token prompt.",
 			labs.Thousands(v.s.promptTokens))
 	case v.s.streaming:
-		return fmt.Sprintf("Generating: %d of %d tokens.", m.tokens, v.s.answerTokens)
+		return fmt.Sprintf("Generating: %s of %s tokens.", labs.Thousands(m.tokens), labs.Thousands(v.s.answerTokens))
 	}
-	return fmt.Sprintf("Generating: %d of %d tokens, held back until the answer is complete.", m.tokens, v.s.answerTokens)
+	return fmt.Sprintf("Generating: %s of %s tokens, held back until the answer is complete.", labs.Thousands(m.tokens), labs.Thousands(v.s.answerTokens))
 }
 
 // stats lists the figures measured so far; the final frame has them all.
@@ -118,7 +118,7 @@ func (v *view) stats(m *meter) []labs.Stat {
 		}
 		add(statTokPerS, "Generation speed", rate, "tok/s", "after the first token")
 		add(statReading, "Reading time", readingMS(m.words, v.s.readingSpeed), "ms",
-			fmt.Sprintf("%d words at %s words/s", m.words, strconv.FormatFloat(v.s.readingSpeed, 'f', -1, 64)))
+			fmt.Sprintf("%s words at %s words/s", labs.Thousands(m.words), strconv.FormatFloat(v.s.readingSpeed, 'f', -1, 64)))
 		labs.Explain(out, v.why(m))
 	}
 	return out

@@ -44,16 +44,17 @@ func (v *sideView) status(st, bl *meter) string {
 	ms := func(d time.Duration) string { return labs.FormatMS(labs.Millis(d)) }
 	switch {
 	case st.done && bl.done:
-		return labs.JoinNotes(fmt.Sprintf("Both answers complete. The streamed one (%d tokens) showed its first word at %s and finished at %s; "+
-			"the blocked one (%d tokens) finished at %s and only then showed anything. Both shared the GPU's batch.",
-			st.tokens, ms(st.firstWord), ms(st.complete), bl.tokens, ms(bl.complete)), v.notes...)
+		return labs.JoinNotes(fmt.Sprintf("Both answers complete. The streamed one (%s tokens) showed its first word at %s and finished at %s; "+
+			"the blocked one (%s tokens) finished at %s and only then showed anything. Both shared the GPU's batch.",
+			labs.Thousands(st.tokens), ms(st.firstWord), ms(st.complete), labs.Thousands(bl.tokens), ms(bl.complete)), v.notes...)
 	case st.tokens == 0:
 		return fmt.Sprintf("Both requests sent; the GPU reads their %s-token prompts together.", labs.Thousands(v.s.promptTokens))
 	case bl.done:
-		return fmt.Sprintf("The blocked answer is on screen, whole; the streamed one is still writing (%d of %d tokens).", st.tokens, v.s.answerTokens)
+		return fmt.Sprintf("The blocked answer is on screen, whole; the streamed one is still writing (%s of %s tokens).",
+			labs.Thousands(st.tokens), labs.Thousands(v.s.answerTokens))
 	}
-	return fmt.Sprintf("The streamed answer is on screen and growing (%d of %d tokens); the blocked one is held back (%d of %d tokens written).",
-		st.tokens, v.s.answerTokens, bl.tokens, blockedTokens(v.s.answerTokens))
+	return fmt.Sprintf("The streamed answer is on screen and growing (%s of %s tokens); the blocked one is held back (%s of %s tokens written).",
+		labs.Thousands(st.tokens), labs.Thousands(v.s.answerTokens), labs.Thousands(bl.tokens), labs.Thousands(blockedTokens(v.s.answerTokens)))
 }
 
 func (v *sideView) stats(st, bl *meter) []labs.Stat {
@@ -68,10 +69,10 @@ func (v *sideView) stats(st, bl *meter) []labs.Stat {
 		add(statBlockedFirstWord, "First word, blocked answer", bl.firstWord, "shown only once complete")
 	}
 	if st.done {
-		add(statStreamedComplete, "Streamed answer complete", st.complete, fmt.Sprintf("%d tokens", st.tokens))
+		add(statStreamedComplete, "Streamed answer complete", st.complete, fmt.Sprintf("%s tokens", labs.Thousands(st.tokens)))
 	}
 	if bl.done {
-		add(statBlockedComplete, "Blocked answer complete", bl.complete, fmt.Sprintf("%d tokens", bl.tokens))
+		add(statBlockedComplete, "Blocked answer complete", bl.complete, fmt.Sprintf("%s tokens", labs.Thousands(bl.tokens)))
 	}
 	if st.words > 0 && bl.done {
 		add(statHeadStart, "Streamed reader's head start", bl.firstWord-st.firstWord, "blocked first word − streamed first word")

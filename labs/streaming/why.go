@@ -20,7 +20,7 @@ func (v *view) why(m *meter) map[string]labs.Formula {
 		labs.Term{Name: "one per decode step", Value: float64(m.tokens - 1)})
 	tokens.Lead = fmt.Sprintf("The answer length you set is %s, and the model wrote all of it", labs.Count(v.s.answerTokens, "token"))
 	if m.tokens != v.s.answerTokens {
-		tokens.Lead = fmt.Sprintf("The answer ended after %d of the %s you set", m.tokens, labs.Count(v.s.answerTokens, "token"))
+		tokens.Lead = fmt.Sprintf("The answer ended after %s of the %s you set", labs.Thousands(m.tokens), labs.Count(v.s.answerTokens, "token"))
 	}
 	tokens.Before = "Tokens:"
 	out[statTokens] = tokens
@@ -37,7 +37,7 @@ func (v *view) why(m *meter) map[string]labs.Formula {
 		rest := tpot * float64(m.tokens-1)
 		out[statTotal] = labs.Formula{Unit: "ms", Result: first + rest,
 			Before: "Total = TTFT + the other tokens × TPOT:",
-			Expr:   fmt.Sprintf("first token %s + %d tokens × %s ms", labs.Figure(first), m.tokens-1, labs.Factor(tpot, m.tokens-1)),
+			Expr:   fmt.Sprintf("first token %s + %s tokens × %s ms", labs.Figure(first), labs.Thousands(m.tokens-1), labs.Factor(tpot, m.tokens-1)),
 			Parts:  []labs.Term{{Name: "the first token", Value: first}, {Name: "writing the rest", Value: rest}}}
 		out[statTokPerS] = labs.Formula{Unit: "tok/s", Result: 1000 / tpot,
 			Expr: fmt.Sprintf("1,000 ms ÷ %s ms per token", labs.Figure(tpot)),
@@ -45,7 +45,7 @@ func (v *view) why(m *meter) map[string]labs.Formula {
 	}
 	if m.words > 0 && v.s.readingSpeed > 0 {
 		out[statReading] = labs.Formula{Unit: "ms", Result: readingMS(m.words, v.s.readingSpeed),
-			Expr: fmt.Sprintf("%d words ÷ %s words/s", m.words, strconv.FormatFloat(v.s.readingSpeed, 'f', -1, 64)),
+			Expr: fmt.Sprintf("%s words ÷ %s words/s", labs.Thousands(m.words), strconv.FormatFloat(v.s.readingSpeed, 'f', -1, 64)),
 			Lead: "Reading, not generation, is the slow side: the answer is written long before it is read"}
 	}
 	return out
