@@ -22,7 +22,7 @@ type Fidelity struct {
 	// furthest off, in words; "" for a set with no figures.
 	Worst, WorstFitted string
 	ByKind             []FidelityKind
-	Rows   []FidelityRow
+	Rows               []FidelityRow
 }
 
 // FidelitySource is one published result set.
