@@ -52,15 +52,12 @@ func (s *Server) lessonItems(c echo.Context) ([]views.LessonItem, views.Progress
 	return items, pr, nil
 }
 
-// labItems lists the catalogue with the title of each lab's lesson.
+// labItems lists the catalogue with the lessons that teach each lab.
 func (s *Server) labItems() []views.LabItem {
 	var out []views.LabItem
 	for _, l := range s.cfg.Catalog.All() {
-		it := views.LabItem{Info: l.Info()}
-		if les, ok := s.cfg.Lessons.Get(it.Info.Lesson); ok && it.Info.Lesson != "" {
-			it.LessonTitle = les.Title
-		}
-		out = append(out, it)
+		info := l.Info()
+		out = append(out, views.LabItem{Info: info, Taught: s.taughtIn(info.Slug, info.Lesson)})
 	}
 	return out
 }

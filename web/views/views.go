@@ -52,8 +52,13 @@ type LessonItem struct {
 // LabItem is one lab in a listing.
 type LabItem struct {
 	Info labs.Info
-	// LessonTitle is the title of the lesson that embeds the lab, if any.
-	LessonTitle string
+	// Taught are the lessons that teach the lab, its own first.
+	Taught []LessonLink
+}
+
+// LessonLink names a lesson for a link to it.
+type LessonLink struct {
+	Slug, Title string
 }
 
 // Home is the home page's model.
@@ -103,8 +108,9 @@ type Lab struct {
 	Runs      Runs
 	Heading   int    // 1 on the lab's own page, 2 inline in a lesson
 	Wide      bool   // many knobs: controls span the width above the panels
-	LessonURL string // link to the lesson that teaches it, if any
-	LessonTtl string
+	// Taught are the lessons that teach the lab, its own first; the lab's
+	// own page links them.
+	Taught []LessonLink
 	// Fidelity says how close the engine lands to real servers, under the
 	// headline stats.
 	Fidelity FidelityNote
