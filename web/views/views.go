@@ -106,8 +106,8 @@ type Lab struct {
 	Knobs     []KnobView
 	Presets   []PresetView
 	Runs      Runs
-	Heading   int    // 1 on the lab's own page, 2 inline in a lesson
-	Wide      bool   // many knobs: controls span the width above the panels
+	Heading   int  // 1 on the lab's own page, 2 inline in a lesson
+	Wide      bool // many knobs: controls span the width above the panels
 	// Taught are the lessons that teach the lab, its own first; the lab's
 	// own page links them.
 	Taught []LessonLink
