@@ -14,7 +14,8 @@ func (s *Server) handleHome(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	h := views.Home{Progress: pr, Lessons: items, Labs: s.labItems(), PracticeDue: s.practiceDueCount(c)}
+	h := views.Home{Progress: pr, Lessons: items, Labs: s.labItems(), PracticeDue: s.practiceDueCount(c),
+		Attached: s.attachedServer()}
 	for _, it := range items {
 		if !it.Done {
 			l := it.Lesson

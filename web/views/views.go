@@ -70,6 +70,8 @@ type Home struct {
 	Next *lessons.Lesson
 	// PracticeDue is how many practice drills are due for review today.
 	PracticeDue int
+	// Attached names the learner's own server when one is attached; "" for none.
+	Attached string
 }
 
 // LessonPage is a lesson page's model.
