@@ -95,10 +95,7 @@ func fidelityView(rep *fidelity.Report, err error) views.Fidelity {
 	}
 	f := views.Fidelity{Ready: true, About: rep.Set.About, Notes: rep.Set.Notes, Figures: len(rep.Rows), HeldOut: rep.HeldOutCount(),
 		HeldOutMedian: pct(rep.HeldOutMedian), FittedMedian: pct(rep.FittedMedian), AllMedian: pct(rep.AllMedian)}
-	if w := rep.WorstHeldOut; w.Run != nil {
-		f.Worst = fmt.Sprintf("%s, %s: measured %s, modelled %s (%+.1f%%)", w.Run.ID, fidelity.MetricLabel(w.Metric),
-			figure(w.Measured), figure(w.Modelled), 100*w.Error())
-	}
+	f.Worst, f.WorstFitted = worstLine(rep.WorstHeldOut), worstLine(rep.WorstFitted)
 	counts := map[string]int{}
 	kinds := map[fidelity.Kind]int{}
 	for i, r := range rep.Rows {
@@ -126,6 +123,16 @@ func fidelityView(rep *fidelity.Report, err error) views.Fidelity {
 		}
 	}
 	return f
+}
+
+// worstLine names a set's figure furthest off, with both values and the
+// error; "" when the set has no figures.
+func worstLine(w fidelity.Row) string {
+	if w.Run == nil {
+		return ""
+	}
+	return fmt.Sprintf("%s, %s: measured %s, modelled %s (%+.1f%%)", w.Run.ID, fidelity.MetricLabel(w.Metric),
+		figure(w.Measured), figure(w.Modelled), 100*w.Error())
 }
 
 // figure formats a measured or modelled value with the precision of the
