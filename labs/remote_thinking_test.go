@@ -1,0 +1,114 @@
+package labs_test
+
+import (
+	"math"
+	"strings"
+	"testing"
+	"testing/synctest"
+	"time"
+
+	"github.com/latencylab/latencylab/engine"
+	"github.com/latencylab/latencylab/engine/upstream"
+	"github.com/latencylab/latencylab/engine/upstream/upstreamtest"
+	"github.com/latencylab/latencylab/labs"
+	"github.com/latencylab/latencylab/labs/labtest"
+	"github.com/latencylab/latencylab/labs/streaming"
+)
+
+// streamingOnServer runs the streaming lab for answer tokens on srv
+// (inside the caller's synctest bubble) and returns its last frame.
+func streamingOnServer(t *testing.T, srv *upstreamtest.Fake, answer int) labs.Frame {
+	t.Helper()
+	choice, err := labs.NewEngineChoice(labs.UpstreamConfig{
+		Client: &upstream.Client{BaseURL: "http://fake/v1", HTTP: upstreamtest.InMemory(srv), RunningCounts: true},
+		Model:  "fake-model", Deployment: engine.DefaultConfig(),
+	}, labs.EnginesConfig{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer choice.Close()
+	base := labs.NewEngines(labs.EnginesConfig{})
+	defer base.Close()
+	lab := labtest.Must[*streaming.Lab](t)(streaming.New(labs.LiveConfig{Engines: base, Tick: -1, RunTag: "t"}))
+	r, errs := lab.Decode(labs.Values{"streaming": true, "answerTokens": float64(answer)})
+	if len(errs) > 0 {
+		t.Fatalf("decode: %v", errs)
+	}
+	onServer, _ := choice.ServerContext(t.Context())
+	var last labs.Frame
+	if err := r.Start(onServer, func(f labs.Frame) { last = f }); err != nil || !last.Final || last.Error != "" {
+		t.Fatalf("error %v, final %v, frame error %q", err, last.Final, last.Error)
+	}
+	return last
+}
+
+// On a reasoning model, the streaming lab's first word is the first
+// answer token's, as the chat counts it, not the first thinking token's;
+// time to first token stays the first token of any kind and says it was
+// thinking. When every token the run asked for was thinking, no first
+// word is shown and the status says why and what to do. On every server
+// the text panel says its words are the lab's, and the why panels say
+// where the figures were measured instead of explaining the bundled
+// engine's roofline.
+func TestServerRunSkipsThinkingForTheFirstWord(t *testing.T) {
+	const ttft, gap = 400 * time.Millisecond, 40 * time.Millisecond
+	ms := func(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
+	for _, tc := range []struct {
+		name              string
+		reasoning, answer int
+		// firstWord is when the first answer token arrives; 0: none does.
+		firstWord time.Duration
+		status    string
+	}{
+		{"thinks then answers", 20, 60, ttft + 20*gap, "thought for 20 tokens of its 60"},
+		{"thinks through every token", 80, 60, 0, "All 60 tokens were thinking; no answer word arrived: raise Answer length."},
+		{"no thinking", 0, 60, ttft, "The first word appeared after 400 ms."},
+	} {
+		for _, format := range upstreamtest.Formats {
+			t.Run(tc.name+"/"+string(format), func(t *testing.T) {
+				synctest.Test(t, func(t *testing.T) {
+					last := streamingOnServer(t, &upstreamtest.Fake{Format: format, TTFT: ttft, Gap: gap, Reasoning: tc.reasoning}, tc.answer)
+					if got := labtest.Stat(t, last, "ttft_ms"); math.Abs(got-ms(ttft)) > 1e-6 {
+						t.Errorf("TTFT %.3f ms, want the first token of any kind at %.3f", got, ms(ttft))
+					}
+					if got := labtest.Stat(t, last, "tokens"); got != float64(tc.answer) {
+						t.Errorf("%v tokens counted, the server wrote %d (thinking included)", got, tc.answer)
+					}
+					fw, shown := statValue(last, "first_word_ms")
+					switch {
+					case tc.firstWord == 0 && shown:
+						t.Errorf("first word %.1f ms shown, though no answer token arrived", fw)
+					case tc.firstWord > 0 && (!shown || math.Abs(fw-ms(tc.firstWord)) > 1e-6):
+						t.Errorf("first word %.3f ms (shown %v), want the first answer token's %.3f", fw, shown, ms(tc.firstWord))
+					}
+					if !strings.Contains(last.Status, tc.status) {
+						t.Errorf("status %q, want it to hold %q", last.Status, tc.status)
+					}
+					ttftStat := labtest.StatOf(t, last, "ttft_ms")
+					if thinking := strings.Contains(ttftStat.Note, "(thinking)"); thinking != (tc.reasoning > 0) {
+						t.Errorf("TTFT note %q: says thinking %v, want %v", ttftStat.Note, thinking, tc.reasoning > 0)
+					}
+					for _, key := range []string{"ttft_ms", "tpot_ms"} {
+						why := labtest.StatOf(t, last, key).Why
+						if !strings.Contains(why, "Measured on http://fake/v1 (fake-model)") || strings.Contains(why, "scheduling") || strings.Contains(why, "TFLOP") {
+							t.Errorf("%s why %q: want where it was measured, without the bundled engine's roofline", key, why)
+						}
+					}
+					if last.Text == nil || !strings.Contains(last.Text.Note, "stand-in answer") || !strings.Contains(last.Text.Note, "http://fake/v1") {
+						t.Errorf("text panel %+v: want a note that the words are the lab's and the timings the server's", last.Text)
+					}
+				})
+			})
+		}
+	}
+}
+
+// statValue is f's stat key and whether f has it.
+func statValue(f labs.Frame, key string) (float64, bool) {
+	for _, s := range f.Stats {
+		if s.Key == key {
+			return s.Value, true
+		}
+	}
+	return 0, false
+}
