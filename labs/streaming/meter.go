@@ -25,9 +25,9 @@ type meter struct {
 	firstAnswer time.Duration
 	// thoughtFirst is how many thinking tokens came before firstAnswer.
 	thoughtFirst int
-	firstWord   time.Duration // first word visible; valid when words > 0
-	complete    time.Duration // final event received; valid when done
-	done        bool
+	firstWord    time.Duration // first word visible; valid when words > 0
+	complete     time.Duration // final event received; valid when done
+	done         bool
 
 	// steps is the visible word count over time, as a step line:
 	// (t, before) then (t, after) at every change.
