@@ -1,6 +1,7 @@
 package labs_test
 
 import (
+	"fmt"
 	"math"
 	"strings"
 	"testing"
@@ -11,13 +12,18 @@ import (
 	"github.com/latencylab/latencylab/engine/upstream"
 	"github.com/latencylab/latencylab/engine/upstream/upstreamtest"
 	"github.com/latencylab/latencylab/labs"
+	"github.com/latencylab/latencylab/labs/budget"
 	"github.com/latencylab/latencylab/labs/labtest"
+	"github.com/latencylab/latencylab/labs/moderation"
+	"github.com/latencylab/latencylab/labs/stack"
+	"github.com/latencylab/latencylab/labs/timeouts"
 	"github.com/latencylab/latencylab/labs/streaming"
 )
 
-// streamingOnServer runs the streaming lab for answer tokens on srv
-// (inside the caller's synctest bubble) and returns its last frame.
-func streamingOnServer(t *testing.T, srv *upstreamtest.Fake, answer int) labs.Frame {
+// runOnServer runs the lab newLab builds with vals on srv, through the
+// server's engine pool (inside the caller's synctest bubble), and returns
+// its last frame.
+func runOnServer(t *testing.T, srv *upstreamtest.Fake, newLab func(*labs.Engines) labs.Lab, vals labs.Values) labs.Frame {
 	t.Helper()
 	choice, err := labs.NewEngineChoice(labs.UpstreamConfig{
 		Client: &upstream.Client{BaseURL: "http://fake/v1", HTTP: upstreamtest.InMemory(srv), RunningCounts: true},
@@ -29,8 +35,7 @@ func streamingOnServer(t *testing.T, srv *upstreamtest.Fake, answer int) labs.Fr
 	defer choice.Close()
 	base := labs.NewEngines(labs.EnginesConfig{})
 	defer base.Close()
-	lab := labtest.Must[*streaming.Lab](t)(streaming.New(labs.LiveConfig{Engines: base, Tick: -1, RunTag: "t"}))
-	r, errs := lab.Decode(labs.Values{"streaming": true, "answerTokens": float64(answer)})
+	r, errs := newLab(base).Decode(vals)
 	if len(errs) > 0 {
 		t.Fatalf("decode: %v", errs)
 	}
@@ -40,6 +45,12 @@ func streamingOnServer(t *testing.T, srv *upstreamtest.Fake, answer int) labs.Fr
 		t.Fatalf("error %v, final %v, frame error %q", err, last.Final, last.Error)
 	}
 	return last
+}
+
+// streamingOnServer runs the streaming lab for answer tokens on srv.
+func streamingOnServer(t *testing.T, srv *upstreamtest.Fake, answer int) labs.Frame {
+	t.Helper()
+	return runOnServer(t, srv, labtest.OnPool(streaming.New, "t"), labs.Values{"streaming": true, "answerTokens": float64(answer)})
 }
 
 // On a reasoning model, the streaming lab's first word is the first
@@ -111,4 +122,48 @@ func statValue(f labs.Frame, key string) (float64, bool) {
 		}
 	}
 	return 0, false
+}
+
+// Every lab that shows a first word counts it from the first answer token
+// on a reasoning model, through the one place each kind of lab turns
+// engine events into text (labs.AnswerText, the pipeline's engine
+// provider), and says so in its status; when every token was thinking,
+// the status says no answer word arrived and what to do. Each lab runs on
+// another server format, so together they cover every format.
+func TestServerRunCountsThinkingInEveryLab(t *testing.T) {
+	const ttft, gap, thinking = 400 * time.Millisecond, 40 * time.Millisecond, 60
+	firstAnswer := float64(ttft+thinking*gap) / float64(time.Millisecond)
+	for i, tc := range []struct {
+		name string
+		mk   func(*labs.Engines) labs.Lab
+		vals labs.Values
+		// firstWord is the stat holding a first word.
+		firstWord string
+	}{
+		{"budget", labtest.OnFakeDesk(t, budget.New), labs.Values{"answerTokens": 100.0}, "first_word_ms"},
+		{"timeouts", labtest.OnFakeDesk(t, timeouts.New), labs.Values{"answerTokens": 100.0}, "first_word_p95_ms"},
+		{"moderation", labtest.OnPool(moderation.New, "t"), labs.Values{"answerTokens": 100.0}, "first_word_ms"},
+		{"stack", labtest.OnPool(stack.New, "t"), labs.Values{"answerTokens": 100.0}, "first_word_ms"},
+	} {
+		format := upstreamtest.Formats[i%len(upstreamtest.Formats)]
+		for _, reasoning := range []int{thinking, 400} {
+			t.Run(fmt.Sprintf("%s/%s/%d thinking", tc.name, format, reasoning), func(t *testing.T) {
+				synctest.Test(t, func(t *testing.T) {
+					last := runOnServer(t, &upstreamtest.Fake{Format: format, TTFT: ttft, Gap: gap, Reasoning: reasoning}, tc.mk, tc.vals)
+					if reasoning > 100 {
+						if !strings.Contains(last.Status, "no answer word arrived") || !strings.Contains(last.Status, "raise Answer length") {
+							t.Errorf("status %q: want it to say no answer word arrived and to raise Answer length", last.Status)
+						}
+						return
+					}
+					if got := labtest.Stat(t, last, tc.firstWord); got < firstAnswer {
+						t.Errorf("%s %.1f ms: before the first answer token at %.1f ms", tc.firstWord, got, firstAnswer)
+					}
+					if !strings.Contains(last.Status, "thought") {
+						t.Errorf("status %q: want it to say the model thought first", last.Status)
+					}
+				})
+			})
+		}
+	}
 }

@@ -184,10 +184,23 @@ func (v *view) whyFirstWord(a answer, h hops, seen screen) string {
 	first := a.firstToken()
 	gpu := fmt.Sprintf("The GPU made the first token at %s: the %s-token prompt read in one prefill step on the %s tier, plus any queue on the shared engine. "+
 		"The gateway turned the provider's event into its own at once.", inMS(first), labs.Thousands(a.prompt), v.s.tier.Name)
+	if a.server != "" {
+		gpu = fmt.Sprintf("Measured on %s, the first token came back %s after the %s-token prompt was sent. "+
+			"The gateway turned the provider's event into its own at once.", a.server, inMS(first), labs.Thousands(a.prompt))
+	}
+	if a.thought > 0 && a.firstAnswer() > 0 {
+		first = a.firstAnswer()
+		gpu += fmt.Sprintf(" The model then thought for %s, which is no word for the reader: its first answer token came at %s.",
+			labs.Count(a.thought, "token"), inMS(first))
+	}
 	wait := seen.firstWord - first
 	if !v.s.proxy.buffers() || wait <= 0 {
-		return gpu + fmt.Sprintf(" Nothing on the way held it: first word = %s + 0 ms in transit = %s. The GPU's time is all of it.",
-			inMS(first), inMS(seen.firstWord))
+		whose := "The GPU's"
+		if a.server != "" {
+			whose = "The server's"
+		}
+		return gpu + fmt.Sprintf(" Nothing on the way held it: first word = %s + 0 ms in transit = %s. %s time is all of it.",
+			inMS(first), inMS(seen.firstWord), whose)
 	}
 	why := v.releaseReason(a, h, seen.firstWord)
 	dominant := "the wait in the proxy dominated"
