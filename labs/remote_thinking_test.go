@@ -16,8 +16,8 @@ import (
 	"github.com/latencylab/latencylab/labs/labtest"
 	"github.com/latencylab/latencylab/labs/moderation"
 	"github.com/latencylab/latencylab/labs/stack"
-	"github.com/latencylab/latencylab/labs/timeouts"
 	"github.com/latencylab/latencylab/labs/streaming"
+	"github.com/latencylab/latencylab/labs/timeouts"
 )
 
 // runOnServer runs the lab newLab builds with vals on srv, through the
