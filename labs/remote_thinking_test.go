@@ -15,6 +15,7 @@ import (
 	"github.com/latencylab/latencylab/labs/budget"
 	"github.com/latencylab/latencylab/labs/labtest"
 	"github.com/latencylab/latencylab/labs/moderation"
+	"github.com/latencylab/latencylab/labs/prefilldecode"
 	"github.com/latencylab/latencylab/labs/stack"
 	"github.com/latencylab/latencylab/labs/streaming"
 	"github.com/latencylab/latencylab/labs/timeouts"
@@ -165,5 +166,40 @@ func TestServerRunCountsThinkingInEveryLab(t *testing.T) {
 				})
 			})
 		}
+	}
+}
+
+// On a server run, the why panels under measured figures say where they
+// were measured and leave the bundled engine's roofline (and its
+// "scheduling" remainder) to the bundled engine's own run; the bundled
+// engine's whys keep the roofline.
+func TestServerRunWhyPanelsSayWhereMeasured(t *testing.T) {
+	fake := func() *upstreamtest.Fake {
+		return &upstreamtest.Fake{Format: upstreamtest.VLLM, TTFT: 300 * time.Millisecond, Gap: 30 * time.Millisecond, Reasoning: 5}
+	}
+	for _, tc := range []struct {
+		name string
+		mk   func(*labs.Engines) labs.Lab
+		vals labs.Values
+		keys []string
+	}{
+		{"prefill-decode", labtest.OnPool(prefilldecode.New, "t"), labs.Values{"outputTokens": 40.0}, []string{"ttft_ms", "tpot_ms", "second_ttft_ms"}},
+		{"stack", labtest.OnPool(stack.New, "t"), labs.Values{"answerTokens": 40.0}, []string{"first_word_ms"}},
+		{"streaming", labtest.OnPool(streaming.New, "t"), labs.Values{"answerTokens": 50.0}, []string{"ttft_ms", "tpot_ms"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) {
+				last := runOnServer(t, fake(), tc.mk, tc.vals)
+				for _, key := range tc.keys {
+					why := labtest.StatOf(t, last, key).Why
+					if !strings.Contains(why, "Measured on http://fake/v1 (fake-model)") || strings.Contains(why, "TFLOP") || strings.Contains(why, "GPU") {
+						t.Errorf("%s why %q: want where it was measured, with no GPU roofline", key, why)
+					}
+				}
+				if note := labtest.StatOf(t, last, tc.keys[0]).Note; strings.Contains(note, "GPU") {
+					t.Errorf("%s note %q names the GPU's clock under a server's measurement", tc.keys[0], note)
+				}
+			})
+		})
 	}
 }

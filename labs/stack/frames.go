@@ -151,8 +151,8 @@ func (v *view) final(a answer, notes []string) (labs.Frame, error) {
 }
 
 func (v *view) finalStatus(a answer, seen, direct screen) string {
-	got := fmt.Sprintf("The GPU wrote %s from %s to %s. The reader's first word showed at %s and the last at %s, in %s.",
-		labs.Count(len(a.tokens), "token"), labs.FormatMS(labs.Millis(a.firstToken())), labs.FormatMS(labs.Millis(a.end)),
+	got := fmt.Sprintf("%s wrote %s from %s to %s. The reader's first word showed at %s and the last at %s, in %s.",
+		a.maker(), labs.Count(len(a.tokens), "token"), labs.FormatMS(labs.Millis(a.firstToken())), labs.FormatMS(labs.Millis(a.end)),
 		labs.FormatMS(labs.Millis(seen.firstWord)), labs.FormatMS(labs.Millis(seen.lastWord)), labs.Count(seen.bursts, "burst"))
 	if !v.s.proxy.buffers() {
 		return got
@@ -165,10 +165,10 @@ func (v *view) finalStatus(a answer, seen, direct screen) string {
 func (v *view) stats(a answer, h hops, seen screen) []labs.Stat {
 	out := []labs.Stat{
 		{Key: statFirstWord, Label: "First word at the browser", Value: labs.Millis(seen.firstWord), Unit: "ms",
-			Note: fmt.Sprintf("the GPU's first token was at %s", labs.FormatMS(labs.Millis(a.firstToken()))),
+			Note: fmt.Sprintf("%s first token was at %s", a.whose(), labs.FormatMS(labs.Millis(a.firstToken()))),
 			Why:  v.whyFirstWord(a, h, seen)},
 		{Key: statLastWord, Label: "Last word at the browser", Value: labs.Millis(seen.lastWord), Unit: "ms",
-			Note: fmt.Sprintf("the GPU's last token was at %s", labs.FormatMS(labs.Millis(a.end)))},
+			Note: fmt.Sprintf("%s last token was at %s", a.whose(), labs.FormatMS(labs.Millis(a.end)))},
 		{Key: statBursts, Label: "Bursts the browser saw", Value: float64(seen.bursts), Unit: burstUnit(seen.bursts),
 			Note: fmt.Sprintf("network reads that added text, for %s", labs.Count(len(a.tokens), "token"))},
 		{Key: statLongest, Label: "Longest wait between bursts", Value: labs.Millis(seen.longestGap), Unit: "ms",
@@ -195,20 +195,20 @@ func (v *view) whyFirstWord(a answer, h hops, seen screen) string {
 	}
 	wait := seen.firstWord - first
 	if !v.s.proxy.buffers() || wait <= 0 {
-		whose := "The GPU's"
-		if a.server != "" {
-			whose = "The server's"
-		}
 		return gpu + fmt.Sprintf(" Nothing on the way held it: first word = %s + 0 ms in transit = %s. %s time is all of it.",
-			inMS(first), inMS(seen.firstWord), whose)
+			inMS(first), inMS(seen.firstWord), a.maker()+"'s")
 	}
 	why := v.releaseReason(a, h, seen.firstWord)
 	dominant := "the wait in the proxy dominated"
 	if wait < first {
-		dominant = "the GPU's first token still dominated"
+		dominant = a.whose() + " first token still dominated"
 	}
-	return gpu + fmt.Sprintf(" The proxy held it until %s, when %s. First word = %s on the GPU + %s in the proxy = %s: %s.",
-		inMS(seen.firstWord), why, inMS(first), inMS(wait), inMS(seen.firstWord), dominant)
+	where := "on the GPU"
+	if a.server != "" {
+		where = "from that server"
+	}
+	return gpu + fmt.Sprintf(" The proxy held it until %s, when %s. First word = %s %s + %s in the proxy = %s: %s.",
+		inMS(seen.firstWord), why, inMS(first), where, inMS(wait), inMS(seen.firstWord), dominant)
 }
 
 // inMS writes d in whole milliseconds, the one unit of the arithmetic.

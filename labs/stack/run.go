@@ -131,6 +131,23 @@ func through(s settings, w *wire, a answer, now time.Duration) (hops, error) {
 	return h, nil
 }
 
+// maker names what wrote the answer, to start a sentence: the modelled
+// GPU, or the server that timed it.
+func (a answer) maker() string {
+	if a.server != "" {
+		return "That server"
+	}
+	return "The GPU"
+}
+
+// whose is maker as a possessive inside a sentence: "the GPU's".
+func (a answer) whose() string {
+	if a.server != "" {
+		return "that server's"
+	}
+	return "the GPU's"
+}
+
 // firstAnswer is when the first answer token came, after any thinking;
 // 0 before it.
 func (a answer) firstAnswer() time.Duration {
