@@ -93,6 +93,9 @@ func TestServerRunSkipsThinkingForTheFirstWord(t *testing.T) {
 					case tc.firstWord > 0 && (!shown || math.Abs(fw-ms(tc.firstWord)) > 1e-6):
 						t.Errorf("first word %.3f ms (shown %v), want the first answer token's %.3f", fw, shown, ms(tc.firstWord))
 					}
+					if _, reading := statValue(last, "reading_ms"); tc.firstWord == 0 && (!last.Missed || reading) {
+						t.Errorf("no answer word: the run is shown as missed %v (want true), with a reading time %v (want none)", last.Missed, reading)
+					}
 					if !strings.Contains(last.Status, tc.status) {
 						t.Errorf("status %q, want it to hold %q", last.Status, tc.status)
 					}

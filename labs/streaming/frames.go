@@ -57,7 +57,10 @@ type view struct {
 func (v *view) frame(m *meter, now time.Duration) labs.Frame {
 	v.xmax = labs.AxisEnd(v.xmax, labs.Millis(now), 1.25)
 	return labs.Frame{
-		Final:  m.done,
+		Final: m.done,
+		// A run whose every token was thinking worked but gave the
+		// reader nothing: a warning, not a success.
+		Missed: m.done && m.words == 0 && m.thought > 0,
 		Status: v.status(m, now),
 		Stats:  v.stats(m),
 		Text:   v.text(m),
@@ -124,8 +127,10 @@ func (v *view) stats(m *meter) []labs.Stat {
 			rate = 1000 / tpot
 		}
 		add(statTokPerS, "Generation speed", rate, "tok/s", "after the first token")
-		add(statReading, "Reading time", readingMS(m.words, v.s.readingSpeed), "ms",
-			fmt.Sprintf("%d words at %s words/s", m.words, strconv.FormatFloat(v.s.readingSpeed, 'f', -1, 64)))
+		if m.words > 0 { // no answer word came (every token was thinking): nothing to read
+			add(statReading, "Reading time", readingMS(m.words, v.s.readingSpeed), "ms",
+				fmt.Sprintf("%d words at %s words/s", m.words, strconv.FormatFloat(v.s.readingSpeed, 'f', -1, 64)))
+		}
 		labs.Explain(out, v.why(m))
 	}
 	return out
