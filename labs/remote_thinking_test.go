@@ -174,8 +174,8 @@ func TestServerRunCountsThinkingInEveryLab(t *testing.T) {
 
 // On a server run, the why panels under measured figures say where they
 // were measured and leave the bundled engine's roofline (and its
-// "scheduling" remainder) to the bundled engine's own run; the bundled
-// engine's whys keep the roofline.
+// "scheduling" remainder) to the bundled engine's own run; no figure the
+// server timed is said to be the GPU's.
 func TestServerRunWhyPanelsSayWhereMeasured(t *testing.T) {
 	fake := func() *upstreamtest.Fake {
 		return &upstreamtest.Fake{Format: upstreamtest.VLLM, TTFT: 300 * time.Millisecond, Gap: 30 * time.Millisecond, Reasoning: 5}
@@ -184,23 +184,30 @@ func TestServerRunWhyPanelsSayWhereMeasured(t *testing.T) {
 		name string
 		mk   func(*labs.Engines) labs.Lab
 		vals labs.Values
-		keys []string
+		// measured say where they were measured; timed name no GPU.
+		measured, timed []string
 	}{
-		{"prefill-decode", labtest.OnPool(prefilldecode.New, "t"), labs.Values{"outputTokens": 40.0}, []string{"ttft_ms", "tpot_ms", "second_ttft_ms"}},
-		{"stack", labtest.OnPool(stack.New, "t"), labs.Values{"answerTokens": 40.0}, []string{"first_word_ms"}},
-		{"streaming", labtest.OnPool(streaming.New, "t"), labs.Values{"answerTokens": 50.0}, []string{"ttft_ms", "tpot_ms"}},
+		{"prefill-decode", labtest.OnPool(prefilldecode.New, "t"), labs.Values{"outputTokens": 40.0},
+			[]string{"ttft_ms", "tpot_ms", "second_ttft_ms"}, []string{"ttft_ms", "tpot_ms", "second_ttft_ms"}},
+		{"stack", labtest.OnPool(stack.New, "t"), labs.Values{"answerTokens": 40.0},
+			[]string{"first_word_ms"}, []string{"first_word_ms", "last_word_ms", "longest_gap_ms"}},
+		{"streaming", labtest.OnPool(streaming.New, "t"), labs.Values{"answerTokens": 50.0},
+			[]string{"ttft_ms", "tpot_ms"}, []string{"first_word_ms", "ttft_ms", "tpot_ms", "total_ms"}},
+		{"streaming side by side", labtest.OnPool(streaming.New, "t"), labs.Values{"answerTokens": 50.0, "sideBySide": true},
+			nil, []string{"first_word_ms", "streamed_complete_ms", "blocked_complete_ms"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			synctest.Test(t, func(t *testing.T) {
 				last := runOnServer(t, fake(), tc.mk, tc.vals)
-				for _, key := range tc.keys {
-					why := labtest.StatOf(t, last, key).Why
-					if !strings.Contains(why, "Measured on http://fake/v1 (fake-model)") || strings.Contains(why, "TFLOP") || strings.Contains(why, "GPU") {
-						t.Errorf("%s why %q: want where it was measured, with no GPU roofline", key, why)
+				for _, key := range tc.measured {
+					if why := labtest.StatOf(t, last, key).Why; !strings.Contains(why, "Measured on http://fake/v1 (fake-model)") || strings.Contains(why, "TFLOP") {
+						t.Errorf("%s why %q: want where it was measured, with no roofline", key, why)
 					}
 				}
-				if note := labtest.StatOf(t, last, tc.keys[0]).Note; strings.Contains(note, "GPU") {
-					t.Errorf("%s note %q names the GPU's clock under a server's measurement", tc.keys[0], note)
+				for _, key := range tc.timed {
+					if st := labtest.StatOf(t, last, key); strings.Contains(st.Why+st.Note, "GPU") {
+						t.Errorf("%s (note %q, why %q) names the GPU under a server's measurement", key, st.Note, st.Why)
+					}
 				}
 			})
 		})

@@ -172,7 +172,7 @@ func (v *view) stats(a answer, h hops, seen screen) []labs.Stat {
 		{Key: statBursts, Label: "Bursts the browser saw", Value: float64(seen.bursts), Unit: burstUnit(seen.bursts),
 			Note: fmt.Sprintf("network reads that added text, for %s", labs.Count(len(a.tokens), "token"))},
 		{Key: statLongest, Label: "Longest wait between bursts", Value: labs.Millis(seen.longestGap), Unit: "ms",
-			Note: "counted from the GPU's first token"},
+			Note: "counted from " + a.whose() + " first token"},
 	}
 	labs.Explain(out, v.why(a, h, seen))
 	return out
