@@ -44,7 +44,7 @@ var ErrClosed = errors.New("live engine closed")
 // Event is one thing that happened to a request: a token, or (Done) its end.
 type Event struct {
 	Token int // token id (not set on the final event)
-	Index int // position in the completion
+	Index int // position in the completion, thinking tokens included
 	// Time is the engine timestamp; At is the wall time it maps to.
 	Time time.Duration
 	At   time.Time
@@ -65,6 +65,15 @@ type Event struct {
 	// and what those steps cost (final event only).
 	Sharing Sharing
 	Err     error
+	// Thinking marks a token a reasoning model wrote as thinking before
+	// its answer (a remote server's reasoning; the bundled engine never
+	// sets it). It counts as a token written but is no part of the
+	// answer, so it holds no answer text and no first word.
+	Thinking bool
+	// Server names the real server that timed the event, e.g.
+	// "http://host/v1 (qwen3:8b)", when a remote engine serves the
+	// request (see Config.Remote); "" when the modelled GPU made it.
+	Server string
 }
 
 // Engine is a running live engine. Its methods are safe for concurrent use.

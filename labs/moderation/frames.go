@@ -92,7 +92,7 @@ func stats(m *meter) []labs.Stat {
 		add(statAfterProblem, "Tokens after the problem", float64(m.truth.afterProblem), "tokens", "generated after the first unsafe item was complete")
 		add(statLag, "Delivery lag", m.truth.lagMS, "ms", "mean time a delivered token waited behind generation")
 		add(statTotal, "Total time", labs.Millis(m.fin), "ms", "request sent to the end of delivery")
-		add(statGenerated, "Tokens generated", float64(len(m.pieces)), "tokens", "what the GPU wrote (and was paid for)")
+		add(statGenerated, "Tokens generated", float64(len(m.pieces)), "tokens", "what the model wrote (and was paid for)")
 	}
 	add(statChecks, "Checks", float64(m.checks), "", "moderation calls, the prompt check included")
 	add(statModeration, "Time in moderation", labs.Millis(m.checkTime), "ms", "each check's modelled service time, summed over checks")

@@ -22,7 +22,7 @@ func countsWhy(m *meter, out map[string]labs.Formula) {
 	n := len(m.pieces)
 	gen := labs.Tally("tokens", labs.Term{Name: "shown to the reader", Value: float64(m.delivered)},
 		labs.Term{Name: "written but never shown", Value: float64(n - m.delivered)})
-	gen.Before = "Tokens generated = tokens the reader saw + tokens the GPU wrote (and was paid for) that never reached the screen:"
+	gen.Before = "Tokens generated = tokens the reader saw + tokens the model wrote (and was paid for) that never reached the screen:"
 	if m.abortAt != none {
 		gen.Lead = fmt.Sprintf("The abort stopped the model at token %s", labs.Thousands(n))
 	} else if n > m.delivered {

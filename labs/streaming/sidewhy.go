@@ -15,6 +15,9 @@ func (v *sideView) sideWhy(st, bl *meter) map[string]labs.Formula {
 			Value: labs.Millis(m.complete - m.firstTok)}
 	}
 	pace := "the GPU's pace with everything in its batch"
+	if v.server != "" {
+		pace = "that server's pace, as measured"
+	}
 	if v.s.speedCap > 0 {
 		pace = fmt.Sprintf("held to the speed cap of %s tokens a second", labs.Thousands(v.s.speedCap))
 	}

@@ -23,6 +23,12 @@ func (v *view) why(m *meter) map[string]labs.Formula {
 		tokens.Lead = fmt.Sprintf("The answer ended after %s of the %s you set", labs.Thousands(m.tokens), labs.Count(v.s.answerTokens, "token"))
 	}
 	tokens.Before = "Tokens:"
+	if m.thought > 0 {
+		tokens = labs.Tally("tokens", labs.Term{Name: "thinking", Value: float64(m.thought)},
+			labs.Term{Name: "answer", Value: float64(m.tokens - m.thought)})
+		tokens.Before = "Tokens, as the server wrote them:"
+		tokens.Lead = fmt.Sprintf("The answer length you set is %s; a reasoning model's thinking counts against it", labs.Count(v.s.answerTokens, "token"))
+	}
 	out[statTokens] = tokens
 	if m.words > 0 {
 		f := firstWordWhy(m, "until a whole word had arrived", "First word = the first token + the tokens it took to finish a word:")
@@ -55,6 +61,13 @@ func (v *view) why(m *meter) map[string]labs.Formula {
 // tokens that finished the word (named rest, after before), or, when the
 // first token already held a word, says so instead of adding nothing.
 func firstWordWhy(m *meter, rest, before string) labs.Formula {
+	if m.thoughtFirst > 0 {
+		f := labs.Sum("ms", labs.Term{Name: "first token", Value: labs.Millis(m.firstTok)},
+			labs.Term{Name: labs.Count(m.thoughtFirst-1, "more thinking token"), Value: labs.Millis(m.firstAnswer - m.firstTok)},
+			labs.Term{Name: rest, Value: labs.Millis(m.firstWord - m.firstAnswer)})
+		f.Before = "The model thought before it answered, and thinking is no word for the reader. First word = the first token + the thinking + the answer tokens that finish a word:"
+		return f
+	}
 	if m.firstWord == m.firstTok {
 		return labs.Formula{Unit: "ms", Result: labs.Millis(m.firstTok), Expr: "first word = first token",
 			Before: "The first token already held a whole word, so the reader waited for nothing more:"}
