@@ -42,7 +42,7 @@ func (t thinkingTally) note() string {
 	case t.calls == 1:
 		return labs.ThinkingNote(t.thought, t.tokens, t.noAnswer == 0)
 	case t.noAnswer > 0:
-		return fmt.Sprintf("In %d of the %d model calls every token was thinking, so no answer word arrived and their first word is missing from the figures: raise Answer length.",
+		return fmt.Sprintf("In %d of the %d model calls every token was thinking, so no answer word arrived and their first word is missing from the figures: raise the answer length.",
 			t.noAnswer, t.calls)
 	}
 	return fmt.Sprintf("The model thought before its answers (%s over %d calls): each first word counts from the first answer token.",

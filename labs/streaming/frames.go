@@ -71,7 +71,7 @@ func (v *view) frame(m *meter, now time.Duration) labs.Frame {
 func (v *view) status(m *meter, now time.Duration) string {
 	switch {
 	case m.done && v.s.streaming && m.words == 0:
-		return labs.JoinNotes(fmt.Sprintf("Complete: %d tokens in %s.", m.tokens, labs.FormatMS(labs.Millis(m.complete))), v.notes...)
+		return labs.JoinNotes(fmt.Sprintf("Complete: %s tokens in %s.", labs.Thousands(m.tokens), labs.FormatMS(labs.Millis(m.complete))), v.notes...)
 	case m.done && v.s.streaming:
 		return labs.JoinNotes(fmt.Sprintf("Complete: %s tokens in %s. The first word appeared after %s.",
 			labs.Thousands(m.tokens), labs.FormatMS(labs.Millis(m.complete)), labs.FormatMS(labs.Millis(m.firstWord))), v.notes...)
