@@ -175,7 +175,7 @@ func (v *view) comparison(all []*batch) labs.Table {
 		}
 		name := l.name + fmt.Sprintf(": first token %s, overall %s, deadline %s", limit(l.vr.ftt), limit(l.vr.overall), limit(l.vr.deadline))
 		t.Rows = append(t.Rows, []string{name, p95,
-			fmt.Sprintf("%d (%s%%), %d completed by it", sm.sent, strconv.FormatFloat(pipelinelab.Round1(sm.backupShare()), 'f', -1, 64), sm.sentDone),
+			sentCell(sm),
 			fmt.Sprintf("%d of %d", sm.complete, sm.n), strconv.Itoa(sm.errors), strconv.Itoa(sm.timeouts),
 			fmt.Sprintf("%d of %d", sm.healthyCut, sm.healthy)})
 	}

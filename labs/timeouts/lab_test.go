@@ -127,7 +127,7 @@ func TestBackupSentIsNotCompleted(t *testing.T) {
 		note, stat string
 	}{
 		{1, "6 of 20 requests; it completed 6", "20 of 20 complete, 0 errors, 0 timeouts. 6 of the 20 went to the backup: it completed 6."},
-		{3, "6 of 20 requests; it completed 0; 6 cut by a limit", "14 of 20 complete, 0 errors, 6 timeouts. 6 of the 20 went to the backup: it completed 0; 6 cut by a limit."},
+		{3, "6 of 20 requests; it completed 0 and a time limit cut off 6", "14 of 20 complete, 0 errors, 6 timeouts. 6 of the 20 went to the backup: it completed 0 and a time limit cut off 6."},
 	} {
 		t.Run(strconv.Itoa(tc.preset), func(t *testing.T) {
 			last := presetFinal(t, tc.preset)
@@ -142,5 +142,25 @@ func TestBackupSentIsNotCompleted(t *testing.T) {
 				t.Errorf("the formula still counts requests as answered: %s", card.Why)
 			}
 		})
+	}
+}
+
+// The backup's outcome names every way its answers ended, and a batch
+// that sent nothing there says so plainly.
+func TestBackupOutcomeWording(t *testing.T) {
+	for _, tc := range []struct {
+		sm         summary
+		note, cell string
+	}{
+		{summary{n: 20}, "0 of 20 requests", "0"},
+		{summary{n: 20, sent: 6, sentDone: 6}, "6 of 20 requests; it completed 6", "6 (30%), 6 completed"},
+		{summary{n: 20, sent: 5, sentDone: 3, sentCut: 1, sentFailed: 1}, "5 of 20 requests; it completed 3, a time limit cut off 1 and 1 failed", "5 (25%), 3 completed"},
+	} {
+		if got := sentNote(tc.sm); got != tc.note {
+			t.Errorf("note %q, want %q", got, tc.note)
+		}
+		if got := sentCell(tc.sm); got != tc.cell {
+			t.Errorf("cell %q, want %q", got, tc.cell)
+		}
 	}
 }

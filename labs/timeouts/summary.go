@@ -2,6 +2,8 @@ package timeouts
 
 import (
 	"fmt"
+	"strconv"
+	"strings"
 
 	"github.com/latencylab/latencylab/engine/pipeline"
 	"github.com/latencylab/latencylab/labs"
@@ -97,19 +99,23 @@ func movedToBackup(res *pipeline.Result) bool {
 }
 
 // backupOutcome says what became of the requests sent to the backup,
-// "it completed 4; 2 cut by a limit", or "" when none were sent.
+// "it completed 4, a time limit cut off 1 and 1 failed", or "" when
+// none were sent.
 func (s summary) backupOutcome() string {
 	if s.sent == 0 {
 		return ""
 	}
-	out := fmt.Sprintf("it completed %d", s.sentDone)
+	parts := []string{fmt.Sprintf("it completed %d", s.sentDone)}
 	if s.sentCut > 0 {
-		out += fmt.Sprintf("; %d cut by a limit", s.sentCut)
+		parts = append(parts, fmt.Sprintf("a time limit cut off %d", s.sentCut))
 	}
 	if s.sentFailed > 0 {
-		out += fmt.Sprintf("; %d failed", s.sentFailed)
+		parts = append(parts, fmt.Sprintf("%d failed", s.sentFailed))
 	}
-	return out
+	if len(parts) == 1 {
+		return parts[0]
+	}
+	return strings.Join(parts[:len(parts)-1], ", ") + " and " + parts[len(parts)-1]
 }
 
 // sentNote is the backup card's note: how many went, and what became of
@@ -119,4 +125,13 @@ func sentNote(sm summary) string {
 		return fmt.Sprintf("0 of %d requests", sm.n)
 	}
 	return fmt.Sprintf("%d of %d requests; %s", sm.sent, sm.n, sm.backupOutcome())
+}
+
+// sentCell is the comparison table's backup cell: how many went, their
+// share, and how many the backup completed.
+func sentCell(sm summary) string {
+	if sm.sent == 0 {
+		return "0"
+	}
+	return fmt.Sprintf("%d (%s%%), %d completed", sm.sent, strconv.FormatFloat(pipelinelab.Round1(sm.backupShare()), 'f', -1, 64), sm.sentDone)
 }
