@@ -235,7 +235,7 @@ func (v *view) finalStatus(sm summary) string {
 	s += fmt.Sprintf(" %d of %d complete, %s, %s.",
 		sm.complete, sm.n, labs.Count(sm.errors, "error"), labs.Count(sm.timeouts, "timeout"))
 	if sm.sent > 0 {
-		s += fmt.Sprintf(" %d of the %d went to the backup: %s.", sm.sent, sm.n, sm.backupOutcome())
+		s += fmt.Sprintf(" %d of the %d went to the backup: %s.", sm.sent, sm.n, sm.backupOutcome("it"))
 	}
 	return s
 }

@@ -126,8 +126,8 @@ func TestBackupSentIsNotCompleted(t *testing.T) {
 		preset     int
 		note, stat string
 	}{
-		{1, "6 of 20 requests; it completed 6", "20 of 20 complete, 0 errors, 0 timeouts. 6 of the 20 went to the backup: it completed 6."},
-		{3, "6 of 20 requests; it completed 0 and a time limit cut off 6", "14 of 20 complete, 0 errors, 6 timeouts. 6 of the 20 went to the backup: it completed 0 and a time limit cut off 6."},
+		{1, "6 of 20 requests; the backup completed 6", "20 of 20 complete, 0 errors, 0 timeouts. 6 of the 20 went to the backup: it completed 6."},
+		{3, "6 of 20 requests; the backup completed 0 and a time limit cut off 6", "14 of 20 complete, 0 errors, 6 timeouts. 6 of the 20 went to the backup: it completed 0 and a time limit cut off 6."},
 	} {
 		t.Run(strconv.Itoa(tc.preset), func(t *testing.T) {
 			last := presetFinal(t, tc.preset)
@@ -153,8 +153,8 @@ func TestBackupOutcomeWording(t *testing.T) {
 		note, cell string
 	}{
 		{summary{n: 20}, "0 of 20 requests", "0"},
-		{summary{n: 20, sent: 6, sentDone: 6}, "6 of 20 requests; it completed 6", "6 (30%), 6 completed"},
-		{summary{n: 20, sent: 5, sentDone: 3, sentCut: 1, sentFailed: 1}, "5 of 20 requests; it completed 3, a time limit cut off 1 and 1 failed", "5 (25%), 3 completed"},
+		{summary{n: 20, sent: 6, sentDone: 6}, "6 of 20 requests; the backup completed 6", "6 (30%), 6 completed"},
+		{summary{n: 20, sent: 5, sentDone: 3, sentCut: 1, sentFailed: 1}, "5 of 20 requests; the backup completed 3, a time limit cut off 1 and 1 failed", "5 (25%), 3 completed"},
 	} {
 		if got := sentNote(tc.sm); got != tc.note {
 			t.Errorf("note %q, want %q", got, tc.note)

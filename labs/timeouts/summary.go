@@ -99,13 +99,13 @@ func movedToBackup(res *pipeline.Result) bool {
 }
 
 // backupOutcome says what became of the requests sent to the backup,
-// "it completed 4, a time limit cut off 1 and 1 failed", or "" when
-// none were sent.
-func (s summary) backupOutcome() string {
+// named by subject: "it completed 4, a time limit cut off 1 and 1
+// failed", or "" when none were sent.
+func (s summary) backupOutcome(subject string) string {
 	if s.sent == 0 {
 		return ""
 	}
-	parts := []string{fmt.Sprintf("it completed %d", s.sentDone)}
+	parts := []string{fmt.Sprintf("%s completed %d", subject, s.sentDone)}
 	if s.sentCut > 0 {
 		parts = append(parts, fmt.Sprintf("a time limit cut off %d", s.sentCut))
 	}
@@ -124,7 +124,7 @@ func sentNote(sm summary) string {
 	if sm.sent == 0 {
 		return fmt.Sprintf("0 of %d requests", sm.n)
 	}
-	return fmt.Sprintf("%d of %d requests; %s", sm.sent, sm.n, sm.backupOutcome())
+	return fmt.Sprintf("%d of %d requests; %s", sm.sent, sm.n, sm.backupOutcome("the backup"))
 }
 
 // sentCell is the comparison table's backup cell: how many went, their

@@ -87,7 +87,7 @@ func sentWhy(sm summary, byOutcome map[string]int) labs.Formula {
 	case sm.sent == 0:
 		f.After = "The primary answered every request, so the backup never spoke."
 	case sm.sentDone < sm.sent:
-		f.After = fmt.Sprintf("Of the %d sent, %s.", sm.sent, sm.backupOutcome())
+		f.After = fmt.Sprintf("Of the %d sent, %s.", sm.sent, sm.backupOutcome("the backup"))
 		if sm.sentCut > 0 {
 			f.After += " A call moved late has only what is left of the time limit to write its answer."
 		}
