@@ -118,7 +118,7 @@ func define(run func(context.Context, params, func(labs.Frame)) error) (*labs.Ki
 			{Name: "Sequential lookups", Note: "The same lookups one after another: the context stage becomes their sum.",
 				Params: sequential},
 			{Name: tailPreset, Note: "Exactly one request in twenty (10 of 200, two in each stage) stalls for 12 s. " +
-				"The p95 is the slowest request that did not stall, so the budget is met while p99 sits at 12 s. Raise the slow share to 6% and the p95 leaps to the stalls.",
+				"The p95 is the slowest request that did not stall, so the budget is met while p99 is past 12 s. Set requests with a slow stage to 6% and the p95 leaps to the stalls.",
 				Params: tail},
 			twoCallsPreset(callsSequence), twoCallsPreset(callsTogether),
 		},
