@@ -1320,9 +1320,9 @@ func StatCards(prefix string, stats []labs.Stat, gs []Guess) templ.Component {
 				return templ_7745c5c3_Err
 			}
 			var templ_7745c5c3_Var76 string
-			templ_7745c5c3_Var76, templ_7745c5c3_Err = templ.JoinStringErrs(statNum(s, stats))
+			templ_7745c5c3_Var76, templ_7745c5c3_Err = templ.JoinStringErrs(statNum(s))
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/views/labs.templ`, Line: 178, Col: 48}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/views/labs.templ`, Line: 178, Col: 41}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var76))
 			if templ_7745c5c3_Err != nil {
@@ -1333,9 +1333,9 @@ func StatCards(prefix string, stats []labs.Stat, gs []Guess) templ.Component {
 				return templ_7745c5c3_Err
 			}
 			var templ_7745c5c3_Var77 string
-			templ_7745c5c3_Var77, templ_7745c5c3_Err = templ.JoinStringErrs(statUnit(s, stats))
+			templ_7745c5c3_Var77, templ_7745c5c3_Err = templ.JoinStringErrs(statUnit(s))
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/views/labs.templ`, Line: 178, Col: 94}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/views/labs.templ`, Line: 178, Col: 80}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var77))
 			if templ_7745c5c3_Err != nil {
