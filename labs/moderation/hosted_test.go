@@ -80,7 +80,10 @@ func TestHostedFirstWordTermsMatchTheKnobs(t *testing.T) {
 		not     string
 	}{
 		{"buffered window, hosted", labs.Values{knobPolicy: string(mod.BufferedWindow)},
-			[]string{"network to the provider and back 570 ", "19 more tokens to fill the window", "the check that released it 50 ", "held back the last 10"}, "tokens of overlap"},
+			[]string{"network to the provider and back 570 ", "19 more tokens to fill the window", "the check that released it 50 ", "held back the last 10",
+				"the overlap does not delay the first word"}, "tokens of overlap"},
+		{"overlap as long as the window", labs.Values{knobPolicy: string(mod.BufferedWindow), knobWindow: 10.0, knobOverlap: 10.0},
+			[]string{"19 more tokens to fill the window", "released the first 10", "waited for check 2"}, "does not delay"},
 		{"buffered window, 80 ms checks", labs.Values{knobPolicy: string(mod.BufferedWindow), knobLatency: 80.0},
 			[]string{"network to the provider and back 570 ", "the check that released it 80 "}, ""},
 		{"moderate then send, hosted", nil,

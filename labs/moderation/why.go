@@ -97,9 +97,9 @@ func firstWordWhy(m *meter) (labs.Formula, bool) {
 	if m.policy == mod.ModerateThenSend {
 		window, extra = "of the answer, held whole", "the whole answer"
 	}
-	checked := k // the tokens the releasing check read
-	if c, ok := releasingCheck(m, k); ok {
-		checked = c.to
+	checked, nth := k, 0 // the tokens the releasing check read, and which answer check it was
+	if c, i, ok := releasingCheck(m, k); ok {
+		checked, nth = c.to, i
 	}
 	parts = append(parts, labs.Term{Name: "model first token", Value: labs.Millis(model)},
 		labs.Term{Name: fmt.Sprintf("%d more tokens %s%s", checked-1, window, each(checked-1, m.genAt[checked-1]-m.genAt[0])),
@@ -113,9 +113,14 @@ func firstWordWhy(m *meter) (labs.Formula, bool) {
 	f.Before = fmt.Sprintf("First word = %smodel first token + %s × TPOT + the check:", net, extra)
 	if checked > k {
 		f.After = fmt.Sprintf("The check read %s and released the first %d. It held back the last %d, the overlap, "+
-			"to read them again at the head of the next window, so text split between two windows is seen whole before any of it shows. "+
-			"The first window has no earlier text to re-read, so the overlap does not delay the first word.",
+			"to read them again at the head of the next window, so text split between two windows is seen whole before any of it shows. ",
 			labs.Count(checked, "token"), k, checked-k)
+		if nth == 0 {
+			f.After += "The first window has no earlier text to re-read, so the overlap does not delay the first word."
+		} else {
+			f.After += fmt.Sprintf("The overlap is not shorter than the window, so the checks before this one (%d) released nothing: "+
+				"the first word waited for check %d.", nth, nth+1)
+		}
 	}
 	f.After += unevenPace(m, checked)
 	f.Remainder = "the hand-over from the check to the reader"
@@ -149,16 +154,17 @@ func each(n int, d time.Duration) string {
 }
 
 // releasingCheck is the last answer check that started by the first word
-// and covered the k tokens it showed; ok is false when no check did (the
-// stream went out unchecked).
-func releasingCheck(m *meter, k int) (checkStart, bool) {
+// and covered the k tokens it showed, with its place among the answer's
+// checks (0: the first); ok is false when no check did (the stream went
+// out unchecked).
+func releasingCheck(m *meter, k int) (checkStart, int, bool) {
 	for i := len(m.checkStarts) - 1; i >= 0; i-- {
 		c := m.checkStarts[i]
 		if c.at <= m.firstWord && c.to >= k && c.to <= len(m.genAt) {
-			return c, true
+			return c, i, true
 		}
 	}
-	return checkStart{}, false
+	return checkStart{}, 0, false
 }
 
 // upTo counts the tokens written by t (at least one).
