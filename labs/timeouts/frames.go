@@ -115,8 +115,8 @@ func (v *view) stats(sm summary) []labs.Stat {
 				Unit: "ms", Note: "set a timeout above this, or it cuts healthy answers"})
 	}
 	out = append(out,
-		labs.Stat{Key: statFallback, Label: "Answered by the backup", Value: pipelinelab.Round1(sm.backupShare()), Unit: "%",
-			Note: fmt.Sprintf("%s of %s requests", labs.Thousands(sm.backup), labs.Thousands(sm.n))},
+		labs.Stat{Key: statFallback, Label: "Sent to the backup", Value: pipelinelab.Round1(sm.backupShare()), Unit: "%",
+			Note: sentNote(sm)},
 		labs.Stat{Key: statErrors, Label: "Errors", Value: float64(sm.errors), Unit: "requests", Note: "no tier answered, or the stream broke"},
 		labs.Stat{Key: statTimeouts, Label: "Timeouts", Value: float64(sm.timeouts), Unit: "requests", Note: "cut off by the overall timeout or the deadline"})
 	if sm.complete > 0 {
@@ -132,7 +132,7 @@ func (v *view) stats(sm summary) []labs.Stat {
 func (v *view) comparison(all []*batch) labs.Table {
 	t := labs.Table{
 		Title: "The same batch and fault under three timeout settings (run at the same time)",
-		Columns: []string{"Setting", "First word p95", "Backup answered", "Complete", "Errors", "Timeouts",
+		Columns: []string{"Setting", "First word p95", "Sent to the backup", "Complete", "Errors", "Timeouts",
 			"Healthy answers cut"},
 	}
 	type line struct {
@@ -175,7 +175,7 @@ func (v *view) comparison(all []*batch) labs.Table {
 		}
 		name := l.name + fmt.Sprintf(": first token %s, overall %s, deadline %s", limit(l.vr.ftt), limit(l.vr.overall), limit(l.vr.deadline))
 		t.Rows = append(t.Rows, []string{name, p95,
-			fmt.Sprintf("%s (%s%%)", labs.Thousands(sm.backup), strconv.FormatFloat(pipelinelab.Round1(sm.backupShare()), 'f', -1, 64)),
+			sentCell(sm),
 			fmt.Sprintf("%s of %s", labs.Thousands(sm.complete), labs.Thousands(sm.n)), labs.Thousands(sm.errors), labs.Thousands(sm.timeouts),
 			fmt.Sprintf("%s of %s", labs.Thousands(sm.healthyCut), labs.Thousands(sm.healthy))})
 	}
@@ -232,8 +232,11 @@ func (v *view) finalStatus(sm summary) string {
 	if len(sm.firstWords) > 0 {
 		s += fmt.Sprintf(" p95 first word %s;", pipelinelab.FmtMS(sm.firstWordP95()))
 	}
-	s += fmt.Sprintf(" %s of %s complete, %s answered by the backup, %s, %s.",
-		labs.Thousands(sm.complete), labs.Thousands(sm.n), labs.Thousands(sm.backup), labs.Count(sm.errors, "error"), labs.Count(sm.timeouts, "timeout"))
+	s += fmt.Sprintf(" %s of %s complete, %s, %s.",
+		labs.Thousands(sm.complete), labs.Thousands(sm.n), labs.Count(sm.errors, "error"), labs.Count(sm.timeouts, "timeout"))
+	if sm.sent > 0 {
+		s += fmt.Sprintf(" %s of the %s went to the backup: %s.", labs.Thousands(sm.sent), labs.Thousands(sm.n), sm.backupOutcome("it"))
+	}
 	return s
 }
 

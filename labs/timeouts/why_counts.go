@@ -27,11 +27,9 @@ func (v *view) countWhy(rs []record) map[string]labs.Formula {
 				healthyCut[res.Status]++
 			}
 		}
-		if res.Tier != "" && res.Tier != primary {
+		if movedToBackup(res) {
 			backup++
-			if len(res.Attempts) > 0 {
-				byOutcome[res.Attempts[0].Outcome]++
-			}
+			byOutcome[res.Attempts[0].Outcome]++
 		}
 		switch res.Status {
 		case pipeline.StatusTimeout:
@@ -72,17 +70,31 @@ func (v *view) countWhy(rs []record) map[string]labs.Formula {
 	}
 	out[statCut] = cut
 	if n > 0 {
-		silent, failed := byOutcome[pipeline.OutcomeFirstTokenTimeout], byOutcome[pipeline.OutcomeFailed]
-		f := labs.Formula{Unit: "%", Result: 100 * float64(backup) / float64(n),
-			Before: "Backup share = requests the backup answered ÷ requests × 100:",
-			Expr: fmt.Sprintf("(%s with the primary silent past the first-token timeout + %s with the primary failing before a token%s) ÷ %s × 100",
-				labs.Thousands(silent), labs.Thousands(failed), otherwise(backup-silent-failed), labs.Thousands(n))}
-		if backup == 0 {
-			f.After = "The primary answered every request, so the backup never spoke."
-		}
-		out[statFallback] = f
+		out[statFallback] = sentWhy(summarize(rs), byOutcome)
 	}
 	return out
+}
+
+// sentWhy is the share sent to the backup, by why the primary call gave
+// up, followed by what the backup made of them: sent is not answered.
+func sentWhy(sm summary, byOutcome map[string]int) labs.Formula {
+	silent, failed := byOutcome[pipeline.OutcomeFirstTokenTimeout], byOutcome[pipeline.OutcomeFailed]
+	f := labs.Formula{Unit: "%", Result: sm.backupShare(),
+		Before: "Sent to the backup = requests whose call on the primary gave up ÷ requests × 100:",
+		Expr: fmt.Sprintf("(%d with the primary silent past the first-token timeout + %d with the primary failing before a token%s) ÷ %d × 100",
+			silent, failed, otherwise(sm.sent-silent-failed), sm.n)}
+	switch {
+	case sm.sent == 0:
+		f.After = "The primary answered every request, so the backup never spoke."
+	case sm.sentDone < sm.sent:
+		f.After = fmt.Sprintf("Of the %d sent, %s.", sm.sent, sm.backupOutcome("the backup"))
+		if sm.sentCut > 0 {
+			f.After += " A call moved late has only what is left of the time limit to write its answer."
+		}
+	default:
+		f.After = fmt.Sprintf("The backup completed all %d.", sm.sent)
+	}
+	return f
 }
 
 // timeoutsWhy is the timeouts as the limit that cut each, with how many
