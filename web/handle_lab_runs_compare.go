@@ -103,11 +103,18 @@ func compareRows(knobs []labs.Knob, a, b store.Run) (rows []views.CompareRow, sa
 		va, okA := statOf(a, k.Key)
 		vb, okB := statOf(b, k.Key)
 		row := views.CompareRow{Label: k.Label, A: "—", B: "—", Kind: "stat"}
+		var both []float64 // one unit for the row's two figures
 		if okA {
-			row.A = views.FormatStat(va.Value, va.Unit)
+			both = append(both, va.Value)
+		}
+		if okB && (!okA || va.Unit == vb.Unit) {
+			both = append(both, vb.Value)
+		}
+		if okA {
+			row.A = views.FormatInRow(va.Value, va.Unit, both...)
 		}
 		if okB {
-			row.B = views.FormatStat(vb.Value, vb.Unit)
+			row.B = views.FormatInRow(vb.Value, vb.Unit, both...)
 		}
 		if okA && okB && va.Unit == vb.Unit {
 			row.Diff = difference(va.Value, vb.Value, va.Unit)
@@ -175,7 +182,7 @@ func difference(a, b float64, unit string) string {
 	if d < 0 {
 		sign = "−"
 	}
-	out := sign + views.FormatStat(math.Abs(d), unit)
+	out := sign + views.FormatInRow(math.Abs(d), unit, a, b) // in the row's unit
 	if a != 0 && unit != "%" {
 		out += " (" + sign + strconv.FormatFloat(math.Abs(d/a*100), 'f', 0, 64) + "%)"
 	}

@@ -74,11 +74,19 @@ func buildRuns(info labs.Info, knobs []labs.Knob, runs []store.Run) views.Runs {
 	}
 	for _, k := range keys {
 		cells := make([]string, len(runs))
+		var row []float64 // the row's figures in k's unit, shown in one unit
+		for _, r := range runs {
+			for _, st := range r.Summary.Stats {
+				if st.Key == k.Key && st.Unit == k.Unit {
+					row = append(row, st.Value)
+				}
+			}
+		}
 		for i, r := range runs {
 			cells[i] = "—"
 			for _, st := range r.Summary.Stats {
 				if st.Key == k.Key {
-					cells[i] = views.FormatStat(st.Value, st.Unit)
+					cells[i] = views.FormatInRow(st.Value, st.Unit, row...)
 				}
 			}
 		}

@@ -2,6 +2,7 @@ package views
 
 import (
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -152,10 +153,15 @@ func startsWithNumber(s string) bool {
 	return err == nil
 }
 
-// FormatStat formats a figure of a run list or comparison row by the
-// stat cards' rule, so a run's figure reads the same in its card, its
-// status and every table that lists it.
-func FormatStat(v float64, unit string) string {
-	num, suffix := splitStat(labs.Stat{Value: v, Unit: unit})
+// FormatInRow formats v as one of the figures in row (a run list or
+// comparison row, all in unit) in one unit for the row: once any of its
+// times reaches ten seconds, every time of a second or more is in
+// seconds, so a row never has "5593 ms" beside "12.8 s".
+func FormatInRow(v float64, unit string, row ...float64) string {
+	if unit == "ms" && math.Abs(v) >= 999.5 && slices.ContainsFunc(row, func(x float64) bool { return math.Abs(x) >= 10000 }) {
+		num, suffix := splitIn(v/1000, "s")
+		return num + suffix
+	}
+	num, suffix := splitIn(v, unit)
 	return num + suffix
 }

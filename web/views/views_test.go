@@ -116,21 +116,23 @@ func TestStatCardTimeUnit(t *testing.T) {
 	}
 }
 
-// FormatStat gives a run list or comparison cell the cards' rule: a
-// time of a second or more in seconds, whatever else the row holds.
-func TestFormatStat(t *testing.T) {
+// FormatInRow gives a run list or comparison row one unit for its times
+// of a second or more.
+func TestFormatInRow(t *testing.T) {
 	for _, tc := range []struct {
 		v    float64
 		unit string
+		row  []float64
 		want string
 	}{
-		{5593, "ms", "5.59 s"},
-		{12800, "ms", "12.8 s"},
-		{8, "ms", "8 ms"},
-		{32, "requests", "32 requests"},
+		{5593, "ms", []float64{5593, 12800}, "5.59 s"},
+		{7207, "ms", []float64{5593, 12800}, "7.21 s"},
+		{8, "ms", []float64{8, 12800}, "8 ms"},
+		{5593, "ms", []float64{5593, 9000}, "5,593 ms"},
+		{32, "requests", []float64{32, 64}, "32 requests"},
 	} {
-		if got := FormatStat(tc.v, tc.unit); got != tc.want {
-			t.Errorf("FormatStat(%v %s) = %q, want %q", tc.v, tc.unit, got, tc.want)
+		if got := FormatInRow(tc.v, tc.unit, tc.row...); got != tc.want {
+			t.Errorf("FormatInRow(%v %s in %v) = %q, want %q", tc.v, tc.unit, tc.row, got, tc.want)
 		}
 	}
 }
