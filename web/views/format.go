@@ -2,7 +2,6 @@ package views
 
 import (
 	"math"
-	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -52,13 +51,24 @@ func splitIn(v float64, unit string) (num, suffix string) {
 var countNouns = map[string]bool{"tokens": true, "requests": true, "chunks": true, "turns": true,
 	"passages": true, "calls": true, "steps": true, "sequences": true, "answers": true, "checks": true}
 
-// splitStat formats one stat card. A time of a second or more is given
-// in seconds on every card, as the statuses give it, so the same request
-// reads "2.54 s" in every preset and a row never has "5593 ms" beside
+// rowInSeconds reports whether a row of stats shows its milliseconds as
+// seconds: when any of them reaches ten seconds, all of them do, so one
+// row never has "5593 ms" beside "11.3 s".
+func rowInSeconds(stats []labs.Stat) bool {
+	for _, s := range stats {
+		if s.Unit == "ms" && math.Abs(s.Value) >= 10000 {
+			return true
+		}
+	}
+	return false
+}
+
+// splitStat formats one stat of a row. In a row in seconds, every time of
+// a second or more is given in seconds, so "5593 ms" never sits beside
 // "11.3 s"; a time under a second stays in milliseconds ("8 ms", not
 // "0.008 s"), as serving dashboards give a time per token.
-func splitStat(s labs.Stat) (num, suffix string) {
-	if s.Unit == "ms" && math.Abs(s.Value) >= 999.5 { // 999.5 shows as "1000 ms"
+func splitStat(s labs.Stat, row []labs.Stat) (num, suffix string) {
+	if s.Unit == "ms" && math.Abs(s.Value) >= 999.5 && rowInSeconds(row) { // 999.5 shows as "1000 ms"
 		return splitIn(s.Value/1000, "s")
 	}
 	return splitIn(s.Value, s.Unit)
@@ -82,8 +92,8 @@ func stepOf(k labs.Knob) float64 {
 
 func joinComma(s []string) string { return strings.Join(s, ", ") }
 
-func statNum(s labs.Stat) string  { n, _ := splitStat(s); return n }
-func statUnit(s labs.Stat) string { _, u := splitStat(s); return u }
+func statNum(s labs.Stat, row []labs.Stat) string  { n, _ := splitStat(s, row); return n }
+func statUnit(s labs.Stat, row []labs.Stat) string { _, u := splitStat(s, row); return u }
 
 // numericColumns marks the columns whose every non-empty cell starts with a
 // number ("412", "1,024 ms", "-3.5%"), so they can be right-aligned.
@@ -154,14 +164,13 @@ func startsWithNumber(s string) bool {
 }
 
 // FormatInRow formats v as one of the figures in row (a run list or
-// comparison row, all in unit) in one unit for the row: once any of its
-// times reaches ten seconds, every time of a second or more is in
-// seconds, so a row never has "5593 ms" beside "12.8 s".
+// comparison row, all in unit) by the stat cards' rule, so a row never
+// has "5593 ms" beside "12.8 s".
 func FormatInRow(v float64, unit string, row ...float64) string {
-	if unit == "ms" && math.Abs(v) >= 999.5 && slices.ContainsFunc(row, func(x float64) bool { return math.Abs(x) >= 10000 }) {
-		num, suffix := splitIn(v/1000, "s")
-		return num + suffix
+	stats := make([]labs.Stat, len(row))
+	for i, x := range row {
+		stats[i] = labs.Stat{Value: x, Unit: unit}
 	}
-	num, suffix := splitIn(v, unit)
+	num, suffix := splitStat(labs.Stat{Value: v, Unit: unit}, stats)
 	return num + suffix
 }

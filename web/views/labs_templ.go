@@ -1301,9 +1301,9 @@ func StatCards(prefix string, stats []labs.Stat, gs []Guess) templ.Component {
 				return templ_7745c5c3_Err
 			}
 			var templ_7745c5c3_Var74 string
-			templ_7745c5c3_Var74, templ_7745c5c3_Err = templ.JoinStringErrs(statNum(s))
+			templ_7745c5c3_Var74, templ_7745c5c3_Err = templ.JoinStringErrs(statNum(s, stats))
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/views/labs.templ`, Line: 178, Col: 41}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/views/labs.templ`, Line: 178, Col: 48}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var74))
 			if templ_7745c5c3_Err != nil {
@@ -1314,9 +1314,9 @@ func StatCards(prefix string, stats []labs.Stat, gs []Guess) templ.Component {
 				return templ_7745c5c3_Err
 			}
 			var templ_7745c5c3_Var75 string
-			templ_7745c5c3_Var75, templ_7745c5c3_Err = templ.JoinStringErrs(statUnit(s))
+			templ_7745c5c3_Var75, templ_7745c5c3_Err = templ.JoinStringErrs(statUnit(s, stats))
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/views/labs.templ`, Line: 178, Col: 80}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/views/labs.templ`, Line: 178, Col: 94}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var75))
 			if templ_7745c5c3_Err != nil {

@@ -91,27 +91,27 @@ func TestNumericColumns(t *testing.T) {
 	}
 }
 
-// TestStatCardTimeUnit: a card gives a time of a second or more in
-// seconds whatever its row holds, as statuses do, so the same request
-// reads the same in every preset; a time under a second stays in ms.
-func TestStatCardTimeUnit(t *testing.T) {
+// TestStatRowHasOneUnit: a row of stat cards shows its times of a second
+// or more in one unit, seconds as soon as any reaches ten seconds; times
+// under a second stay in milliseconds.
+func TestStatRowHasOneUnit(t *testing.T) {
 	tests := []struct {
-		stat labs.Stat
-		want string
+		name string
+		row  []labs.Stat
+		want []string
 	}{
-		{labs.Stat{Value: 2539, Unit: "ms"}, "2.54 s"},
-		{labs.Stat{Value: 5592.7, Unit: "ms"}, "5.59 s"},
-		{labs.Stat{Value: 11300, Unit: "ms"}, "11.3 s"},
-		{labs.Stat{Value: 999.6, Unit: "ms"}, "1 s"},
-		{labs.Stat{Value: 999.4, Unit: "ms"}, "999 ms"},
-		{labs.Stat{Value: 26.2, Unit: "ms"}, "26.2 ms"},
-		{labs.Stat{Value: 7.84, Unit: "ms"}, "7.84 ms"},
-		{labs.Stat{Value: 1, Unit: "tokens"}, "1 token"},
-		{labs.Stat{Value: 4096, Unit: "tokens"}, "4,096 tokens"},
+		{"all under ten seconds stay in ms", []labs.Stat{{Value: 5592.7, Unit: "ms"}, {Value: 9000, Unit: "ms"}},
+			[]string{"5,593 ms", "9,000 ms"}},
+		{"one over ten seconds moves the row to s", []labs.Stat{{Value: 5592.7, Unit: "ms"}, {Value: 11300, Unit: "ms"}, {Value: 26.2, Unit: "ms"}, {Value: 1, Unit: "tokens"}},
+			[]string{"5.59 s", "11.3 s", "26.2 ms", "1 token"}},
+		{"a time per token stays in ms beside seconds", []labs.Stat{{Value: 10927.8, Unit: "ms"}, {Value: 7.84, Unit: "ms"}, {Value: 999.6, Unit: "ms"}},
+			[]string{"10.9 s", "7.84 ms", "1 s"}},
 	}
 	for _, tc := range tests {
-		if got := statNum(tc.stat) + statUnit(tc.stat); got != tc.want {
-			t.Errorf("%v %s shows %q, want %q", tc.stat.Value, tc.stat.Unit, got, tc.want)
+		for i, s := range tc.row {
+			if got := statNum(s, tc.row) + statUnit(s, tc.row); got != tc.want[i] {
+				t.Errorf("%s: stat %d shows %q, want %q", tc.name, i, got, tc.want[i])
+			}
 		}
 	}
 }
