@@ -176,7 +176,7 @@ func (e *Engine) SubmitTogether(ctx context.Context, reqs ...engine.Request) ([]
 	now := e.clock.Now()
 	for i, req := range reqs {
 		st := newStream(req)
-		st.source = sourceOf(ctx, e.cfg.Source)
+		st.source, st.watcher = sourceOf(ctx, e.cfg.Source), watcherOf(ctx)
 		e.streams[req.ID] = st
 		e.pending = append(e.pending, command{submit: st, id: req.ID, at: now})
 		streams[i], outs[i] = st, st.out

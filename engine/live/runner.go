@@ -115,6 +115,7 @@ func latestSubmit(cmds []command) time.Time {
 func (e *Engine) deliver(res *engine.StepResult) {
 	observed := e.cfg.Observer != nil
 	var done []RequestStats
+	var watched []watchedEnd
 	e.mu.Lock()
 	e.tallySharing(res.Trace.Batch, res.Trace.Duration)
 	for _, t := range res.Tokens {
@@ -132,13 +133,18 @@ func (e *Engine) deliver(res *engine.StepResult) {
 	var ends []ending
 	for _, f := range res.Finished {
 		if st, ok := e.streams[f.ID]; ok {
+			sh := st.share.sharing()
 			ends = append(ends, ending{st, Event{Done: true, Index: f.Usage.CompletionTokens, Time: f.Timing.End,
 				At: e.start.Add(f.Timing.End), GPU: e.gpuTime(st, f.Timing.End), FinishReason: f.FinishReason,
-				Usage: f.Usage, Timing: f.Timing, Sharing: st.share.sharing()}})
+				Usage: f.Usage, Timing: f.Timing, Sharing: sh}})
 			delete(e.streams, f.ID)
+			stats := RequestStats{Source: st.source, FinishReason: f.FinishReason, Usage: f.Usage, Timing: f.Timing, Sharing: sh}
+			if st.watcher != nil {
+				watched = append(watched, watchedEnd{st.watcher, stats})
+			}
 			if observed && f.FinishReason != engine.FinishAbort {
-				done = append(done, RequestStats{Source: st.source, FinishReason: f.FinishReason,
-					Usage: f.Usage, Timing: f.Timing, TokenGaps: st.gaps})
+				stats.TokenGaps = st.gaps
+				done = append(done, stats)
 			}
 		}
 	}
@@ -146,6 +152,9 @@ func (e *Engine) deliver(res *engine.StepResult) {
 	// Observe before the final events go out, so a caller who has seen its
 	// request end also finds it in the metrics.
 	e.notify(done)
+	for _, w := range watched {
+		w.watcher.RequestFinished(w.stats)
+	}
 	for _, end := range ends {
 		end.st.push(end.ev)
 	}
@@ -153,6 +162,12 @@ func (e *Engine) deliver(res *engine.StepResult) {
 		e.publishTrace(&res.Trace)
 	}
 	e.updateStats()
+}
+
+// watchedEnd is a finished request for its watcher (see WithWatcher).
+type watchedEnd struct {
+	watcher Observer
+	stats   RequestStats
 }
 
 // gpuTime is engine time t as modelled GPU time since st arrived: the

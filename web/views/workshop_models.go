@@ -132,7 +132,7 @@ type RoomRunRow struct {
 	Preset     string
 	Prediction string
 	Measured   string
-	SharedWith int     // others in the room engine's busiest batch while it ran
+	SharedWith int     // others in its busiest batch, on the room engine it ran on (as its result says)
 	Provider   float64 // req/s of tenants on its own hosted provider; 0: it ran on the room's engine
 	At         string
 }
