@@ -61,6 +61,23 @@ func watcherOf(ctx context.Context) Observer {
 	return w
 }
 
+type sentKey struct{}
+
+// WithSentAt says that the requests submitted with ctx were sent at
+// moment at of the caller's modelled timeline, which a busy host may have
+// got them to the engine after. An engine with background traffic that
+// stands still puts them there (see Background); any other engine takes a
+// request when it comes.
+func WithSentAt(ctx context.Context, at time.Time) context.Context {
+	return context.WithValue(ctx, sentKey{}, at)
+}
+
+// SentAt is the moment WithSentAt put in ctx, if any.
+func SentAt(ctx context.Context) (time.Time, bool) {
+	at, ok := ctx.Value(sentKey{}).(time.Time)
+	return at, ok
+}
+
 // sourceOf is ctx's source, or fallback when ctx names none.
 func sourceOf(ctx context.Context, fallback string) string {
 	if s, ok := ctx.Value(sourceKey{}).(string); ok && s != "" {

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"sync/atomic"
 	"time"
+
+	"github.com/latencylab/latencylab/engine/live"
 )
 
 // Why a gateway attempt ended.
@@ -99,7 +101,15 @@ func (r *run) attempt(ctx context.Context, tier Tier, preq ProviderRequest, from
 	var finish string
 	var cut limit // a limit the modelled timeline passed
 	end := time.Duration(-1)
-	stream, err := tier.Provider.Stream(actx, preq)
+	// Sent at from on the modelled timeline, however late the host is:
+	// an engine that can (live.WithSentAt) takes the call then. A caller
+	// that sent the whole request at a modelled moment (rows run one after
+	// another, say) has the timeline start there.
+	origin, ok := live.SentAt(actx)
+	if !ok {
+		origin = r.rec.start
+	}
+	stream, err := tier.Provider.Stream(live.WithSentAt(actx, origin.Add(from)), preq)
 	if err == nil {
 		for {
 			var ev StreamEvent

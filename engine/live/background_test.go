@@ -1,0 +1,118 @@
+package live
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"sync"
+	"testing"
+	"testing/synctest"
+	"time"
+
+	"github.com/latencylab/latencylab/engine"
+)
+
+// bubbleLateClock is a synctest bubble's clock whose waits all end late
+// by oversleep, and wait number stallAt by stall more, as on a host whose
+// cores are taken.
+type bubbleLateClock struct {
+	oversleep, stall time.Duration
+	stallAt          int
+	mu               sync.Mutex
+	waits            int
+}
+
+func (*bubbleLateClock) Now() time.Time { return time.Now() }
+
+func (c *bubbleLateClock) After(d time.Duration) <-chan time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.waits++
+	if c.waits == c.stallAt {
+		d += c.stall
+	}
+	return time.After(d + c.oversleep)
+}
+
+// chats is background traffic: a chat every gap of GPU time for n chats.
+func chats(n int, gap time.Duration) Background {
+	i := 0
+	return Background{Next: func() (engine.Request, bool) {
+		if i == n {
+			return engine.Request{}, false
+		}
+		i++
+		r := request(fmt.Sprintf("bg-%d", i), 600, 120)
+		r.Arrival = time.Duration(i) * gap
+		return r, true
+	}}
+}
+
+// foreground is what one request beside the background traffic saw.
+type foreground struct {
+	gpu     []time.Duration // each token's and the end's modelled time
+	sharing Sharing
+}
+
+// runBeside runs one request from engine time 0 beside background
+// traffic, on clk, and returns what it saw and the traffic's counts.
+func runBeside(t *testing.T, clk *bubbleLateClock, bg Background) (foreground, BackgroundCounts) {
+	t.Helper()
+	var got foreground
+	var counts BackgroundCounts
+	synctest.Test(t, func(t *testing.T) {
+		e, err := New(Config{Engine: engine.DefaultConfig(), Clock: clk, Background: bg})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer e.Close()
+		ch, err := e.Submit(context.Background(), request("mine", 800, 400))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for ev := range ch {
+			got.gpu = append(got.gpu, ev.GPU)
+			if ev.Done {
+				got.sharing = ev.Sharing
+			}
+		}
+		counts = e.Background()
+	})
+	return got, counts
+}
+
+// Background traffic arrives on the engine's modelled clock, so a host
+// whose every wait ends late, or that stalls once for longer than MaxLag,
+// moves neither how many requests shared the GPU with a request beside it
+// nor any of that request's modelled times.
+func TestBackgroundArrivesOnTheEnginesClock(t *testing.T) {
+	calm, counts := runBeside(t, &bubbleLateClock{}, chats(60, 50*time.Millisecond))
+	if calm.sharing.Others < 20 || counts.Sent != 60 || counts.Dropped != 0 {
+		t.Fatalf("calm run shared with %d others, traffic %+v: want the chats beside it", calm.sharing.Others, counts)
+	}
+	tests := []struct {
+		name string
+		clk  *bubbleLateClock
+	}{
+		{"every wait 150 ms late", &bubbleLateClock{oversleep: 150 * time.Millisecond}},
+		{"one 2 s stall", &bubbleLateClock{stallAt: 30, stall: 2 * time.Second}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			got, _ := runBeside(t, tc.clk, chats(60, 50*time.Millisecond))
+			if got.sharing != calm.sharing || !slices.Equal(got.gpu, calm.gpu) {
+				t.Errorf("sharing %+v, end %v; calm %+v, end %v", got.sharing, got.gpu[len(got.gpu)-1], calm.sharing, calm.gpu[len(calm.gpu)-1])
+			}
+		})
+	}
+}
+
+// The cap turns arrivals away while that many background requests run.
+func TestBackgroundCap(t *testing.T) {
+	bg := chats(60, 5*time.Millisecond)
+	bg.MaxInFlight = 8
+	got, counts := runBeside(t, &bubbleLateClock{}, bg)
+	if counts.Dropped == 0 || counts.Sent+counts.Dropped != 60 || got.sharing.MaxBatch > 9 {
+		t.Errorf("traffic %+v, busiest batch %d: want arrivals dropped over the cap of 8", counts, got.sharing.MaxBatch)
+	}
+}
