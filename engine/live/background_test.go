@@ -116,3 +116,66 @@ func TestBackgroundCap(t *testing.T) {
 		t.Errorf("traffic %+v, busiest batch %d: want arrivals dropped over the cap of 8", counts, got.sharing.MaxBatch)
 	}
 }
+
+// sentLate submits one request sent at modelled moment sent (the bubble's
+// time since the engine started) but handed over late, on an engine with
+// bg traffic (or none) anchored at anchor (negative: never), and returns
+// what it saw.
+func sentLate(t *testing.T, bg Background, anchor, sent, late time.Duration) foreground {
+	t.Helper()
+	var got foreground
+	synctest.Test(t, func(t *testing.T) {
+		start := time.Now()
+		e, err := New(Config{Engine: engine.DefaultConfig(), Background: bg})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer e.Close()
+		if anchor >= 0 {
+			e.Anchor(start, anchor) // the caller's timeline starts at engine time anchor
+		}
+		time.Sleep(sent + late)
+		ch, err := e.Submit(WithSentAt(context.Background(), start.Add(sent)), request("mine", 800, 200))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for ev := range ch {
+			got.gpu = append(got.gpu, ev.GPU)
+			if ev.Done {
+				got.sharing = ev.Sharing
+			}
+		}
+	})
+	return got
+}
+
+// A request that says when it was sent meets background traffic where
+// that moment puts it, however late it was handed over; an anchor moves
+// the caller's timeline against the traffic's; an engine without
+// background traffic takes a request when it comes.
+func TestSentAtMeetsTheTrafficOfItsMoment(t *testing.T) {
+	traffic := func() Background { return chats(200, 40*time.Millisecond) }
+	onTime := sentLate(t, traffic(), -1, 3*time.Second, 0)
+	anchored := sentLate(t, traffic(), time.Second, 2*time.Second, 0) // sent at engine time 3 s too
+	elsewhere := sentLate(t, traffic(), -1, 2*time.Second, 0)
+	if onTime.sharing.Others < 20 || onTime.sharing == elsewhere.sharing {
+		t.Fatalf("sent at 3 s shared %+v, at 2 s %+v: want busy traffic that differs by moment", onTime.sharing, elsewhere.sharing)
+	}
+	tests := []struct {
+		name string
+		got  foreground
+		want foreground
+	}{
+		{"handed over 400 ms late", sentLate(t, traffic(), -1, 3*time.Second, 400*time.Millisecond), onTime},
+		{"anchored, handed over 400 ms late", sentLate(t, traffic(), time.Second, 2*time.Second, 400*time.Millisecond), anchored},
+		{"anchored one second on", anchored, onTime},
+		{"no traffic, handed over late", sentLate(t, Background{}, -1, time.Second, 400*time.Millisecond), sentLate(t, Background{}, -1, time.Second, 0)},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			if tc.got.sharing != tc.want.sharing || !slices.Equal(tc.got.gpu, tc.want.gpu) {
+				t.Errorf("sharing %+v, end %v; want %+v, end %v", tc.got.sharing, tc.got.gpu[len(tc.got.gpu)-1], tc.want.sharing, tc.want.gpu[len(tc.want.gpu)-1])
+			}
+		})
+	}
+}
