@@ -12,7 +12,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/latencylab/latencylab/labs"
 	"github.com/latencylab/latencylab/web/store"
+	"github.com/latencylab/latencylab/web/views"
 )
 
 // statusShared is the "up to N" a run's own result states: how many other
@@ -48,7 +50,7 @@ func boardWhere(t *testing.T, board string) map[string]string {
 // the dial's requests; a run on the room's A100 engine does not, and two
 // runs there at once share with each other. The board's "up to N others"
 // is each run's own figure from the engine it ran on, the same number its
-// result states.
+// result states, beside that engine's name.
 func TestBoardCountsEachRunOnTheEngineItUsed(t *testing.T) {
 	s, base := newStreamingServer(t, nil)
 	inst, code := openWorkshop(t, base, "Two engines")
@@ -106,9 +108,10 @@ func TestBoardCountsEachRunOnTheEngineItUsed(t *testing.T) {
 	for _, r := range runs {
 		said := statusShared(r.Summary.Status)
 		shared[r.Name] = r.SharedWith
-		want := "room engine, alone in its batch"
+		gpu := map[string]string{"Ana": "h100-sxm", "Bo": "a100-80g", "Cy": "a100-80g", "Di": "a100-80g"}[r.Name]
+		want := "room engine (llama-3.1-8b on " + gpu + "), alone in its batch"
 		if said > 0 {
-			want = fmt.Sprintf("room engine, up to %d other", said)
+			want = fmt.Sprintf("room engine (llama-3.1-8b on %s), up to %d other", gpu, said)
 		}
 		if r.SharedWith != said || !strings.HasPrefix(where[r.Name], want) {
 			t.Errorf("%s: result says up to %d others (%q); stored %d, board %q", r.Name, said, r.Summary.Status, r.SharedWith, where[r.Name])
@@ -124,4 +127,28 @@ func TestBoardCountsEachRunOnTheEngineItUsed(t *testing.T) {
 		t.Errorf("Cy and Di ran together on the A100 and shared with %d and %d others, want each other", shared["Cy"], shared["Di"])
 	}
 	t.Logf("shared: %v; board: %v", shared, where)
+}
+
+// The board names the room engine a run's settings chose; a lab without
+// model and GPU knobs leaves it unnamed, and a hosted run names its
+// provider instead.
+func TestWhereNamesTheRoomEngine(t *testing.T) {
+	tests := []struct {
+		params labs.Values
+		shared int
+		want   string
+	}{
+		{labs.Values{"model": "llama-3.1-8b", "gpu": "a100-80g"}, 3, "room engine (llama-3.1-8b on a100-80g), up to 3 others"},
+		{labs.Values{"model": "llama-3.1-8b", "gpu": "l4"}, 0, "room engine (llama-3.1-8b on l4), alone in its batch"},
+		{labs.Values{"steps": 3.0}, 1, "room engine, up to 1 other"},
+		{labs.Values{"model": "llama-3.1-8b"}, 2, "room engine, up to 2 others"},
+		{labs.Values{"model": 7.0, "gpu": "l4"}, 2, "room engine, up to 2 others"},
+		{labs.Values{"model": "llama-3.1-8b", "gpu": "h100-sxm", "tenantRate": 9.0}, 30, "hosted provider, 9 req/s of its own"},
+	}
+	for _, tc := range tests {
+		row := views.RoomRunRow{SharedWith: tc.shared, Provider: providerRate(tc.params), Engine: roomEngine(tc.params)}
+		if got := row.Where(); got != tc.want {
+			t.Errorf("Where(%v, %d) = %q, want %q", tc.params, tc.shared, got, tc.want)
+		}
+	}
 }

@@ -30,6 +30,18 @@ func runNote(rate, load float64, at time.Time) string {
 	return fmt.Sprintf("Your run at %s ran on the room's shared engine, in the same batches as any other runs of the class at that moment.", when)
 }
 
+// roomEngine names the room engine a run's settings chose ("llama-3.1-8b
+// on a100-80g"), from the model and GPU knobs the engine labs share; ""
+// when its lab has no such knobs.
+func roomEngine(params labs.Values) string {
+	model, _ := params["model"].(string)
+	gpu, _ := params["gpu"].(string)
+	if model == "" || gpu == "" {
+		return ""
+	}
+	return model + " on " + gpu
+}
+
 // providerRuns counts the runs that went to a hosted provider of their
 // own.
 func providerRuns(runs []store.WorkshopRun) int {
