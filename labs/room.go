@@ -107,10 +107,22 @@ func NewRoom(cfg RoomConfig) (*Room, error) {
 	r := &Room{cfg: cfg, wake: make(chan struct{}, 1), stop: make(chan struct{})}
 	r.Pool = NewEngines(EnginesConfig{Clock: cfg.Clock, Tune: cfg.Tune, Source: "workshop",
 		Observer: func(p Profile) live.Observer {
-			if cfg.Observer == nil {
-				return roomObserver{r}
+			// The load panel is the main engine's: a learner's time to
+			// first token on another engine of the pool is not its.
+			var own, extra live.Observer
+			if p.normal() == cfg.Profile.normal() {
+				own = roomObserver{r}
 			}
-			return bothObservers{roomObserver{r}, cfg.Observer(p)}
+			if cfg.Observer != nil {
+				extra = cfg.Observer(p)
+			}
+			switch {
+			case own == nil:
+				return extra
+			case extra == nil:
+				return own
+			}
+			return bothObservers{own, extra}
 		}})
 	if _, err := r.Pool.Get(cfg.Profile); err != nil {
 		return nil, fmt.Errorf("room: %w", err)

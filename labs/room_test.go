@@ -145,7 +145,8 @@ func TestRoomObserverSeesTheRoomsRequests(t *testing.T) {
 // loading the main engine, a run there shares its batch with the dial's
 // requests, a run alone on another engine of the pool shares with nobody
 // (the main engine's busy batch is not its), and two runs together on
-// that other engine share with each other only.
+// that other engine share with each other only. The load panel, which
+// draws the main engine, counts only the runs there.
 func TestRoomTracksEachRunOnItsOwnEngine(t *testing.T) {
 	main := Profile{Hardware: "h100-sxm", Model: "llama-3.1-8b"}
 	other := Profile{Hardware: "l4", Model: "llama-3.1-8b"}
@@ -167,12 +168,16 @@ func TestRoomTracksEachRunOnItsOwnEngine(t *testing.T) {
 			{"alone on the other engine", []Profile{other}, func(n int) bool { return n == 0 }, "0"},
 			{"with a second run on the other engine", []Profile{other, other}, func(n int) bool { return n == 1 }, "1"},
 		}
+		sent := 0 // learners' requests on the main engine
 		for _, tc := range tests {
 			var trackers []*BatchTracker
 			for i, p := range tc.profiles {
 				ctx, tr := r.Track(t.Context())
 				learnerRequest(t, ctx, p, fmt.Sprintf("%s-%d", tc.name, i))
 				trackers = append(trackers, tr)
+				if p == main {
+					sent++
+				}
 			}
 			time.Sleep(5 * time.Second) // every request has ended
 			for _, tr := range trackers {
@@ -180,6 +185,15 @@ func TestRoomTracksEachRunOnItsOwnEngine(t *testing.T) {
 					t.Errorf("%s: shared with %d others, want %s", tc.name, got, tc.about)
 				}
 			}
+		}
+		// The load panel is the main engine's: its samples count the
+		// learners' requests there and none of the other engine's.
+		finished := 0
+		for _, s := range r.History() {
+			finished += s.Finished
+		}
+		if finished != sent {
+			t.Errorf("the load panel counted %d learners' requests, want the %d on the main engine", finished, sent)
 		}
 	})
 }
