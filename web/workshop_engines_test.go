@@ -37,7 +37,7 @@ func boardWhere(t *testing.T, board string) map[string]string {
 	if i < 0 {
 		t.Fatal("the board has no runs table")
 	}
-	row := regexp.MustCompile(`(?s)<tr class="ws-run"><td>[^<]*</td><td>([^<]*)</td>.*?<td>([^<]*)</td></tr>`)
+	row := regexp.MustCompile(`(?s)<tr class="ws-run"><td[^>]*>[^<]*</td><td[^>]*>([^<]*)</td>.*?<td[^>]*>([^<]*)</td></tr>`)
 	out := map[string]string{}
 	for _, m := range row.FindAllStringSubmatch(board[i:], -1) {
 		out[m[1]] = m[2]
@@ -125,6 +125,17 @@ func TestBoardCountsEachRunOnTheEngineItUsed(t *testing.T) {
 	}
 	if shared["Cy"] != 1 || shared["Di"] != 1 {
 		t.Errorf("Cy and Di ran together on the A100 and shared with %d and %d others, want each other", shared["Cy"], shared["Di"])
+	}
+	// Each learner's page says where the run ran, as its result does: the
+	// dial's engine for Ana, the A100 engine, which the dial misses, for Bo.
+	for name, want := range map[string]struct{ has, hasNot string }{
+		"Ana": {"load dial adds", "a100-80g engine"},
+		"Bo":  {"llama-3.1-8b on a100-80g engine", "load dial adds"},
+	} {
+		_, page := get(t, learners[name], base+"/workshops/"+code)
+		if !strings.Contains(page, want.has) || strings.Contains(page, want.hasNot) {
+			t.Errorf("%s's page: want %q and not %q in its note on where the run ran", name, want.has, want.hasNot)
+		}
 	}
 	t.Logf("shared: %v; board: %v", shared, where)
 }

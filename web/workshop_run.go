@@ -110,7 +110,7 @@ func (s *Server) workshopRunSaved(c echo.Context, runID int64, run store.Run) {
 		return
 	}
 	wr.room.mu.Lock()
-	wr.room.notes[run.Learner] = runNote(rate, wr.room.ws.LoadRPS, run.CreatedAt)
+	wr.room.notes[run.Learner] = runNote(rate, wr.room.ws.LoadRPS, s.otherRoomEngine(run.Params), run.CreatedAt)
 	wr.room.mu.Unlock()
 	wr.room.learners.publish(run.Learner)
 	wr.room.changed()
