@@ -54,6 +54,18 @@ type foreground struct {
 	sharing Sharing
 }
 
+// follow reads a request's events to the end.
+func follow(ch <-chan Event) foreground {
+	var got foreground
+	for ev := range ch {
+		got.gpu = append(got.gpu, ev.GPU)
+		if ev.Done {
+			got.sharing = ev.Sharing
+		}
+	}
+	return got
+}
+
 // runBeside runs one request from engine time 0 beside background
 // traffic, on clk, and returns what it saw and the traffic's counts.
 func runBeside(t *testing.T, clk *bubbleLateClock, bg Background) (foreground, BackgroundCounts) {
@@ -70,13 +82,7 @@ func runBeside(t *testing.T, clk *bubbleLateClock, bg Background) (foreground, B
 		if err != nil {
 			t.Fatal(err)
 		}
-		for ev := range ch {
-			got.gpu = append(got.gpu, ev.GPU)
-			if ev.Done {
-				got.sharing = ev.Sharing
-			}
-		}
-		counts = e.Background()
+		got, counts = follow(ch), e.Background()
 	})
 	return got, counts
 }
@@ -139,12 +145,7 @@ func sentLate(t *testing.T, bg Background, anchor, sent, late time.Duration) for
 		if err != nil {
 			t.Fatal(err)
 		}
-		for ev := range ch {
-			got.gpu = append(got.gpu, ev.GPU)
-			if ev.Done {
-				got.sharing = ev.Sharing
-			}
-		}
+		got = follow(ch)
 	})
 	return got
 }
