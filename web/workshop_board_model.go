@@ -137,7 +137,7 @@ func (s *Server) measured(run store.WorkshopRun) string {
 
 func (s *Server) runRow(run store.WorkshopRun) views.RoomRunRow {
 	row := views.RoomRunRow{Name: run.Name, Lab: run.Lab, Preset: run.Preset, Measured: s.measured(run),
-		SharedWith: run.SharedWith, Provider: providerRate(run.Params), At: run.CreatedAt.Local().Format("15:04:05"), Prediction: "—"}
+		SharedWith: run.SharedWith, Provider: providerRate(run.Params), Engine: roomEngine(run.Params), At: run.CreatedAt.Local().Format("15:04:05"), Prediction: "—"}
 	if lab, ok := s.cfg.Catalog.Get(run.Lab); ok {
 		row.Lab = lab.Info().Title
 	}

@@ -61,11 +61,12 @@ func (l *Lab) newJob(s settings, p mod.Policy) *job {
 func (j *job) generate(le *live.Engine, clk clock.Clock) mod.GenerateTimed {
 	return func(ctx context.Context) (<-chan mod.Token, error) {
 		ans := j.req.answer
+		modelled := clk.Now().Add(j.up) // the upload's end, however late the host wakes from it
 		if err := clock.Sleep(ctx, clk, j.up); err != nil {
 			return nil, err
 		}
 		sent := clk.Now()
-		events, err := le.Submit(ctx, j.engineRequest())
+		events, err := le.Submit(live.WithSentAt(ctx, modelled), j.engineRequest())
 		if err != nil {
 			return nil, err
 		}

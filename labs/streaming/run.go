@@ -57,7 +57,9 @@ func (l *Lab) run(ctx context.Context, p params, emit func(labs.Frame)) error {
 	if err := clock.Sleep(ctx, l.Clock, up); err != nil {
 		return ctx.Err()
 	}
-	events, err := le.Submit(ctx, req)
+	// Sent once the upload is over on the modelled timeline, however late
+	// the host woke: an engine with other tenants on it takes it then.
+	events, err := le.Submit(live.WithSentAt(ctx, t0.Add(up)), req)
 	if err != nil {
 		return labs.SubmitRefused("streaming", err, "Not run.", emit)
 	}

@@ -109,11 +109,12 @@ func TestWebServicePresetCutsHealthyAnswers(t *testing.T) {
 // faults' delays and the engine's runner scheduled late) the timeouts fire
 // on the modelled timeline, so fallbacks, timeouts and the first-word
 // percentiles are the calm run's, and only the starved run says the
-// server was busy. The hosted preset runs without other tenants: their
-// arrivals are the host's.
+// server was busy. The hosted preset keeps its other tenants: the
+// provider's engines add them on their own modelled clock and take each
+// call at the moment the modelled timeline sends it.
 func TestStarvedHostKeepsFigures(t *testing.T) {
 	newLab := labtest.OnFakeDesk(t, func(cfg Config) (*Lab, error) { return newLab(cfg, 0) })
-	labtest.CheckStarvedPresets(t, newLab, labtest.Inert(t, define), labs.Values{pipelinelab.KnobTenants: 0.0},
+	labtest.CheckStarvedPresets(t, newLab, labtest.Inert(t, define), nil,
 		150*time.Millisecond, 0.002, 0, "", "5 s first-token timeout with fallback", hostedPreset)
 }
 
