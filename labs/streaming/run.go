@@ -7,6 +7,7 @@ import (
 
 	"github.com/latencylab/latencylab/engine"
 	"github.com/latencylab/latencylab/engine/clock"
+	"github.com/latencylab/latencylab/engine/live"
 	"github.com/latencylab/latencylab/labs"
 )
 
