@@ -116,17 +116,17 @@ func (h Hosting) Describe() string {
 }
 
 // settling is the status a run shows while what (the provider's engines)
-// starts and its tenants' traffic settles: a few seconds of nothing else.
+// starts with its tenants' traffic.
 func (h Hosting) settling(what string) labs.Frame {
-	return labs.Frame{Status: "Starting " + what + " and letting other tenants' traffic settle… " + h.Describe()}
+	return labs.Frame{Status: "Starting " + what + " with other tenants' traffic on it… " + h.Describe()}
 }
 
 // Engine is the engine a lab that submits to the engine itself (not
 // through the pipeline) runs prof on, and what to call when the run ends:
 // the shared pool's engine, or, with other tenants' traffic on, a
 // provider's engine of the run's own carrying that traffic, started and
-// warmed up here (it tells the learner through emit first: that takes a
-// few seconds) and stopped by the returned func. The network is the caller's to add
+// warmed up here (it tells the learner through emit first) and stopped
+// by the returned func. The network is the caller's to add
 // (see pipeline.Hosting.Legs): such labs time tokens themselves. The
 // warm-up ends the network's upload early, so the request reaches the
 // engine when the traffic is steady and the same traffic with or without

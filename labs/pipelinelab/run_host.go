@@ -14,8 +14,7 @@ import (
 // run's own that carries that traffic (warmed up before Host returns, and
 // stopped when the run ends). Without traffic the tiers stay on the shared
 // pool, so a workshop room still shares them; Idle leaves them as they
-// are. The warm-up takes seconds, so Host tells the learner through emit
-// before it starts one. A run stopped meanwhile gets ctx's error back,
+// are. Host tells the learner through emit before it starts one. A run stopped meanwhile gets ctx's error back,
 // not the warm-up's.
 func (r *Run) Host(ctx context.Context, h Hosting, emit func(labs.Frame), names ...string) error {
 	if h == Idle {
