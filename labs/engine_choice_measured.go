@@ -16,6 +16,10 @@ var notMeasured = map[string][]string{
 	"cancellation": {"tokens_generated", "tokens_after_disconnect", "cost_saved"},
 }
 
+// NotMeasuredStats lists the stat keys of the lab slug that a run on the
+// server does not measure (see notMeasured).
+func NotMeasuredStats(slug string) []string { return slices.Clone(notMeasured[slug]) }
+
 // MeasuredOnServer reports whether the stat key of the lab slug, on a run
 // on the upstream server, is the server's measurement: false for the
 // figures the lab works out on the bundled engine (see notMeasured).
