@@ -37,24 +37,24 @@ func ServerConflicts(knobs []Knob, v Values) ([]FieldError, string) {
 			continue
 		}
 		labels = append(labels, "“"+k.Label+"”")
-		errs = append(errs, FieldError{Knob: k.Name, Message: "Set this to " + neutral(k, off) + " to run on that server."})
+		msg := "Set this to " + neutral(k, off) + " to run on that server."
+		if off == false {
+			msg = "Turn this off to run on that server."
+		}
+		errs = append(errs, FieldError{Knob: k.Name, Message: msg})
 	}
 	if len(errs) == 0 {
 		return nil, ""
 	}
 	msg := fmt.Sprintf("%s %s a hosted provider on the bundled engine, and that server is a real one with its own network and load, "+
-		"so its timings cannot include %s. Switch %s off to measure that server, or pick the bundled engine to keep %s.",
-		joinAnd(labels), plural(len(labels), "models", "model"), plural(len(labels), "it", "them"),
-		plural(len(labels), "it", "them"), plural(len(labels), "it", "them"))
+		"so its timings cannot include %[3]s. Set %[4]s as marked to measure that server, or pick the bundled engine to keep %[3]s.",
+		joinAnd(labels), plural(len(labels), "models", "model"), plural(len(labels), "it", "them"), plural(len(labels), "it", "each"))
 	return errs, msg
 }
 
 // neutral is how the knob's page shows its neutral value.
 func neutral(k Knob, off any) string {
-	switch x := off.(type) {
-	case bool:
-		return "off"
-	case string:
+	if x, ok := off.(string); ok {
 		for _, o := range k.Options {
 			if o.Value == x {
 				return "“" + o.Label + "”"

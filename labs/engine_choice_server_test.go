@@ -91,12 +91,12 @@ func TestBudgetBatchOnTheServerReusesItsMeasuredModelTime(t *testing.T) {
 			t.Errorf("%s: server %.1f, twin %.1f (moved %.1f ms); want it to move as the one request did, %.1f ms", key, s[key], w[key], d, moved)
 		}
 	}
-	for _, want := range []string{"reuse the model time of the one request to that server", "how it would queue"} {
+	for _, want := range []string{"reuse this request's model time from that server", "how it would queue"} {
 		if !strings.Contains(got.server.Status, want) {
 			t.Errorf("server status %q does not say %q", got.server.Status, want)
 		}
 	}
-	if !strings.Contains(got.twin.Status, "the bundled engine's one request") {
+	if !strings.Contains(got.twin.Status, "model time from the bundled engine") {
 		t.Errorf("twin status %q does not say its model time is the bundled engine's", got.twin.Status)
 	}
 }
@@ -179,9 +179,9 @@ func TestServerConflicts(t *testing.T) {
 	}{
 		{"nothing on", streamingKnobs, labs.Values{"rttMs": 0.0, "freshConnection": false, "tenantRate": 0.0, "speedCap": 0.0}, nil, nil},
 		{"network", streamingKnobs, labs.Values{pipelinelab.KnobRTT: 190.0}, []string{pipelinelab.KnobRTT},
-			[]string{"“Network round trip to the provider” models", "Switch it off"}},
+			[]string{"“Network round trip to the provider” models", "Set it as marked"}},
 		{"hosted tier", streamingKnobs, labs.Values{pipelinelab.KnobRTT: 190.0, pipelinelab.KnobFresh: true, pipelinelab.KnobTenants: 9.0},
-			[]string{pipelinelab.KnobRTT, pipelinelab.KnobFresh, pipelinelab.KnobTenants}, []string{"Switch them off", "pick the bundled engine"}},
+			[]string{pipelinelab.KnobRTT, pipelinelab.KnobFresh, pipelinelab.KnobTenants}, []string{"Set each as marked", "pick the bundled engine"}},
 		{"speed cap", streamingKnobs, labs.Values{"speedCap": 100.0}, []string{"speedCap"}, []string{"“Model speed cap”"}},
 		{"provider's GPU", budgetKnobs, labs.Values{pipelinelab.KnobGPU: "a100-80g"}, []string{pipelinelab.KnobGPU}, []string{"“Provider's GPU”"}},
 		{"provider's GPU, own", budgetKnobs, labs.Values{pipelinelab.KnobGPU: pipelinelab.GPUOwn}, nil, nil},

@@ -275,7 +275,7 @@ func (s *Server) rejectFields(c echo.Context, ids labIDs, info labs.Info, knobs 
 	if info.Second.Prediction != "" {
 		_ = st.patch(ctx, ids.Prefix+"-err-guess2", views.FieldError(ids.Prefix+"-err-guess2", guessErrs[1]))
 	}
-	_ = st.patch(ctx, ids.Prefix+"-status", views.Status(ids.Prefix, "Fix the settings marked below, then run again.", "failed"))
+	_ = st.patch(ctx, ids.Prefix+"-status", views.Status(ids.Prefix, "Fix the settings marked above, then run again.", "failed"))
 	return nil
 }
 

@@ -58,11 +58,10 @@ func (b batch) withModelTime(m modelTime) batch {
 // reuseNote says where a reused batch's model time came from: the server's
 // measurement or the bundled engine's model of it.
 func reuseNote(ctx context.Context, m modelTime, n int, rate float64) string {
-	from := "the bundled engine's one request"
+	from := "the bundled engine"
 	if labs.OnServer(ctx) {
-		from = "the one request to that server"
+		from = "that server"
 	}
-	return fmt.Sprintf("The %d requests each reuse the model time of %s (first word %s after the call, then %s of writing), "+
-		"with their own stage times. The model is asked once, so how it would queue at %s requests a second is not in them.",
+	return fmt.Sprintf("The %d requests reuse this request's model time from %s (first word %s after the call, %s writing), so how it would queue at %s requests a second is not in them.",
 		n, from, pipelinelab.FmtMS(pipelinelab.MS(m.firstWord)), pipelinelab.FmtMS(pipelinelab.MS(m.writing)), labs.Number(rate))
 }
