@@ -3,6 +3,7 @@ package labs_test
 import (
 	"errors"
 	"math"
+	"net/http"
 	"strings"
 	"testing"
 	"testing/synctest"
@@ -28,17 +29,11 @@ type sides struct {
 
 // runBothSides runs the lab newLab builds with vals on srv and on its
 // twin, inside a synctest bubble.
-func runBothSides(t *testing.T, srv *upstreamtest.Fake, newLab func(*labs.Engines) labs.Lab, vals labs.Values) sides {
+func runBothSides(t *testing.T, srv http.Handler, newLab func(*labs.Engines) labs.Lab, vals labs.Values) sides {
 	t.Helper()
 	var out sides
 	synctest.Test(t, func(t *testing.T) {
-		choice, err := labs.NewEngineChoice(labs.UpstreamConfig{
-			Client: &upstream.Client{BaseURL: "http://fake/v1", HTTP: upstreamtest.InMemory(srv), RunningCounts: true},
-			Model:  "fake-model", Deployment: engine.DefaultConfig(),
-		}, labs.EnginesConfig{})
-		if err != nil {
-			t.Fatal(err)
-		}
+		choice := choiceOf(t, srv, "http://fake/v1")
 		defer choice.Close()
 		base := labs.NewEngines(labs.EnginesConfig{})
 		defer base.Close()
@@ -54,6 +49,20 @@ func runBothSides(t *testing.T, srv *upstreamtest.Fake, newLab func(*labs.Engine
 		out.twinErr = r.Start(choice.TwinContext(ctx), func(f labs.Frame) { out.twin = f })
 	})
 	return out
+}
+
+// choiceOf is the engine choice of the server srv answers for, reached
+// in memory as baseURL, modelled as the engine's default deployment.
+func choiceOf(t *testing.T, srv http.Handler, baseURL string) *labs.EngineChoice {
+	t.Helper()
+	choice, err := labs.NewEngineChoice(labs.UpstreamConfig{
+		Client: &upstream.Client{BaseURL: baseURL, HTTP: upstreamtest.InMemory(srv), RunningCounts: true},
+		Model:  "fake-model", Deployment: engine.DefaultConfig(),
+	}, labs.EnginesConfig{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return choice
 }
 
 // budgetLab is the latency-budget lab on the fake support desk.

@@ -23,14 +23,7 @@ func TestEngineChoiceRunsTheLabOnTheServerAndItsTwin(t *testing.T) {
 	tr := upstreamtest.Recorded()
 	synctest.Test(t, func(t *testing.T) {
 		srv := upstreamtest.New(tr, nil)
-		choice, err := labs.NewEngineChoice(labs.UpstreamConfig{
-			Client:     &upstream.Client{BaseURL: "http://replay/v1", HTTP: upstreamtest.InMemory(srv)},
-			Model:      "recorded",
-			Deployment: engine.DefaultConfig(),
-		}, labs.EnginesConfig{})
-		if err != nil {
-			t.Fatal(err)
-		}
+		choice := choiceOf(t, srv, "http://replay/v1")
 		defer choice.Close()
 		base := labs.NewEngines(labs.EnginesConfig{})
 		defer base.Close()
