@@ -56,6 +56,19 @@ func (s *Server) readEngine(slug string, raw json.RawMessage) (bool, *labs.Field
 	return v == labs.EngineServer, nil
 }
 
+// serverRefusal is why a run on the server cannot go ahead with these
+// settings: knobs that model a hosted provider (labs.ServerConflicts),
+// or a run from a workshop page, whose runs all go to the room's shared
+// engines. It returns the knobs' errors and the error box's message; none
+// when the run may go ahead.
+func serverRefusal(inWorkshop bool, knobs []labs.Knob, values labs.Values) ([]labs.FieldError, string) {
+	if inWorkshop {
+		msg := "In a workshop every run goes to the room's shared engines, so that server is not used here. Pick the bundled engine to run with the room."
+		return []labs.FieldError{{Knob: engineKnobName, Message: msg}}, msg
+	}
+	return labs.ServerConflicts(knobs, values)
+}
+
 // twinRun is the lab's settings run on the bundled engine modelling the
 // server, beside the learner's run on the server.
 type twinRun struct {

@@ -122,7 +122,8 @@ func TestEngineChoiceRunThatFailsOnTheServer(t *testing.T) {
 
 // Settings that make the bundled engine play a hosted provider are
 // refused for a run on the server before anything runs: under each knob
-// and once in the error box, with no request to the server.
+// and once in the error box, with no request to the server. So is a run
+// on the server from a workshop page, whose runs go to the room's engines.
 func TestEngineChoiceRefusesProviderKnobs(t *testing.T) {
 	s, replay := engineServer(t, true)
 	ts := startHTTP(t, s)
@@ -132,15 +133,21 @@ func TestEngineChoiceRefusesProviderKnobs(t *testing.T) {
 		name, body string
 		status     int
 		knobs      []string
+		workshop   bool
 	}{
-		{"network", `{"labStreaming":{"answerTokens":50,"rttMs":190},"labStreamingEngine":"server"}`, 422, []string{"rttMs"}},
+		{"network", `{"labStreaming":{"answerTokens":50,"rttMs":190},"labStreamingEngine":"server"}`, 422, []string{"rttMs"}, false},
 		{"hosted tier", `{"labStreaming":{"answerTokens":50,"rttMs":190,"freshConnection":true,"tenantRate":9},"labStreamingEngine":"server"}`, 422,
-			[]string{"rttMs", "freshConnection", "tenantRate"}},
-		{"speed cap", `{"labStreaming":{"answerTokens":50,"speedCap":100},"labStreamingEngine":"server"}`, 422, []string{"speedCap"}},
-		{"on the bundled engine", `{"labStreaming":{"answerTokens":50,"rttMs":190},"labStreamingEngine":"bundled"}`, 200, nil},
+			[]string{"rttMs", "freshConnection", "tenantRate"}, false},
+		{"speed cap", `{"labStreaming":{"answerTokens":50,"speedCap":100},"labStreamingEngine":"server"}`, 422, []string{"speedCap"}, false},
+		{"on the bundled engine", `{"labStreaming":{"answerTokens":50,"rttMs":190},"labStreamingEngine":"bundled"}`, 200, nil, false},
+		{"from a workshop page", `{"labStreaming":{"answerTokens":50},"labStreamingEngine":"server"}`, 422, nil, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			status, evs := postLabRun(t, c, ts.URL, "streaming", tc.body)
+			slug := "streaming"
+			if tc.workshop {
+				slug += "?w=ROOM42"
+			}
+			status, evs := postLabRun(t, c, ts.URL, slug, tc.body)
 			if status != tc.status || replay.Served() != 0 {
 				t.Fatalf("status %d, served %d; want %d and none", status, replay.Served(), tc.status)
 			}
@@ -149,7 +156,11 @@ func TestEngineChoiceRefusesProviderKnobs(t *testing.T) {
 					t.Errorf("no message under %s", k)
 				}
 			}
-			if refused := len(tc.knobs) > 0; refused != lastPatch(evs, "#lab-streaming-error", "pick the bundled engine") {
+			want := "pick the bundled engine"
+			if tc.workshop {
+				want = "the room&#39;s shared engines"
+			}
+			if refused := tc.status == 422; refused != lastPatch(evs, "#lab-streaming-error", want) {
 				t.Errorf("error box %q (refused %v)", lastHTML(evs, "#lab-streaming-error"), refused)
 			}
 			if lastPatch(evs, "#lab-streaming-error", "Reload the page") {

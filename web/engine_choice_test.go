@@ -154,10 +154,15 @@ func serverBeside(t *testing.T, lab labs.Lab, client *upstream.Client) *testServ
 	})
 }
 
-// postLabRun posts a run of a lab and reads its whole event stream.
+// postLabRun posts a run of a lab and reads its whole event stream; slug
+// may carry a query ("streaming?w=CODE").
 func postLabRun(t *testing.T, c *http.Client, base, slug, body string) (int, []sseEvent) {
 	t.Helper()
-	req, _ := http.NewRequest("POST", base+"/labs/"+slug+"/run", strings.NewReader(body))
+	slug, query, _ := strings.Cut(slug, "?")
+	if query != "" {
+		query = "?" + query
+	}
+	req, _ := http.NewRequest("POST", base+"/labs/"+slug+"/run"+query, strings.NewReader(body))
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("Datastar-Request", "true")
 	resp, err := c.Do(req)

@@ -55,7 +55,7 @@ func (s *Server) handleLabRun(c echo.Context) error {
 	guesses, guessErrs := parseGuesses(signals, ids, info)
 	box := ""
 	if onServer && len(fieldErrs) == 0 {
-		fieldErrs, box = labs.ServerConflicts(knobs, labRun.Values)
+		fieldErrs, box = serverRefusal(c.QueryParam("w") != "", knobs, labRun.Values)
 	}
 	if len(fieldErrs) > 0 || guessErrs != [2]string{} {
 		return s.rejectFields(c, ids, info, knobs, fieldErrs, guessErrs, box)
@@ -75,7 +75,7 @@ func (s *Server) handleLabRun(c echo.Context) error {
 	ctx, workshopDone := s.workshopRunContext(c, ctx) // a workshop's learners run on the room's engines
 	defer workshopDone()
 	var twin *twinRun
-	if onServer && c.QueryParam("w") == "" { // a room's runs stay on the room's engines
+	if onServer { // refused above from a workshop page: a room's runs stay on the room's engines
 		twin = s.startTwin(ctx, labRun)
 		ctx, twin.tally = s.cfg.Upstream.ServerContext(ctx)
 	}
