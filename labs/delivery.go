@@ -95,8 +95,8 @@ func SharingNote(sh live.Sharing, addedTTFT, addedE2E time.Duration) string {
 	}
 	// The peak batch counts yours too; the note counts the others, as a
 	// workshop board does ("up to 11 others"), so the two read alike.
-	who := fmt.Sprintf("%s shared the GPU with yours (up to %d of them in one batch with it)",
-		Count(sh.Others, "other request"), max(sh.MaxBatch-1, 1))
+	who := fmt.Sprintf("%s shared the GPU with yours (up to %s of them in one batch with it)",
+		Count(sh.Others, "other request"), Thousands(max(sh.MaxBatch-1, 1)))
 	if sh.Others == 1 {
 		who = "1 other request shared the GPU with yours, in one batch with it"
 	}

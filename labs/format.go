@@ -26,35 +26,66 @@ func Number(v float64) string {
 	if math.IsNaN(v) || math.IsInf(v, 0) {
 		return "—"
 	}
-	a := math.Abs(v)
-	var s string
-	switch {
+	switch a := math.Abs(v); {
 	case a >= 100 || a == math.Trunc(a):
-		r := math.Round(v)
-		if math.Abs(r) < 1e15 {
-			return Thousands(int(r))
-		}
-		return strconv.FormatFloat(r, 'f', 0, 64)
+		return Whole(v)
 	case a >= 10:
-		s = strconv.FormatFloat(v, 'f', 1, 64)
+		return Fixed(v, 1)
 	case a >= 1:
-		s = strconv.FormatFloat(v, 'f', 2, 64)
-	default:
-		s = strconv.FormatFloat(v, 'f', 3, 64)
+		return Fixed(v, 2)
 	}
+	return Fixed(v, 3)
+}
+
+// Fixed writes v with at most decimals decimals (trailing zeros dropped)
+// and thousands grouped: Fixed(16000, 0) is "16,000", Fixed(2.50, 2)
+// "2.5". A knob's readout uses it with the decimals of the knob's step,
+// as the browser's toLocaleString does with maximumFractionDigits.
+func Fixed(v float64, decimals int) string {
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		return "—"
+	}
+	s := strconv.FormatFloat(v, 'f', max(decimals, 0), 64)
 	if strings.Contains(s, ".") {
 		s = strings.TrimRight(strings.TrimRight(s, "0"), ".")
 	}
-	return s
+	if s == "-0" {
+		s = "0"
+	}
+	return grouped(s)
 }
 
-// Count writes n of a counted noun given in the singular: "1 token",
-// "0 tokens", "3 tokens".
+// Whole writes v rounded to a whole number with thousands grouped, as a
+// table of milliseconds or a figure from 100 up shows it: "1,024", "-3".
+func Whole(v float64) string { return Fixed(math.Round(v), 0) }
+
+// Thousands writes n with comma separators: 8000 → "8,000".
+func Thousands(n int) string { return grouped(strconv.Itoa(n)) }
+
+// grouped puts thousands separators into the whole part of a number
+// written in plain digits: "-16000.25" → "-16,000.25".
+func grouped(s string) string {
+	sign := ""
+	if strings.HasPrefix(s, "-") {
+		sign, s = "-", s[1:]
+	}
+	whole, frac, hasFrac := strings.Cut(s, ".")
+	for i := len(whole) - 3; i > 0; i -= 3 {
+		whole = whole[:i] + "," + whole[i:]
+	}
+	if hasFrac {
+		return sign + whole + "." + frac
+	}
+	return sign + whole
+}
+
+// Count writes n of a counted noun given in the singular, with thousands
+// grouped as Number does: "1 token", "0 tokens", "1,000 tokens".
 func Count(n int, noun string) string {
 	if n == 1 {
 		return "1 " + noun
 	}
-	return strconv.Itoa(n) + " " + noun + "s"
+	return Thousands(n) + " " + noun + "s"
 }
 
 // TimeFormat writes a group of millisecond figures shown side by side (a
@@ -106,6 +137,24 @@ func NiceCeil(x float64) float64 {
 	p := math.Pow(10, math.Floor(math.Log10(x)))
 	for _, m := range []float64{1, 1.2, 1.5, 2, 2.5, 3, 4, 5, 6, 8, 10} {
 		if m*p >= x*(1-1e-12) {
+			return m * p
+		}
+	}
+	return 10 * p
+}
+
+// NiceStep rounds x up to 1, 2 or 5 times a power of ten: the steps a
+// reader adds up in their head, for a histogram's bins and an axis's ticks
+// (an axis end takes NiceCeil's finer steps). A relative tolerance keeps
+// float noise (0.3/3 is 0.09999999999999999) from skipping to the next
+// step. It is 1 for x that is not a positive finite number.
+func NiceStep(x float64) float64 {
+	if !(x > 0) || math.IsInf(x, 0) {
+		return 1
+	}
+	p := math.Pow(10, math.Floor(math.Log10(x)))
+	for _, m := range []float64{1, 2, 5} {
+		if m*p >= x*(1-1e-9) {
 			return m * p
 		}
 	}

@@ -20,6 +20,24 @@ func TestFormatMS(t *testing.T) {
 	}
 }
 
+// Number, Whole and Fixed share one grouping; Number picks the decimals
+// by size, Fixed is given them (a knob's step).
+func TestNumberWholeFixed(t *testing.T) {
+	for _, tc := range []struct{ got, want string }{
+		{Number(16000), "16,000"}, {Number(1234.56), "1,235"}, {Number(-98765.4), "-98,765"},
+		{Number(29.84), "29.8"}, {Number(12.04), "12"}, {Number(2.5), "2.5"}, {Number(0.0125), "0.013"},
+		{Number(-0.0001), "0"}, {Number(math.NaN()), "—"}, {Number(2e15), "2,000,000,000,000,000"},
+		{Whole(999.5), "1,000"}, {Whole(-0.3), "0"}, {Whole(math.Inf(-1)), "—"},
+		{Fixed(16000, 0), "16,000"}, {Fixed(12345.25, 2), "12,345.25"}, {Fixed(2.5, 2), "2.5"},
+		{Fixed(3.1, 1), "3.1"}, {Fixed(1.05, 2), "1.05"}, {Fixed(-1500.5, 1), "-1,500.5"}, {Fixed(7, -1), "7"},
+		{Thousands(0), "0"}, {Thousands(math.MinInt64), "-9,223,372,036,854,775,808"},
+	} {
+		if tc.got != tc.want {
+			t.Errorf("got %q, want %q", tc.got, tc.want)
+		}
+	}
+}
+
 func TestNiceCeil(t *testing.T) {
 	for _, tc := range []struct{ x, want float64 }{
 		{0, 1}, {-3, 1}, {math.NaN(), 1}, {math.Inf(1), 1},
@@ -27,6 +45,22 @@ func TestNiceCeil(t *testing.T) {
 	} {
 		if got := NiceCeil(tc.x); math.Abs(got-tc.want) > 1e-12*tc.want {
 			t.Errorf("NiceCeil(%v) = %v, want %v", tc.x, got, tc.want)
+		}
+	}
+}
+
+// NiceStep serves histogram bins (the pipeline labs', the workshop
+// board's guesses) and chart ticks: the cases each caller relied on.
+func TestNiceStep(t *testing.T) {
+	for _, tc := range []struct{ x, want float64 }{
+		{0, 1}, {-3, 1}, {math.NaN(), 1}, {math.Inf(1), 1}, // no usable width: 1
+		{3, 5}, {7, 10}, {120, 200}, {0.03, 0.05}, {1000, 1000}, // pipeline histograms
+		{0.7, 1}, {13, 20}, {130, 200}, {420, 500}, // the board's guesses
+		{82.4, 100}, {0.2, 0.2}, {0.3 / 3, 0.1}, {55.0 / 4, 20}, // chart ticks; 0.3/3 is 0.0999…
+		{2.0000000001, 2}, {2.01, 5},
+	} {
+		if got := NiceStep(tc.x); math.Abs(got-tc.want) > 1e-12*tc.want {
+			t.Errorf("NiceStep(%v) = %v, want %v", tc.x, got, tc.want)
 		}
 	}
 }
@@ -56,7 +90,8 @@ func TestCount(t *testing.T) {
 	for _, tc := range []struct {
 		n          int
 		noun, want string
-	}{{0, "token", "0 tokens"}, {1, "token", "1 token"}, {2, "request", "2 requests"}, {1, "unsafe token", "1 unsafe token"}} {
+	}{{0, "token", "0 tokens"}, {1, "token", "1 token"}, {2, "request", "2 requests"}, {1, "unsafe token", "1 unsafe token"},
+		{1000, "token", "1,000 tokens"}, {-1200, "token", "-1,200 tokens"}} {
 		if got := Count(tc.n, tc.noun); got != tc.want {
 			t.Errorf("Count(%d, %q) = %q, want %q", tc.n, tc.noun, got, tc.want)
 		}

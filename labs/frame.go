@@ -32,7 +32,10 @@ type Stat struct {
 // TextPanel is text delivered to the learner, as they would have seen it.
 type TextPanel struct {
 	Title string
-	Body  string
+	// Note is one line under the title on where the text comes from,
+	// e.g. a server run's composed words (see ComposedNote); "" for none.
+	Note string
+	Body string
 	// Marks are events along the delivery, e.g. "first word at 412 ms".
 	Marks []Mark
 }

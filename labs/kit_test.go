@@ -187,7 +187,7 @@ func TestKitRunEndsBadSettingsInOneFrame(t *testing.T) {
 		t.Fatal(err)
 	}
 	if len(frames) != 1 || !frames[0].Final || strings.Count(frames[0].Error, "\n") != 1 ||
-		!strings.Contains(frames[0].Error, "Tokens must be between 50 and 1000 tokens") || strings.Contains(frames[0].Error, "tokens:") {
+		!strings.Contains(frames[0].Error, "Tokens must be between 50 and 1,000 tokens") || strings.Contains(frames[0].Error, "tokens:") {
 		t.Errorf("frames %+v, want one final frame with both messages and no knob names", frames)
 	}
 	if _, err := k.Params(map[string]any{"speed": 9.0}); !errors.As(err, new(FieldError)) {

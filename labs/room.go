@@ -1,6 +1,7 @@
 package labs
 
 import (
+	"context"
 	"fmt"
 	"slices"
 	"sync"
@@ -89,7 +90,6 @@ type Room struct {
 	inFlight int
 	ttfts    []float64 // learners' TTFTs (ms) since the last sample
 	history  []LoadSample
-	trackers map[*BatchTracker]struct{}
 	seq      int
 
 	wake chan struct{}
@@ -104,13 +104,25 @@ func NewRoom(cfg RoomConfig) (*Room, error) {
 	if _, err := cfg.Profile.Config(); err != nil {
 		return nil, fmt.Errorf("room: %w", err)
 	}
-	r := &Room{cfg: cfg, trackers: map[*BatchTracker]struct{}{}, wake: make(chan struct{}, 1), stop: make(chan struct{})}
+	r := &Room{cfg: cfg, wake: make(chan struct{}, 1), stop: make(chan struct{})}
 	r.Pool = NewEngines(EnginesConfig{Clock: cfg.Clock, Tune: cfg.Tune, Source: "workshop",
 		Observer: func(p Profile) live.Observer {
-			if cfg.Observer == nil {
-				return roomObserver{r}
+			// The load panel is the main engine's: a learner's time to
+			// first token on another engine of the pool is not its.
+			var own, extra live.Observer
+			if p.normal() == cfg.Profile.normal() {
+				own = roomObserver{r}
 			}
-			return bothObservers{roomObserver{r}, cfg.Observer(p)}
+			if cfg.Observer != nil {
+				extra = cfg.Observer(p)
+			}
+			switch {
+			case own == nil:
+				return extra
+			case extra == nil:
+				return own
+			}
+			return bothObservers{own, extra}
 		}})
 	if _, err := r.Pool.Get(cfg.Profile); err != nil {
 		return nil, fmt.Errorf("room: %w", err)
@@ -153,45 +165,38 @@ func (r *Room) Close() error {
 	return r.Pool.Close()
 }
 
-// BatchTracker watches the room's batch while one learner's run lasts.
+// BatchTracker follows one learner's run on a room's engines: the engine
+// of each of the run's requests tells it which batches that request
+// shared (live.WithWatcher), so the figure is the one the run's own result
+// states, from whichever engine of the pool the run used.
 type BatchTracker struct {
-	room    *Room
-	maxSeen int
+	mu       sync.Mutex
+	maxBatch int
 }
 
-// Track starts watching the batch for a run; call Done when it ends.
-func (r *Room) Track() *BatchTracker {
-	t := &BatchTracker{room: r}
-	r.mu.Lock()
-	r.trackers[t] = struct{}{}
-	r.mu.Unlock()
-	r.observeBatch() // a run that starts in a busy batch counts it at once
-	return t
+// Track starts following a run: run it with the returned context, which
+// also puts it on the room's engines (WithEngines). Call Done when it
+// ends.
+func (r *Room) Track(ctx context.Context) (context.Context, *BatchTracker) {
+	t := &BatchTracker{}
+	return WithEngines(live.WithWatcher(ctx, t), r.Pool), t
 }
 
-// Done stops watching and returns how many other sequences shared the
-// batch at its fullest while the run lasted (sampled, so a neighbour that
-// came and went between samples can be missed).
+// RequestFinished notes the busiest batch of one of the run's requests.
+func (t *BatchTracker) RequestFinished(st live.RequestStats) {
+	t.mu.Lock()
+	t.maxBatch = max(t.maxBatch, st.Sharing.MaxBatch)
+	t.mu.Unlock()
+}
+
+// Done returns how many other sequences shared the busiest batch any of
+// the run's requests was in, the run's own other requests included: the
+// "up to N" its result states. A request still being aborted when Done is
+// called (a timed-out call, say) is not counted.
 func (t *BatchTracker) Done() int {
-	t.room.observeBatch()
-	t.room.mu.Lock()
-	defer t.room.mu.Unlock()
-	delete(t.room.trackers, t)
-	return max(t.maxSeen-1, 0)
-}
-
-// observeBatch raises every tracker's peak to the main engine's batch now.
-func (r *Room) observeBatch() {
-	le, err := r.Pool.Get(r.cfg.Profile)
-	if err != nil {
-		return
-	}
-	running := le.Stats().Running
-	r.mu.Lock()
-	for t := range r.trackers {
-		t.maxSeen = max(t.maxSeen, running)
-	}
-	r.mu.Unlock()
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return max(t.maxBatch-1, 0)
 }
 
 type roomObserver struct{ r *Room }
@@ -217,23 +222,16 @@ func (o roomObserver) RequestFinished(st live.RequestStats) {
 	o.r.mu.Unlock()
 }
 
-// sampler records a LoadSample every SampleEvery and follows the batch
-// ten times as often for the trackers.
+// sampler records a LoadSample every SampleEvery.
 func (r *Room) sampler() {
 	defer r.done.Done()
-	tick := r.cfg.SampleEvery / 10
-	next := r.cfg.Clock.Now().Add(r.cfg.SampleEvery)
 	for {
 		select {
 		case <-r.stop:
 			return
-		case <-r.cfg.Clock.After(tick):
+		case <-r.cfg.Clock.After(r.cfg.SampleEvery):
 		}
-		r.observeBatch()
-		if now := r.cfg.Clock.Now(); !now.Before(next) {
-			r.sample(now)
-			next = now.Add(r.cfg.SampleEvery)
-		}
+		r.sample(r.cfg.Clock.Now())
 	}
 }
 

@@ -75,7 +75,7 @@ func coerce(k Knob, r any) (any, error) {
 	return nil, fmt.Errorf("%s has an unknown kind", k.Label)
 }
 
-func fmtNum(f float64) string { return strconv.FormatFloat(f, 'f', -1, 64) }
+func fmtNum(f float64) string { return Number(f) }
 
 func unitSuffix(u string) string {
 	if u == "" {

@@ -58,25 +58,13 @@ func ms(d time.Duration) string {
 	v := float64(d) / float64(time.Millisecond)
 	switch {
 	case v >= 100:
-		return fmt.Sprintf("%.0f ms", v)
+		return Whole(v) + " ms"
 	case v >= 10:
 		return fmt.Sprintf("%.1f ms", v)
 	case v >= 0.1:
 		return fmt.Sprintf("%.2f ms", v)
 	}
 	return fmt.Sprintf("%.3f ms", v)
-}
-
-// Thousands writes n with comma separators: 8000 → "8,000".
-func Thousands(n int) string {
-	s := strconv.Itoa(n)
-	if n < 0 {
-		return "-" + Thousands(-n)
-	}
-	for i := len(s) - 3; i > 0; i -= 3 {
-		s = s[:i] + "," + s[i:]
-	}
-	return s
 }
 
 // PrefillFormula is the roofline arithmetic of reading a prompt of
@@ -103,13 +91,13 @@ func PrefillFormula(cfg engine.Config, prompt, cached int) (f Formula, ok bool) 
 		tokens, attention = Thousands(n)+" uncached tokens", "FLOPs of attention, over the cached tokens too"
 	}
 	f = Formula{Unit: "ms", Result: Millis(s.Total),
-		Expr: fmt.Sprintf("2 × %s weights × %s (+ %s %s) ÷ (%.0f TFLOP/s × %.0f%%) = %s of compute, against %s to read %.1f GB of weights; the larger, %s, + %s step overhead",
-			sci(params), tokens, sci(s.AttnFLOPs), attention, s.PeakFLOPS/1e12, s.MatmulMFU*100, ms(s.Compute), ms(s.Memory), s.Bytes/1e9,
+		Expr: fmt.Sprintf("2 × %s weights × %s (+ %s %s) ÷ (%s TFLOP/s × %.0f%%) = %s of compute, against %s to read %.1f GB of weights; the larger, %s, + %s step overhead",
+			sci(params), tokens, sci(s.AttnFLOPs), attention, Whole(s.PeakFLOPS/1e12), s.MatmulMFU*100, ms(s.Compute), ms(s.Memory), s.Bytes/1e9,
 			ms(step), ms(s.Overhead+s.AllReduce)),
 		Parts: []Term{{Name: name, Value: Millis(step)}, {Name: "the fixed step overhead", Value: Millis(s.Overhead + s.AllReduce)}},
 	}
 	if b := cfg.MaxNumBatchedTokens; cfg.ChunkedPrefill && b > 0 && n > b {
-		f.After = fmt.Sprintf("This prompt is longer than the %s-token step budget, so the engine reads it over %d steps.", Thousands(b), (n+b-1)/b)
+		f.After = fmt.Sprintf("This prompt is longer than the %s-token step budget, so the engine reads it over %s steps.", Thousands(b), Thousands((n+b-1)/b))
 	}
 	return f, true
 }
@@ -147,7 +135,7 @@ func DecodeFormula(cfg engine.Config, ctx, steps int) (f Formula, ok bool) {
 	each := fmt.Sprintf("%.1f GB of weights and KV cache for a %s-token context ÷ (%s GB/s × %.0f%%) = %s, + %s step overhead",
 		s.Bytes/1e9, Thousands(ctx), Thousands(int(s.Bandwidth/1e9)), s.MemEfficiency*100, ms(s.Memory), ms(over))
 	if s.ComputeBound() {
-		each = fmt.Sprintf("%s ÷ (%.0f TFLOP/s × %.0f%%) = %s, + %s step overhead", flops(s), s.PeakFLOPS/1e12, s.MatmulMFU*100, ms(s.Compute), ms(over))
+		each = fmt.Sprintf("%s ÷ (%s TFLOP/s × %.0f%%) = %s, + %s step overhead", flops(s), Whole(s.PeakFLOPS/1e12), s.MatmulMFU*100, ms(s.Compute), ms(over))
 	}
 	n := float64(steps)
 	f = Formula{Unit: "ms", Result: n * Millis(s.Total),

@@ -2,7 +2,6 @@ package labs
 
 import (
 	"fmt"
-	"math"
 
 	"github.com/latencylab/latencylab/engine"
 	"github.com/latencylab/latencylab/engine/live"
@@ -48,9 +47,9 @@ func (s Steps) TTFT(measured float64, network float64, sh live.Sharing) Formula 
 		parts = append(parts, Term{Name: "network to the provider and back", Value: network})
 	}
 	f := s.withOthers(parts, measured, sh, "waiting behind and sharing steps with the other requests")
-	f.Before = fmt.Sprintf("The first token is one prefill step over your %s-token prompt%s. Its compute, %s ÷ (%.0f TFLOP/s × %.0f%%), takes %s; "+
+	f.Before = fmt.Sprintf("The first token is one prefill step over your %s-token prompt%s. Its compute, %s ÷ (%s TFLOP/s × %.0f%%), takes %s; "+
 		"reading %.1f GB of weights ÷ (%s GB/s × %.0f%%) takes %s. The larger sets the step: it is %s. Time to first token =",
-		Thousands(s.prompt), s.chunked, flops(pf), pf.PeakFLOPS/1e12, pf.MatmulMFU*100, ms(pf.Compute),
+		Thousands(s.prompt), s.chunked, flops(pf), Whole(pf.PeakFLOPS/1e12), pf.MatmulMFU*100, ms(pf.Compute),
 		pf.Bytes/1e9, Thousands(int(pf.Bandwidth/1e9)), pf.MemEfficiency*100, ms(pf.Memory), bound(pf))
 	f.Remainder = "the prompt's chunks and the engine's scheduling"
 	return f
@@ -70,9 +69,9 @@ func (s Steps) TPOT(measured float64, capMS float64, sh live.Sharing) Formula {
 		f = s.withOthers(parts, measured, sh, othersInEachStep(sh, gap))
 	}
 	f.Before = fmt.Sprintf("Each later token is one decode step. Alone on the GPU the step reads %.1f GB of weights and KV cache ÷ (%s GB/s × %.0f%%) in %s, "+
-		"while its compute, %s ÷ (%.0f TFLOP/s × %.0f%%), takes %s. The larger sets the step: it is %s. Time per output token =",
+		"while its compute, %s ÷ (%s TFLOP/s × %.0f%%), takes %s. The larger sets the step: it is %s. Time per output token =",
 		d.Bytes/1e9, Thousands(int(d.Bandwidth/1e9)), d.MemEfficiency*100, ms(d.Memory),
-		flops(d), d.PeakFLOPS/1e12, d.MatmulMFU*100, ms(d.Compute), bound(d))
+		flops(d), Whole(d.PeakFLOPS/1e12), d.MatmulMFU*100, ms(d.Compute), bound(d))
 	f.Remainder = "the answer's steps growing with its context and the engine's scheduling"
 	return f
 }
@@ -106,5 +105,5 @@ func othersInEachStep(sh live.Sharing, gap float64) string {
 	if n < 0.5 || gap <= 0 {
 		return "other requests in some of its steps"
 	}
-	return fmt.Sprintf("the ~%.0f other sequences in each step (%s ms each)", math.Round(n), Figure(gap/n))
+	return fmt.Sprintf("the ~%s other sequences in each step (%s ms each)", Whole(n), Figure(gap/n))
 }

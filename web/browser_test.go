@@ -1,12 +1,14 @@
 package web
 
 import (
+	"strconv"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/chromedp/chromedp"
 
+	"github.com/latencylab/latencylab/labs"
 	"github.com/latencylab/latencylab/web/e2e"
 )
 
@@ -67,6 +69,13 @@ func TestBrowserJourney(t *testing.T) {
 		e2e.SetInput("lab-ticker-k-gapMs", "250"),
 		e2e.SetInput("lab-ticker-guess", "120"))
 	e2e.WaitFor(t, ctx, "readout follows the slider", `document.querySelector("#lab-ticker-k-steps").closest(".knob").querySelector("output").textContent === "10"`, 5*time.Second)
+	// A moved slider's readout groups thousands as the served page does.
+	for _, v := range []float64{1500, 2000, 999, 250} {
+		want := labs.Fixed(v, 0)
+		e2e.Do(t, ctx, "move the gap slider", 5*time.Second, e2e.SetInput("lab-ticker-k-gapMs", strconv.FormatFloat(v, 'f', -1, 64)))
+		e2e.WaitFor(t, ctx, "gap readout reads "+want, `(() => { const k = document.querySelector("#lab-ticker-k-gapMs");
+			return k.closest(".knob").querySelector("output").textContent === "`+want+`" && k.getAttribute("aria-valuetext") === "`+want+` ms" })()`, 5*time.Second)
+	}
 	e2e.Eval[bool](t, ctx, watchText("lab-ticker-text"))
 	start := time.Now()
 	e2e.Do(t, ctx, "run", 5*time.Second, chromedp.Click(chromedp.ID("lab-ticker-run")))

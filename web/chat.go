@@ -28,6 +28,11 @@ type ChatBackend struct {
 	Pipeline *pipeline.Config
 	// Label says what answers, shown on the page, e.g. "the bundled engine".
 	Label string
+	// Server is set when one OpenAI-compatible server answers: its URL and
+	// model, e.g. "http://127.0.0.1:8000/v1 (qwen3:8b)". Each answer then
+	// names it in place of a tier and a price, which mean nothing for a
+	// server the learner runs.
+	Server string
 	// MaxChars is the longest message accepted; default 2,000 characters.
 	MaxChars int
 }
@@ -57,6 +62,7 @@ type chat struct {
 	pipe        *pipeline.Pipeline
 	maxChars    int
 	label       string
+	server      string // ChatBackend.Server
 	unavailable string // why the chat cannot answer, if it cannot
 
 	running *runningWork // learner/conversation → the answer streaming there
@@ -96,7 +102,7 @@ func (h *chat) setUp(b *ChatBackend) error {
 	if b.MaxChars > 0 {
 		h.maxChars = b.MaxChars
 	}
-	h.label = b.Label
+	h.label, h.server = b.Label, b.Server
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	if err := h.srv.store.SeedSupportDesk(ctx); err != nil {

@@ -25,10 +25,13 @@ type chatFigures struct {
 	PromptTokens int      `json:"prompt_tokens,omitempty"`
 	OutputTokens int      `json:"output_tokens,omitempty"`
 	Tier         string   `json:"tier,omitempty"`
-	Cached       bool     `json:"cached,omitempty"`
-	Fallback     string   `json:"fallback,omitempty"` // e.g. "medium: first-token timeout"
-	Cost         *float64 `json:"cost_usd,omitempty"`
-	Sources      []string `json:"sources,omitempty"`
+	// Server is the one upstream server that answered, its URL and model;
+	// it replaces the tier and the price, which describe bundled tiers.
+	Server   string   `json:"server,omitempty"`
+	Cached   bool     `json:"cached,omitempty"`
+	Fallback string   `json:"fallback,omitempty"` // e.g. "medium: first-token timeout"
+	Cost     *float64 `json:"cost_usd,omitempty"`
+	Sources  []string `json:"sources,omitempty"`
 	// Message is why an answer did not complete, for the note under it.
 	Message string `json:"message,omitempty"`
 	// A reasoning model's thinking: how long, how many tokens, whether
@@ -222,6 +225,15 @@ func (f chatFigures) view() []views.ChatFigure {
 			title = "Prompt tokens (system, retrieved passages, order, history, question) and the tokens the model wrote, its thinking included"
 		}
 		add("tokens", "tokens", fmt.Sprintf("%s in · %s out", views.FormatNumber(float64(f.PromptTokens)), views.FormatNumber(float64(f.OutputTokens))), title)
+	}
+	if f.Server != "" {
+		server, title := f.Server, "The OpenAI-compatible server that wrote this answer, and its model"
+		if f.Cached {
+			server += " (cache)"
+			title = "Replayed from the exact-match response cache; first written by this server"
+		}
+		add("server", "server", server, title)
+		return out // a tier and a price describe the bundled tiers only
 	}
 	if f.Tier != "" {
 		tier := f.Tier

@@ -18,6 +18,7 @@ func (h *chat) streamAnswer(ctx, pageCtx context.Context, st *stream, req pipeli
 	var res *pipeline.Result
 	answer := func(ctx context.Context, publish func(turnState)) error {
 		var turn liveTurn
+		turn.state.fig.Server = h.server
 		var err error
 		res, err = h.pipe.Run(ctx, req, func(ev pipeline.Event) { publish(turn.observe(ev)) })
 		return err
@@ -62,7 +63,7 @@ func (t *liveTurn) observe(ev pipeline.Event) turnState {
 	t.state.fig.observe(ev)
 	switch ev.Kind {
 	case pipeline.EventStageStart:
-		if s := stageLabel(ev.Span); s != "" {
+		if s := stageLabel(ev.Span, t.state.fig.Server); s != "" {
 			t.state.stage = s
 		}
 	case pipeline.EventThinking:
@@ -77,8 +78,9 @@ func (t *liveTurn) observe(ev pipeline.Event) turnState {
 	return t.state
 }
 
-// stageLabel says what the learner is waiting for.
-func stageLabel(sp pipeline.Span) string {
+// stageLabel says what the learner is waiting for; server names the one
+// server that answers, if one does, in place of the model tier.
+func stageLabel(sp pipeline.Span, server string) string {
 	switch sp.Stage {
 	case pipeline.StageGuardrail:
 		return "Checking the message…"
@@ -89,6 +91,9 @@ func stageLabel(sp pipeline.Span) string {
 	case pipeline.StageCache:
 		return "Checking the response cache…"
 	case pipeline.StageAttempt, pipeline.StageFirstToken:
+		if server != "" {
+			return "Waiting for the first token from " + server + "…"
+		}
 		if sp.Tier != "" {
 			return "Waiting for the first token from the " + sp.Tier + " model…"
 		}

@@ -116,6 +116,7 @@ func (h *chat) handleSend(c echo.Context) error {
 func (h *chat) showAnswer(ctx context.Context, st *stream, log *slog.Logger, learner, conv, q string, res *pipeline.Result, shuttingDown bool) {
 	var fig chatFigures
 	fig.fromResult(res)
+	fig.Server = h.server
 	if shuttingDown {
 		fig.Message = "the server is shutting down."
 	}

@@ -161,11 +161,11 @@ func serverFailure(u *labs.EngineChoice, err error, knobs []labs.Knob, values la
 // shortAnswerAdvice explains a server that stops at its own end of answer
 // (no ignore_eos) and says how long an answer to ask for instead.
 func shortAnswerAdvice(short *upstream.ShortAnswer, knobs []labs.Knob, values labs.Values) string {
-	what := fmt.Sprintf("That server ends its answers itself and wrote %d tokens where this run asks for %d: it does not honour ignore_eos (Ollama does not), so it cannot write an answer of a set length. No figures are shown, because they would be a shorter answer's.",
-		short.Wrote, short.Asked)
+	what := fmt.Sprintf("That server ends its answers itself and wrote %s tokens where this run asks for %s: it does not honour ignore_eos (Ollama does not), so it cannot write an answer of a set length. No figures are shown, because they would be a shorter answer's.",
+		labs.Thousands(short.Wrote), labs.Thousands(short.Asked))
 	k, ok := answerKnob(knobs, values, short.Asked)
 	if !ok {
-		return what + fmt.Sprintf(" Ask for %d tokens or fewer to run on it, or pick the bundled engine.", short.Wrote)
+		return what + fmt.Sprintf(" Ask for %s tokens or fewer to run on it, or pick the bundled engine.", labs.Thousands(short.Wrote))
 	}
 	step := max(k.Step, 1)
 	fit := k.Min + math.Floor((float64(short.Wrote)-k.Min)/step)*step

@@ -95,10 +95,7 @@ func fidelityView(rep *fidelity.Report, err error) views.Fidelity {
 	}
 	f := views.Fidelity{Ready: true, About: rep.Set.About, Notes: rep.Set.Notes, Figures: len(rep.Rows), HeldOut: rep.HeldOutCount(),
 		HeldOutMedian: pct(rep.HeldOutMedian), FittedMedian: pct(rep.FittedMedian), AllMedian: pct(rep.AllMedian)}
-	if w := rep.WorstHeldOut; w.Run != nil {
-		f.Worst = fmt.Sprintf("%s, %s: measured %s, modelled %s (%+.1f%%)", w.Run.ID, fidelity.MetricLabel(w.Metric),
-			figure(w.Measured), figure(w.Modelled), 100*w.Error())
-	}
+	f.Worst, f.WorstFitted = worstLine(rep.WorstHeldOut), worstLine(rep.WorstFitted)
 	counts := map[string]int{}
 	kinds := map[fidelity.Kind]int{}
 	for i, r := range rep.Rows {
@@ -128,6 +125,16 @@ func fidelityView(rep *fidelity.Report, err error) views.Fidelity {
 	return f
 }
 
+// worstLine names a set's figure furthest off, with both values and the
+// error; "" when the set has no figures.
+func worstLine(w fidelity.Row) string {
+	if w.Run == nil {
+		return ""
+	}
+	return fmt.Sprintf("%s, %s: measured %s, modelled %s (%+.1f%%)", w.Run.ID, fidelity.MetricLabel(w.Metric),
+		figure(w.Measured), figure(w.Modelled), 100*w.Error())
+}
+
 // figure formats a measured or modelled value with the precision of the
 // sources (three decimals), without trailing zeros.
 func figure(v float64) string {
@@ -155,11 +162,11 @@ func workload(r *fidelity.Run) string {
 			in += r.InputLens[i]
 			out += r.OutputLens[i]
 		}
-		fmt.Fprintf(&b, "%s at once, %d prompt and %d output tokens in all (each request's lengths recorded)", labs.Count(n, "request"), in, out)
+		fmt.Fprintf(&b, "%s at once, %s prompt and %s output tokens in all (each request's lengths recorded)", labs.Count(n, "request"), labs.Thousands(in), labs.Thousands(out))
 	} else {
-		fmt.Fprintf(&b, "%s of %d prompt / %d output tokens", labs.Count(r.NumPrompts, "request"), r.InputLen, r.OutputLen)
+		fmt.Fprintf(&b, "%s of %s prompt / %s output tokens", labs.Count(r.NumPrompts, "request"), labs.Thousands(r.InputLen), labs.Thousands(r.OutputLen))
 		if r.MaxConcurrency > 0 {
-			fmt.Fprintf(&b, ", %d at a time", r.MaxConcurrency)
+			fmt.Fprintf(&b, ", %s at a time", labs.Thousands(r.MaxConcurrency))
 		} else {
 			b.WriteString(", all at once")
 		}

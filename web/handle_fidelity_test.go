@@ -52,6 +52,27 @@ func TestFidelityPage(t *testing.T) {
 	if want := pct(rep.HeldOutMedian); m[1] != want {
 		t.Errorf("page shows held-out median %q, the fidelity package computes %q", m[1], want)
 	}
+	for _, w := range []struct {
+		id  string
+		row fidelity.Row
+	}{{"fid-worst-held", rep.WorstHeldOut}, {"fid-worst-fitted", rep.WorstFitted}} {
+		m := regexp.MustCompile(`id="` + w.id + `">[^:]*: ([^<]*)\.`).FindStringSubmatch(page)
+		if m == nil {
+			t.Errorf("no #%s line on the page", w.id)
+			continue
+		}
+		if want := fmt.Sprintf("%s, %s: measured %s, modelled %s (%+.1f%%)", w.row.Run.ID, fidelity.MetricLabel(w.row.Metric),
+			figure(w.row.Measured), figure(w.row.Modelled), 100*w.row.Error()); m[1] != want {
+			t.Errorf("#%s says %q, the report computes %q", w.id, m[1], want)
+		}
+	}
+	// On a phone the wide table says it scrolls, inside its own scroller.
+	wrap := regexp.MustCompile(`(?s)<div class="table-wrap"[^>]*aria-labelledby="fid-table"[^>]*>\s*<table class="fid-rows">\s*<caption><span class="scroll-hint">([^<]*)</span></caption>`).FindStringSubmatch(page)
+	if wrap == nil {
+		t.Error(`the "Every figure" table has no scroll hint in its caption`)
+	} else if cols := strings.Count(page[strings.Index(page, `class="fid-rows"`):strings.Index(page, "</thead>")], "<th "); wrap[1] != fmt.Sprintf("Scroll sideways for all %d columns →", cols) {
+		t.Errorf("scroll hint %q, the table has %d columns", wrap[1], cols)
+	}
 	if want := fmt.Sprintf("%d result sets from %d independent publishers.", len(set.Sources), set.Publishers()); !strings.Contains(page, want) {
 		t.Errorf("page lacks %q", want)
 	}

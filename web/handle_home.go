@@ -14,7 +14,8 @@ func (s *Server) handleHome(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	h := views.Home{Progress: pr, Lessons: items, Labs: s.labItems(), PracticeDue: s.practiceDueCount(c)}
+	h := views.Home{Progress: pr, Lessons: items, Labs: s.labItems(), PracticeDue: s.practiceDueCount(c),
+		Attached: s.attachedServer()}
 	for _, it := range items {
 		if !it.Done {
 			l := it.Lesson
@@ -52,15 +53,12 @@ func (s *Server) lessonItems(c echo.Context) ([]views.LessonItem, views.Progress
 	return items, pr, nil
 }
 
-// labItems lists the catalogue with the title of each lab's lesson.
+// labItems lists the catalogue with the lessons that teach each lab.
 func (s *Server) labItems() []views.LabItem {
 	var out []views.LabItem
 	for _, l := range s.cfg.Catalog.All() {
-		it := views.LabItem{Info: l.Info()}
-		if les, ok := s.cfg.Lessons.Get(it.Info.Lesson); ok && it.Info.Lesson != "" {
-			it.LessonTitle = les.Title
-		}
-		out = append(out, it)
+		info := l.Info()
+		out = append(out, views.LabItem{Info: info, Taught: s.taughtIn(info.Slug, info.Lesson)})
 	}
 	return out
 }

@@ -10,5 +10,5 @@ import (
 
 // handleLabs serves /labs: the catalogue.
 func (s *Server) handleLabs(c echo.Context) error {
-	return render(c, http.StatusOK, views.LabIndexPage(s.page(c, "Labs", "labs"), s.labItems()))
+	return render(c, http.StatusOK, views.LabIndexPage(s.page(c, "Labs", "labs"), s.labItems(), s.attachedServer()))
 }

@@ -69,10 +69,8 @@ func (s *Server) labView(c echo.Context, lab labs.Lab, heading int) (views.Lab, 
 		}
 		v.Presets = append(v.Presets, pv)
 	}
-	if heading == 1 && info.Lesson != "" {
-		if les, ok := s.cfg.Lessons.Get(info.Lesson); ok {
-			v.LessonURL, v.LessonTtl = "/lessons/"+les.Slug, les.Title
-		}
+	if heading == 1 {
+		v.Taught = s.taughtIn(info.Slug, info.Lesson)
 	}
 	v.Runs, err = s.runList(c.Request().Context(), learnerID(c), lab)
 	if err != nil {

@@ -199,7 +199,7 @@ func TestBadSignalsGetFieldMessages(t *testing.T) {
 		{"bad enum", `{"labTicker":{"mode":"shout"}}`, 422, "#lab-ticker-err-mode", "not one of the listed choices"},
 		{"cross-knob check", `{"labTicker":{"steps":400,"gapMs":2000}}`, 422, "#lab-ticker-err-gapMs", "under ten minutes"},
 		{"bad guess", `{"labTicker":{},"labTickerGuess":"soon"}`, 422, "#lab-ticker-err-guess", "must be a number"},
-		{"every field, not the first", `{"labTicker":{"steps":0,"gapMs":-1}}`, 422, "#lab-ticker-err-gapMs", "between 0 and 2000"},
+		{"every field, not the first", `{"labTicker":{"steps":0,"gapMs":-1}}`, 422, "#lab-ticker-err-gapMs", "between 0 and 2,000"},
 		{"misspelt knob", `{"labTicker":{"step":3}}`, 422, "#lab-ticker-error", "&#34;step&#34; is not a setting of this lab"},
 		{"malformed json", `{"labTicker":`, 400, "#lab-ticker-error", "could not be read"},
 		{"not an object", `{"labTicker":"x"}`, 400, "#lab-ticker-error", "could not be read"},

@@ -137,7 +137,7 @@ func (s *Server) measured(run store.WorkshopRun) string {
 
 func (s *Server) runRow(run store.WorkshopRun) views.RoomRunRow {
 	row := views.RoomRunRow{Name: run.Name, Lab: run.Lab, Preset: run.Preset, Measured: s.measured(run),
-		SharedWith: run.SharedWith, Provider: providerRate(run.Params), At: run.CreatedAt.Local().Format("15:04:05"), Prediction: "—"}
+		SharedWith: run.SharedWith, Provider: providerRate(run.Params), Engine: roomEngine(run.Params), At: run.CreatedAt.Local().Format("15:04:05"), Prediction: "—"}
 	if lab, ok := s.cfg.Catalog.Get(run.Lab); ok {
 		row.Lab = lab.Info().Title
 	}
@@ -212,7 +212,7 @@ func guessHistogram(guesses []float64, unit string, marks []labs.Mark) labs.Char
 	for _, m := range marks {
 		lo, hi = min(lo, m.At), max(hi, m.At)
 	}
-	width := niceWidth((hi - lo) / 10)
+	width := labs.NiceStep((hi - lo) / 10)
 	start := math.Floor(lo/width) * width
 	counts := make([]int, int(math.Floor((hi-start)/width))+1)
 	for _, g := range guesses {
@@ -220,20 +220,6 @@ func guessHistogram(guesses []float64, unit string, marks []labs.Mark) labs.Char
 	}
 	return labs.Chart{ID: "ws-guesses-chart", Title: "The room's guesses, with what the runs measured", Kind: labs.ChartHistogram,
 		XLabel: "guess", XUnit: unit, YLabel: "learners", Hist: &labs.Histogram{Start: start, BinWidth: width, Counts: counts, Marks: marks}}
-}
-
-// niceWidth rounds w up to 1, 2 or 5 times a power of ten.
-func niceWidth(w float64) float64 {
-	if w <= 0 || math.IsNaN(w) || math.IsInf(w, 0) {
-		return 1
-	}
-	p := math.Pow(10, math.Floor(math.Log10(w)))
-	for _, m := range []float64{1, 2, 5, 10} {
-		if m*p >= w {
-			return m * p
-		}
-	}
-	return 10 * p
 }
 
 // loadPanel reads the room's engine.

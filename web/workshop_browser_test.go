@@ -188,7 +188,7 @@ func TestBrowserWorkshop(t *testing.T) {
 	e2e.WaitFor(t, inst, "the reruns on the board", `document.querySelectorAll("#ws-runs tr.ws-run").length === 5`, 5*time.Second)
 	ranOn := e2e.Eval[string](t, inst, `document.querySelector("#ws-runs tr.ws-run td:last-child").textContent`)
 	var shared int
-	if _, err := fmt.Sscanf(ranOn, "room engine, up to %d other", &shared); err != nil || shared < 5 {
+	if _, err := fmt.Sscanf(ranOn, "room engine (llama-3.1-8b on h100-sxm), up to %d other", &shared); err != nil || shared < 5 {
 		t.Errorf("the loaded rerun ran on %q: want the room's engine, its batch shared with the tenants (5 or more)", ranOn)
 	}
 	e2e.Screenshot(t, inst, "workshop-board-loaded")

@@ -27,7 +27,8 @@ type workshopRun struct {
 	locked bool
 }
 
-// sharedWith stops tracking the batch (once) and returns its peak.
+// sharedWith stops following the run (once) and returns how many others
+// shared its busiest batch, on the engine it ran on.
 func (w *workshopRun) sharedWith() int {
 	w.once.Do(func() { w.shared = w.tracker.Done() })
 	return w.shared
@@ -61,12 +62,13 @@ func (s *Server) workshopRunContext(c echo.Context, ctx context.Context) (_ cont
 		s.cfg.Logger.Error("workshop engines", "id", requestID(c), "code", code, "err", err)
 		return ctx, func() {}
 	}
-	wr := &workshopRun{room: r, round: ws.PushSeq, tracker: eng.Track(), locked: ws.Locked()}
+	ctx, tracker := eng.Track(ctx)
+	wr := &workshopRun{room: r, round: ws.PushSeq, tracker: tracker, locked: ws.Locked()}
 	if c.Param("slug") == ws.PushedLab {
 		wr.preset = ws.PushedPreset
 	}
 	c.Set(ctxWorkshopRun, wr)
-	return labs.WithEngines(ctx, eng.Pool), func() { wr.sharedWith() }
+	return ctx, func() { wr.sharedWith() }
 }
 
 // closedGuess reports whether a run's guess comes after its workshop's
@@ -108,7 +110,7 @@ func (s *Server) workshopRunSaved(c echo.Context, runID int64, run store.Run) {
 		return
 	}
 	wr.room.mu.Lock()
-	wr.room.notes[run.Learner] = runNote(rate, wr.room.ws.LoadRPS, run.CreatedAt)
+	wr.room.notes[run.Learner] = runNote(rate, wr.room.ws.LoadRPS, s.otherRoomEngine(run.Params), run.CreatedAt)
 	wr.room.mu.Unlock()
 	wr.room.learners.publish(run.Learner)
 	wr.room.changed()

@@ -16,18 +16,49 @@ import (
 // and a second figure taken another way (the room's busiest batch, say)
 // would contradict it on the same page. rate is the hosted provider's
 // own tenant traffic (0: the run was on the room's engine); load is the
-// room's load dial.
-func runNote(rate, load float64, at time.Time) string {
+// room's load dial; elsewhere names the room engine the run used when it
+// is not the main one the dial drives ("" when it is).
+func runNote(rate, load float64, elsewhere string, at time.Time) string {
 	when := at.Local().Format("15:04:05")
 	if rate > 0 {
 		return fmt.Sprintf("Your run at %s ran on a simulated hosted provider with %s requests/s of its own tenants, not on the room's engine: "+
 			"the load dial did not reach it, and the requests its result says shared the GPU were those tenants.", when, views.FormatPlain(rate))
+	}
+	if elsewhere != "" {
+		note := fmt.Sprintf("Your run at %s ran on the room's %s engine, in the same batches as any runs of the class on that model and GPU at that moment.", when, elsewhere)
+		if load > 0 {
+			note += fmt.Sprintf(" The %s requests/s of your instructor's load dial go to the room's main engine, not to this one.", views.FormatPlain(load))
+		}
+		return note
 	}
 	if load > 0 {
 		return fmt.Sprintf("Your run at %s ran on the room's shared engine, in the same batches as the rest of the class and the %s requests/s your instructor's load dial adds.",
 			when, views.FormatPlain(load))
 	}
 	return fmt.Sprintf("Your run at %s ran on the room's shared engine, in the same batches as any other runs of the class at that moment.", when)
+}
+
+// roomEngine names the room engine a run's settings chose ("llama-3.1-8b
+// on a100-80g"), from the model and GPU knobs the engine labs share; ""
+// when its lab has no such knobs.
+func roomEngine(params labs.Values) string {
+	model, _ := params["model"].(string)
+	gpu, _ := params["gpu"].(string)
+	if model == "" || gpu == "" {
+		return ""
+	}
+	return model + " on " + gpu
+}
+
+// otherRoomEngine names the room engine a run's settings chose when it is
+// not the main one, which the load dial drives; "" when it is the main
+// one or the lab names no engine.
+func (s *Server) otherRoomEngine(params labs.Values) string {
+	p := s.roomProfile()
+	if e := roomEngine(params); e != p.Model+" on "+p.Hardware {
+		return e
+	}
+	return ""
 }
 
 // providerRuns counts the runs that went to a hosted provider of their

@@ -20,15 +20,18 @@ func TestRunNoteSaysWhereTheRunRan(t *testing.T) {
 	tests := []struct {
 		name       string
 		rate, load float64
+		elsewhere  string
 		want       []string
 	}{
-		{"hosted provider", 9, 20, []string{"13:44:04", "simulated hosted provider", "9 requests/s", "load dial did not reach it"}},
-		{"room engine under load", 0, 20, []string{"room's shared engine", "20 requests/s", "load dial"}},
-		{"room engine, no load", 0, 0, []string{"room's shared engine"}},
+		{"hosted provider", 9, 20, "", []string{"13:44:04", "simulated hosted provider", "9 requests/s", "load dial did not reach it"}},
+		{"room engine under load", 0, 20, "", []string{"room's shared engine", "20 requests/s", "load dial"}},
+		{"room engine, no load", 0, 0, "", []string{"room's shared engine"}},
+		{"another room engine under load", 0, 20, "llama-3.1-8b on l4", []string{"room's llama-3.1-8b on l4 engine", "20 requests/s", "not to this one"}},
+		{"another room engine, no load", 0, 0, "llama-3.1-8b on l4", []string{"room's llama-3.1-8b on l4 engine", "that model and GPU"}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			note := runNote(tc.rate, tc.load, at)
+			note := runNote(tc.rate, tc.load, tc.elsewhere, at)
 			for _, w := range tc.want {
 				if !strings.Contains(note, w) {
 					t.Errorf("note %q lacks %q", note, w)

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"strings"
 	"testing"
 	"time"
@@ -63,16 +64,18 @@ func TestBrowserKeyboardLabRun(t *testing.T) {
 		t.Errorf("with reduced motion asked for, a run still animates %q", moving)
 	}
 
-	// While it runs, Stop is the next stop after Run, and Enter stops it.
-	e2e.TabUntil(t, tab, "Stop", `el.id === "lab-streaming-stop"`, 3)
+	// Run is disabled while it runs and Stop shows in its place: focus
+	// moves to Stop, so one key stops the run, and back to Run after.
+	focusOn(t, tab, "lab-streaming-stop")
 	e2e.Press(t, tab, kb.Enter)
 	e2e.WaitFor(t, tab, "the run stopped", `!document.getElementById("lab-streaming-status").classList.contains("status-running")`, 10*time.Second)
-
-	e2e.TabUntil(t, tab, "Run again", `el.id === "lab-streaming-run" && !el.disabled`, presses)
+	focusOn(t, tab, "lab-streaming-run")
 	lab.ForgetDone(t)
 	e2e.Press(t, tab, kb.Enter)
+	focusOn(t, tab, "lab-streaming-stop")
 	e2e.WaitFor(t, tab, "the run finished", `document.getElementById("lab-streaming-status").classList.contains("status-done")`, 60*time.Second)
 	lab.NoError(t)
+	focusOn(t, tab, "lab-streaming-run") // the run ended by itself
 	if n := e2e.Eval[int](t, tab, `document.querySelectorAll("#lab-streaming-stats .stat").length`); n == 0 {
 		t.Fatal("no stats after the keyboard run")
 	}
@@ -130,4 +133,37 @@ func TestBrowserKeyboardLabRun(t *testing.T) {
 	e2e.Press(t, tab, kb.Enter)
 	e2e.WaitFor(t, tab, "the answer", `!!document.querySelector('#chat-log li.msg-assistant[data-status="complete"]')`, 60*time.Second)
 	e2e.TabUntil(t, tab, "Send", `el.id === "chat-send"`, 5)
+}
+
+// TestBrowserKeyboardSkipMovesFocusToRun: Enter on "Skip the guess this
+// time" hides that button and unlocks Run, and focus goes to Run, not to
+// the page body, so the next Enter runs.
+func TestBrowserKeyboardSkipMovesFocusToRun(t *testing.T) {
+	e2e.Require(t)
+	base := startServe(t)
+	tab := e2e.NewBrowser(t, e2e.Options{})
+	console := e2e.WatchConsole(t, tab)
+	defer console.Clean(t)
+	lab := e2e.Lab{Tab: tab, Prefix: "lab-streaming"}
+	lab.Open(t, "open the lab", base+"/labs/streaming")
+	e2e.WaitFor(t, tab, "lab ready", `getComputedStyle(document.getElementById("lab-streaming-skip")).display !== "none"`, 10*time.Second)
+	e2e.TabUntil(t, tab, "Skip", `el.id === "lab-streaming-skip"`, 80)
+	e2e.Press(t, tab, kb.Enter)
+	focusOn(t, tab, "lab-streaming-run")
+	e2e.Press(t, tab, kb.Enter)
+	e2e.WaitFor(t, tab, "the run started", `document.getElementById("lab-streaming-status").classList.contains("status-running")`, 10*time.Second)
+	focusOn(t, tab, "lab-streaming-stop")
+	e2e.Press(t, tab, kb.Enter)
+	e2e.WaitFor(t, tab, "the run stopped", `!document.getElementById("lab-streaming-status").classList.contains("status-running")`, 10*time.Second)
+	focusOn(t, tab, "lab-streaming-run")
+}
+
+// focusOn waits for keyboard focus to land on the enabled element with
+// the given id, and checks it shows a focus ring there.
+func focusOn(t *testing.T, tab context.Context, id string) {
+	t.Helper()
+	e2e.WaitFor(t, tab, "focus on #"+id, `document.activeElement?.id === "`+id+`" && !document.activeElement.disabled`, 5*time.Second)
+	if f := e2e.FocusedElement(t, tab); !f.Ring {
+		t.Errorf("%s has focus but shows no focus ring", f)
+	}
 }

@@ -62,19 +62,3 @@ func isHelp(arg string) bool {
 	}
 	return false
 }
-
-// usage is the top-level help: every command with one line, as Go CLIs print.
-const usage = `Latency Lab: an interactive teaching lab on LLM serving latency.
-
-usage: latencylab [command] [flags]
-
-Commands:
-
-  serve     serve the web app on http://127.0.0.1:8080 (default)
-  sim       run a workload on the bundled engine's virtual clock
-  bench     run the same workload against an OpenAI-compatible server
-  profiles  list hardware and model profiles with derived figures
-  backup    copy the database to a new file, safe while serve runs
-
-With no command, latencylab serves. Run "latencylab COMMAND -h" for a
-command's flags.`

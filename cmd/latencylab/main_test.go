@@ -27,25 +27,31 @@ func TestTopLevelHelpListsCommands(t *testing.T) {
 	}
 }
 
+// A command's -h starts with its usage line and what it does, the same
+// line the top-level help gives it, then lists its own flags, all on
+// stdout.
 func TestCommandHelpShowsItsOwnFlags(t *testing.T) {
 	cases := []struct {
-		args []string
-		flag string
+		args             []string
+		usage, about, fl string
 	}{
-		{[]string{"serve", "-h"}, "-addr"},
-		{[]string{"sim", "-h"}, "-num-requests"},
-		{[]string{"bench", "--help"}, "-base-url"},
-		{[]string{"profiles", "-h"}, "-json"},
-		{[]string{"backup", "-h"}, "-to"},
+		{[]string{"serve", "-h"}, "usage: latencylab serve [flags]\n", "Serve the web app on", "-addr"},
+		{[]string{"sim", "-h"}, "usage: latencylab sim [flags]\n", "Run a workload on the bundled engine's virtual clock.", "-num-requests"},
+		{[]string{"bench", "--help"}, "usage: latencylab bench --base-url URL [flags]\n", "Run the same workload against an OpenAI-compatible server.", "-base-url"},
+		{[]string{"profiles", "-h"}, "usage: latencylab profiles [--json]\n", "List hardware and model profiles", "-json"},
+		{[]string{"backup", "-h"}, "usage: latencylab backup --to FILE [--db FILE]\n", "Copy the database to a new file", "-to"},
 	}
 	for _, c := range cases {
 		t.Run(strings.Join(c.args, " "), func(t *testing.T) {
 			code, out, stderr := runCLI(c.args...)
-			if code != 0 {
-				t.Fatalf("exit %d; stderr %q", code, stderr)
+			if code != 0 || stderr != "" {
+				t.Fatalf("exit %d, stderr %q; want 0 and nothing", code, stderr)
 			}
-			if help := out + stderr; !strings.Contains(help, c.flag) {
-				t.Errorf("help does not mention %s:\n%s", c.flag, help)
+			if !strings.HasPrefix(out, c.usage) {
+				t.Errorf("help does not start with %q:\n%s", c.usage, out)
+			}
+			if !strings.Contains(out, c.about) || !strings.Contains(out, c.fl) {
+				t.Errorf("help lacks %q or the flag %s:\n%s", c.about, c.fl, out)
 			}
 		})
 	}

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net"
 	"os"
 	"strings"
 
@@ -47,8 +48,9 @@ type serveFlags struct {
 }
 
 // parseServeFlags reads flags with env fallbacks (flags win). Bad input is
-// returned as one line for the caller to print with exit code 2.
-func parseServeFlags(args []string, getenv func(string) string, stderr io.Writer) (serveFlags, error) {
+// returned as one line for the caller to print with exit code 2; -h prints
+// the command's help to helpOut and returns flag.ErrHelp.
+func parseServeFlags(args []string, getenv func(string) string, helpOut io.Writer) (serveFlags, error) {
 	f := serveFlags{
 		Addr:     envOr(getenv, "LATENCYLAB_ADDR", "127.0.0.1:8080"),
 		DB:       envOr(getenv, "LATENCYLAB_DB", "latencylab.db"),
@@ -58,8 +60,7 @@ func parseServeFlags(args []string, getenv func(string) string, stderr io.Writer
 		UpstreamURL:   getenv("LATENCYLAB_UPSTREAM_URL"),
 		UpstreamModel: getenv("LATENCYLAB_UPSTREAM_MODEL"),
 	}
-	fs := flag.NewFlagSet("latencylab serve", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
 	fs.StringVar(&f.Addr, "addr", f.Addr, "listen address HOST:PORT (env LATENCYLAB_ADDR)")
 	fs.StringVar(&f.DB, "db", f.DB, "SQLite database file for progress and runs (env LATENCYLAB_DB)")
 	fs.StringVar(&f.Hardware, "hardware", f.Hardware, "default GPU profile for labs: "+strings.Join(engine.HardwareNames(), ", ")+" (env LATENCYLAB_HARDWARE)")
@@ -72,8 +73,14 @@ func parseServeFlags(args []string, getenv func(string) string, stderr io.Writer
 	checkWorkshops := addWorkshopFlags(fs, getenv, &f.Workshops)
 	checkGrader := addGraderFlags(fs, getenv, &f.Grader)
 	f.API.register(fs, getenv)
-	if err := fs.Parse(args); err != nil {
+	if help, err := parseFlags(fs, args, helpOut); help || err != nil {
+		if help {
+			return f, flag.ErrHelp
+		}
 		return f, err
+	}
+	if _, _, err := net.SplitHostPort(f.Addr); err != nil {
+		return f, fmt.Errorf("--addr %q: want HOST:PORT, such as 127.0.0.1:8080", f.Addr)
 	}
 	if err := checkLimits(); err != nil {
 		return f, err
@@ -86,9 +93,6 @@ func parseServeFlags(args []string, getenv func(string) string, stderr io.Writer
 	}
 	if err := f.API.check(); err != nil {
 		return f, err
-	}
-	if fs.NArg() > 0 {
-		return f, fmt.Errorf("unexpected argument %q", fs.Arg(0))
 	}
 	if _, err := engine.LookupHardware(f.Hardware); err != nil {
 		return f, fmt.Errorf("--hardware: %w", err)
@@ -120,12 +124,12 @@ func envOr(getenv func(string) string, key, def string) string {
 
 // runServe serves the web app until ctx ends (SIGINT/SIGTERM).
 func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	f, err := parseServeFlags(args, os.Getenv, stderr)
+	f, err := parseServeFlags(args, os.Getenv, stdout)
 	if errors.Is(err, flag.ErrHelp) {
 		return 0
 	}
 	if err != nil {
-		fmt.Fprintf(stderr, "latencylab serve: %v\n", err)
+		fmt.Fprintf(stderr, "latencylab serve: %s\n", plainMessage(err))
 		return 2
 	}
 	logger := slog.New(slog.NewTextHandler(stderr, nil))
@@ -158,7 +162,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	}
 	choice, err := newEngineChoice(f, upClient, f.UpstreamModel)
 	if err != nil {
-		fmt.Fprintf(stderr, "latencylab serve: %v\n", err)
+		fmt.Fprintf(stderr, "latencylab serve: %s\n", plainMessage(err))
 		return 2
 	}
 	if choice != nil {
@@ -199,7 +203,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	cfg.Upstream = choice
 	if err := cfg.Validate(); err != nil {
 		// Validate lists every problem, one a line; the CLI says it in one.
-		fmt.Fprintf(stderr, "latencylab serve: %s\n", strings.ReplaceAll(err.Error(), "\n", "; "))
+		fmt.Fprintf(stderr, "latencylab serve: %s\n", plainMessage(err))
 		return 2
 	}
 	srv, err := web.New(cfg)

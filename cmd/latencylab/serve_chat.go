@@ -48,5 +48,6 @@ func newChatBackend(ctx context.Context, upstreamURL, upstreamModel string, met 
 		Tiers:    []pipeline.Tier{{Name: cfg.Gateway.Tier, Provider: pipeline.NewUpstreamProvider(c), Model: upstreamModel}},
 		Pipeline: &cfg,
 		Label:    "the upstream server " + c.BaseURL + " (model " + upstreamModel + ")",
+		Server:   c.BaseURL + " (" + upstreamModel + ")",
 	}, func() error { return nil }, nil
 }

@@ -88,4 +88,17 @@ func TestChatThroughUpstreamServer(t *testing.T) {
 		!strings.Contains(string(out), "business days") || !strings.Contains(string(out), `data-fig="ttft"`) {
 		t.Fatalf("status %d:\n%s", resp.StatusCode, out)
 	}
+	// The answer names the server that wrote it; a tier and a price
+	// describe the bundled tiers and would be false here.
+	if want := up.URL + "/v1 (" + eng.Config().Model.Name + ")"; chat.Server != want || !strings.Contains(string(out), want) {
+		t.Errorf("backend server %q, want %q shown under the answer", chat.Server, want)
+	}
+	for _, fig := range []string{`data-fig="tier"`, `data-fig="cost"`} {
+		if strings.Contains(string(out), fig) {
+			t.Errorf("an upstream answer shows %s", fig)
+		}
+	}
+	if !strings.Contains(string(out), `data-fig="server"`) {
+		t.Error("an upstream answer does not name its server")
+	}
 }

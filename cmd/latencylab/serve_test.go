@@ -28,22 +28,33 @@ func TestServeFlags(t *testing.T) {
 	}
 }
 
+// Bad serve flags exit 2 with one line naming the flag, before anything
+// starts (no database is opened), and never name the component inside
+// that refused the value.
 func TestServeBadFlagsExit2WithOneLine(t *testing.T) {
-	cases := [][]string{
-		{"--hardware", "tpu-9000"},
-		{"--model", "gpt-17"},
-		{"--no-such-flag"},
-		{"stray"},
-		{"--addr", "nonsense"},
+	cases := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--hardware", "tpu-9000"}, "--hardware"},
+		{[]string{"--model", "gpt-17"}, "--model"},
+		{[]string{"--no-such-flag"}, "-no-such-flag"},
+		{[]string{"stray"}, `unexpected argument "stray"`},
+		{[]string{"--addr", "nonsense"}, `--addr "nonsense": want HOST:PORT`},
+		{[]string{"--upstream-url", "http://127.0.0.1:1/v1", "--upstream-tp", "3"}, "tensor parallelism 3"},
 	}
-	for _, args := range cases {
+	for _, c := range cases {
 		var stderr strings.Builder
-		code := run(context.Background(), append([]string{"serve"}, args...), io.Discard, &stderr)
+		code := run(context.Background(), append([]string{"serve", "--db", filepath.Join(t.TempDir(), "never.db")}, c.args...), io.Discard, &stderr)
+		msg := stderr.String()
 		if code != 2 {
-			t.Errorf("serve %v: exit %d, want 2 (%s)", args, code, stderr.String())
+			t.Errorf("serve %v: exit %d, want 2 (%s)", c.args, code, msg)
 		}
-		if !strings.Contains(stderr.String(), "latencylab serve:") {
-			t.Errorf("serve %v: stderr %q lacks a one-line reason", args, stderr.String())
+		if !strings.HasPrefix(msg, "latencylab serve: ") || strings.Count(msg, "\n") != 1 || !strings.Contains(msg, c.want) {
+			t.Errorf("serve %v: stderr %q, want one line naming %q", c.args, msg, c.want)
+		}
+		if internalName.MatchString(msg) {
+			t.Errorf("serve %v: stderr %q names an internal component", c.args, msg)
 		}
 	}
 }

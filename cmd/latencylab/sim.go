@@ -27,8 +27,7 @@ func exitCode(stderr io.Writer, cmd string, err error) int {
 	if err == nil {
 		return 0
 	}
-	msg := strings.ReplaceAll(err.Error(), "\n", " ")
-	fmt.Fprintf(stderr, "latencylab %s: %s\n", cmd, msg)
+	fmt.Fprintf(stderr, "latencylab %s: %s\n", cmd, plainMessage(err))
 	if errors.As(err, &badInput{}) {
 		return 2
 	}
@@ -108,24 +107,6 @@ func report(stdout io.Writer, w benchmark.Workload, r benchmark.Result, asJSON b
 		return r.WriteJSON(stdout)
 	}
 	return r.WriteTable(stdout)
-}
-
-// parseFlags parses args, printing help to stdout for -h and mapping every
-// other parse failure to one line of bad input.
-func parseFlags(fs *flag.FlagSet, args []string, stdout io.Writer) (help bool, err error) {
-	fs.SetOutput(io.Discard)
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			fs.SetOutput(stdout)
-			fs.PrintDefaults()
-			return true, nil
-		}
-		return false, badf("%v (run with -h for the flags)", err)
-	}
-	if fs.NArg() > 0 {
-		return false, badf("unexpected argument %q (flags start with --; run with -h)", fs.Arg(0))
-	}
-	return false, nil
 }
 
 // engineFlags are the engine configuration flags of sim.

@@ -70,6 +70,9 @@ func TestBadInputExitsTwoWithOneLine(t *testing.T) {
 			if !strings.Contains(stderr, c.want) {
 				t.Fatalf("stderr %q does not mention %q", stderr, c.want)
 			}
+			if internalName.MatchString(stderr) {
+				t.Errorf("stderr %q names an internal component", stderr)
+			}
 		})
 	}
 }

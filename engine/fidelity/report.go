@@ -39,8 +39,10 @@ type Report struct {
 	// HeldOutMedian and FittedMedian are the median absolute errors of the
 	// held-out and fitted figures; AllMedian pools both.
 	HeldOutMedian, FittedMedian, AllMedian float64
-	// WorstHeldOut is the held-out figure furthest off by Factor.
-	WorstHeldOut Row
+	// WorstHeldOut and WorstFitted are the held-out and the fitted figure
+	// furthest off by Factor: fitting does not hide a figure the model
+	// cannot reach, so the page names both.
+	WorstHeldOut, WorstFitted Row
 	// ByKind is the median absolute error of every figure of each kind.
 	ByKind map[Kind]float64
 }
@@ -79,13 +81,15 @@ func (rep *Report) summarize() {
 		e := math.Abs(r.Error())
 		all = append(all, e)
 		byKind[r.Kind] = append(byKind[r.Kind], e)
-		if !r.HeldOut() {
+		worst := &rep.WorstHeldOut
+		if r.HeldOut() {
+			held = append(held, e)
+		} else {
 			fitted = append(fitted, e)
-			continue
+			worst = &rep.WorstFitted
 		}
-		held = append(held, e)
-		if rep.WorstHeldOut.Run == nil || r.Factor() > rep.WorstHeldOut.Factor() {
-			rep.WorstHeldOut = r
+		if worst.Run == nil || r.Factor() > worst.Factor() {
+			*worst = r
 		}
 	}
 	rep.HeldOutMedian, rep.FittedMedian, rep.AllMedian = median(held), median(fitted), median(all)

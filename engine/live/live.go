@@ -36,6 +36,9 @@ type Config struct {
 	// hands them to Remote with the engine's start, the zero of the
 	// events' Time; their times are measured. The runner stays idle.
 	Remote func(ctx context.Context, req engine.Request, start time.Time) (<-chan Event, error)
+	// Background, when its Next is set, is traffic the engine adds to
+	// itself on its own modelled clock (see Background).
+	Background Background
 }
 
 // ErrClosed is reported to requests still running when the engine closes.
@@ -44,7 +47,7 @@ var ErrClosed = errors.New("live engine closed")
 // Event is one thing that happened to a request: a token, or (Done) its end.
 type Event struct {
 	Token int // token id (not set on the final event)
-	Index int // position in the completion
+	Index int // position in the completion, thinking tokens included
 	// Time is the engine timestamp; At is the wall time it maps to.
 	Time time.Duration
 	At   time.Time
@@ -65,6 +68,15 @@ type Event struct {
 	// and what those steps cost (final event only).
 	Sharing Sharing
 	Err     error
+	// Thinking marks a token a reasoning model wrote as thinking before
+	// its answer (a remote server's reasoning; the bundled engine never
+	// sets it). It counts as a token written but is no part of the
+	// answer, so it holds no answer text and no first word.
+	Thinking bool
+	// Server names the real server that timed the event, e.g.
+	// "http://host/v1 (qwen3:8b)", when a remote engine serves the
+	// request (see Config.Remote); "" when the modelled GPU made it.
+	Server string
 }
 
 // Engine is a running live engine. Its methods are safe for concurrent use.
@@ -79,6 +91,10 @@ type Engine struct {
 	stalled time.Duration
 	// batchStreams is tallySharing's scratch list (runner only).
 	batchStreams []*stream
+	// bg is the background traffic, nil without (see Background);
+	// callers counts the callers' requests in the engine (runner only).
+	bg      *background
+	callers int
 
 	mu       sync.Mutex
 	pending  []command
@@ -92,9 +108,12 @@ type Engine struct {
 }
 
 type command struct {
-	submit *stream // nil: abort
+	submit *stream // nil: abort or anchor
 	id     string
 	at     time.Time // when Submit was called: the request's arrival
+	sent   time.Time // when the caller says it sent it (WithSentAt); zero if unsaid
+	// anchor, when set, is engine time at (see Anchor).
+	anchor *time.Duration
 }
 
 // New starts a live engine for cfg.
@@ -115,6 +134,7 @@ func New(cfg Config) (*Engine, error) {
 		stats:   eng.Stats(),
 		wake:    make(chan struct{}, 1),
 		done:    make(chan struct{}),
+		bg:      newBackground(cfg.Background),
 	}
 	go e.run()
 	return e, nil
@@ -126,8 +146,12 @@ func (e *Engine) Config() engine.Config { return e.eng.Config() }
 // Footprint returns the derived memory figures.
 func (e *Engine) Footprint() engine.Footprint { return e.eng.Footprint() }
 
-// Start is the wall time of engine time zero.
-func (e *Engine) Start() time.Time { return e.start }
+// Start is the wall time of engine time zero; Anchor may move it.
+func (e *Engine) Start() time.Time {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.start
+}
 
 // Submit queues a request and returns its event stream: tokens in order,
 // each with its engine timestamp, then one Done event; then the channel is
@@ -174,11 +198,12 @@ func (e *Engine) SubmitTogether(ctx context.Context, reqs ...engine.Request) ([]
 		}
 	}
 	now := e.clock.Now()
+	sent, _ := SentAt(ctx)
 	for i, req := range reqs {
 		st := newStream(req)
-		st.source = sourceOf(ctx, e.cfg.Source)
+		st.source, st.watcher = sourceOf(ctx, e.cfg.Source), watcherOf(ctx)
 		e.streams[req.ID] = st
-		e.pending = append(e.pending, command{submit: st, id: req.ID, at: now})
+		e.pending = append(e.pending, command{submit: st, id: req.ID, at: now, sent: sent})
 		streams[i], outs[i] = st, st.out
 	}
 	e.mu.Unlock()
@@ -207,6 +232,20 @@ func (e *Engine) submitRemote(ctx context.Context, reqs []engine.Request, outs [
 	// cancel only has to be released with it.
 	context.AfterFunc(ctx, cancel)
 	return outs, nil
+}
+
+// Anchor says that moment at of a caller's modelled timeline is engine
+// time t: on an engine with background traffic that no caller's request
+// has reached yet, the engine's start moves to match, so requests sent
+// at modelled moments (WithSentAt) meet the traffic where the model puts
+// them however late the host ran before. Otherwise it does nothing.
+func (e *Engine) Anchor(at time.Time, t time.Duration) {
+	e.mu.Lock()
+	if !e.closed {
+		e.pending = append(e.pending, command{at: at, anchor: &t})
+	}
+	e.mu.Unlock()
+	e.poke()
 }
 
 // abort asks the runner to abort id at its next step.

@@ -26,8 +26,12 @@ type RequestStats struct {
 	Usage        engine.Usage
 	Timing       engine.Timing
 	// TokenGaps are the times between consecutive output tokens (one fewer
-	// than the tokens), what vLLM's time_per_output_token observes.
+	// than the tokens), what vLLM's time_per_output_token observes. Only
+	// an engine's own Observer gets them.
 	TokenGaps []time.Duration
+	// Sharing is who else the request's steps served, as its final event
+	// says.
+	Sharing Sharing
 }
 
 type sourceKey struct{}
@@ -37,6 +41,41 @@ type sourceKey struct{}
 // engine that several callers share.
 func WithSource(ctx context.Context, source string) context.Context {
 	return context.WithValue(ctx, sourceKey{}, source)
+}
+
+type watcherKey struct{}
+
+// WithWatcher makes every engine that a request submitted with ctx runs
+// on tell w when that request ends, aborted ones included (their Sharing
+// up to the abort): a caller who hands ctx on to code that submits for
+// it (a lab's run) learns which batches its own requests shared, on
+// whichever engine they ran. w is called on the engine's runner, so it
+// must be quick and must not block.
+func WithWatcher(ctx context.Context, w Observer) context.Context {
+	return context.WithValue(ctx, watcherKey{}, w)
+}
+
+// watcherOf is ctx's watcher, or nil.
+func watcherOf(ctx context.Context) Observer {
+	w, _ := ctx.Value(watcherKey{}).(Observer)
+	return w
+}
+
+type sentKey struct{}
+
+// WithSentAt says that the requests submitted with ctx were sent at
+// moment at of the caller's modelled timeline, which a busy host may have
+// got them to the engine after. An engine with background traffic that
+// stands still puts them there (see Background); any other engine takes a
+// request when it comes.
+func WithSentAt(ctx context.Context, at time.Time) context.Context {
+	return context.WithValue(ctx, sentKey{}, at)
+}
+
+// SentAt is the moment WithSentAt put in ctx, if any.
+func SentAt(ctx context.Context) (time.Time, bool) {
+	at, ok := ctx.Value(sentKey{}).(time.Time)
+	return at, ok
 }
 
 // sourceOf is ctx's source, or fallback when ctx names none.

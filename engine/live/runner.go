@@ -15,16 +15,18 @@ func (e *Engine) run() {
 			e.shutdown()
 			return
 		}
-		at, ok := e.eng.NextStepAt()
-		if !ok {
+		if e.standsStill() {
 			<-e.wake
 			continue
 		}
-		if at > e.eng.Now() { // a static batch is filling: wait, but wake on submits
-			if !e.waitUntil(at, true) {
+		e.admitBackground()
+		at, ok := e.eng.NextStepAt()
+		if !ok || at > e.eng.Now() {
+			// Idle, or a static batch is filling: wait for the next step or
+			// background arrival, but wake on submits.
+			if !e.idle(at, ok) {
 				continue
 			}
-			e.eng.AdvanceTo(at)
 		}
 		res := e.eng.Step()
 		e.waitUntil(res.Trace.End(), false)
@@ -35,6 +37,25 @@ func (e *Engine) run() {
 			e.stalled += lag
 		}
 	}
+}
+
+// idle waits until the engine has work at engine time stepAt (when
+// stepping) or the next background request arrives, whichever is first,
+// and reports whether a step is due now. A submit ends the wait early.
+func (e *Engine) idle(stepAt time.Duration, stepping bool) bool {
+	wake, bg := e.nextBackground()
+	if !bg && !stepping {
+		<-e.wake
+		return false
+	}
+	if !bg || (stepping && stepAt <= wake) {
+		wake, bg = stepAt, false
+	}
+	if !e.waitUntil(wake, true) {
+		return false
+	}
+	e.eng.AdvanceTo(wake)
+	return !bg // a background arrival: admit it, then look again
 }
 
 // waitUntil sleeps until engine time t. With interruptible it returns
@@ -70,15 +91,27 @@ func (e *Engine) apply() bool {
 	if len(cmds) == 0 {
 		return true
 	}
-	if !e.eng.HasWork() {
+	standing := e.standsStill()
+	for _, c := range cmds {
+		if c.anchor != nil {
+			e.anchor(c.at, *c.anchor)
+		}
+	}
+	if standing {
+		e.catchUpTo(cmds)
+	} else if !e.eng.HasWork() {
 		// Idle: bring the engine clock up to the latest submit, not to
 		// now. A runner that woke late (a busy host) then catches up on
 		// the steps it owes instead of counting its own lateness as the
 		// GPU's queueing; a wake-up later than MaxLag is resynced after
 		// the first step, as any stall is.
 		e.eng.AdvanceTo(max(e.eng.Now(), latestSubmit(cmds).Sub(e.start)))
+		e.admitBackground() // the traffic that came first queues first
 	}
 	for _, c := range cmds {
+		if c.anchor != nil {
+			continue
+		}
 		if c.submit == nil {
 			e.eng.Abort(c.id)
 			continue
@@ -86,14 +119,16 @@ func (e *Engine) apply() bool {
 		req := c.submit.req
 		// A request submitted mid-step arrived before the engine clock's
 		// current value (the step's end); an idle engine was just advanced.
-		req.Arrival = min(max(c.at.Sub(e.start), 0), e.eng.Now())
+		req.Arrival = min(e.arrival(c, standing), e.eng.Now())
 		c.submit.arrivalGPU = req.Arrival - e.stalled
 		if err := e.eng.Add(req); err != nil {
 			e.mu.Lock()
 			delete(e.streams, c.id)
 			e.mu.Unlock()
 			c.submit.push(Event{Done: true, Err: err})
+			continue
 		}
+		e.callers++
 	}
 	e.updateStats()
 	return true
@@ -115,6 +150,7 @@ func latestSubmit(cmds []command) time.Time {
 func (e *Engine) deliver(res *engine.StepResult) {
 	observed := e.cfg.Observer != nil
 	var done []RequestStats
+	var watched []watchedEnd
 	e.mu.Lock()
 	e.tallySharing(res.Trace.Batch, res.Trace.Duration)
 	for _, t := range res.Tokens {
@@ -132,20 +168,31 @@ func (e *Engine) deliver(res *engine.StepResult) {
 	var ends []ending
 	for _, f := range res.Finished {
 		if st, ok := e.streams[f.ID]; ok {
+			e.callers--
+			sh := st.share.sharing()
 			ends = append(ends, ending{st, Event{Done: true, Index: f.Usage.CompletionTokens, Time: f.Timing.End,
 				At: e.start.Add(f.Timing.End), GPU: e.gpuTime(st, f.Timing.End), FinishReason: f.FinishReason,
-				Usage: f.Usage, Timing: f.Timing, Sharing: st.share.sharing()}})
+				Usage: f.Usage, Timing: f.Timing, Sharing: sh}})
 			delete(e.streams, f.ID)
-			if observed && f.FinishReason != engine.FinishAbort {
-				done = append(done, RequestStats{Source: st.source, FinishReason: f.FinishReason,
-					Usage: f.Usage, Timing: f.Timing, TokenGaps: st.gaps})
+			stats := RequestStats{Source: st.source, FinishReason: f.FinishReason, Usage: f.Usage, Timing: f.Timing, Sharing: sh}
+			if st.watcher != nil {
+				watched = append(watched, watchedEnd{st.watcher, stats})
 			}
+			if observed && f.FinishReason != engine.FinishAbort {
+				stats.TokenGaps = st.gaps
+				done = append(done, stats)
+			}
+		} else if e.isBackground(f.ID) {
+			e.backgroundFinished(f.ID)
 		}
 	}
 	e.mu.Unlock()
 	// Observe before the final events go out, so a caller who has seen its
 	// request end also finds it in the metrics.
 	e.notify(done)
+	for _, w := range watched {
+		w.watcher.RequestFinished(w.stats)
+	}
 	for _, end := range ends {
 		end.st.push(end.ev)
 	}
@@ -153,6 +200,12 @@ func (e *Engine) deliver(res *engine.StepResult) {
 		e.publishTrace(&res.Trace)
 	}
 	e.updateStats()
+}
+
+// watchedEnd is a finished request for its watcher (see WithWatcher).
+type watchedEnd struct {
+	watcher Observer
+	stats   RequestStats
 }
 
 // gpuTime is engine time t as modelled GPU time since st arrived: the

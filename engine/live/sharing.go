@@ -48,6 +48,8 @@ func (e *Engine) tallySharing(batch []engine.BatchEntry, dur time.Duration) {
 			if !st.share.scheduled {
 				newcomers++
 			}
+		} else if e.newToBatch(b.ID) {
+			newcomers++
 		}
 	}
 	for _, st := range e.batchStreams {

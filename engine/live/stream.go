@@ -18,8 +18,10 @@ type stream struct {
 	final  bool
 	notify chan struct{}
 	// Observation state, touched only by the runner (under the engine
-	// lock): who submitted it, and its token gaps so far.
+	// lock): who submitted it, who watches it (see WithWatcher), and its
+	// token gaps so far.
 	source    string
+	watcher   Observer
 	lastToken time.Duration
 	gaps      []time.Duration
 	// Runner-only state behind Event.GPU and Sharing: the arrival in

@@ -57,8 +57,11 @@ func TestRunTimedKeepsModelledTimes(t *testing.T) {
 		{"stream then moderate", FilterConfig{Policy: StreamThenModerate, Window: 5}, 10 * ms, 0, len(pieces)},
 		// The whole answer is checked once it is written, and blocked.
 		{"moderate then send", FilterConfig{Policy: ModerateThenSend}, -1, time.Duration(len(pieces))*10*ms + 50*ms, len(pieces)},
-		{"window", FilterConfig{Policy: BufferedWindow, Window: 5, Overlap: 8}, 130*ms + 50*ms, 0, len(pieces)},
-		{"abort", FilterConfig{Policy: AbortMidStream, Window: 5, Overlap: 8}, 130*ms + 50*ms, 0, -1},
+		// An overlap longer than the window: the first check (5 tokens)
+		// holds all it read, the second (10 tokens, once the first is back)
+		// releases 10 − 8.
+		{"window", FilterConfig{Policy: BufferedWindow, Window: 5, Overlap: 8}, 100*ms + 50*ms, 0, len(pieces)},
+		{"abort", FilterConfig{Policy: AbortMidStream, Window: 5, Overlap: 8}, 100*ms + 50*ms, 0, -1},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

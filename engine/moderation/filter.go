@@ -45,7 +45,7 @@ type Filter struct {
 	text   strings.Builder
 
 	released int   // tokens delivered
-	checked  int   // tokens covered by passing checks (stream-then-moderate)
+	checked  int   // tokens covered by passing checks
 	inFlight int   // id of the running check, 0 when none
 	checkTo  int   // end token of the running check
 	relTo    int   // where a pass of the running check releases up to
@@ -118,6 +118,7 @@ func (f *Filter) Checked(id int, r Result) []Action {
 	case ModerateThenSend:
 		return append([]Action{f.deliver(f.checkTo)}, f.next()...)
 	case BufferedWindow, AbortMidStream:
+		f.checked = f.checkTo
 		to := f.relTo
 		var acts []Action
 		if to > f.released {
@@ -214,20 +215,24 @@ func (f *Filter) next() []Action {
 				due = n-f.checked >= f.cfg.Window || f.ended && n > f.checked
 			}
 		case BufferedWindow, AbortMidStream:
+			// A check is due once Window new tokens (or sentences) follow
+			// the last check. It reads them after the held-back overlap of
+			// the previous window (the first window has none) and releases
+			// all but its own last Overlap, which the next check re-reads.
 			from = f.released
 			if f.cfg.Unit == Sentences {
-				// Complete sentences not yet released; the last Overlap of
-				// them are held back, and so is any unfinished sentence.
-				after := f.boundsAfter(f.released)
-				due = len(after) >= f.cfg.Window+f.cfg.Overlap || f.ended && n > f.released
+				due = len(f.boundsAfter(f.checked)) >= f.cfg.Window || f.ended && n > f.released
 				if !f.ended {
+					// Complete sentences not yet released, less the last
+					// Overlap of them; an unfinished sentence waits too.
+					after := f.boundsAfter(f.released)
 					relTo = f.released
 					if k := len(after) - f.cfg.Overlap; k > 0 {
 						relTo = after[k-1]
 					}
 				}
 			} else {
-				due = n-f.released >= f.cfg.Window+f.cfg.Overlap || f.ended && n > f.released
+				due = n-f.checked >= f.cfg.Window || f.ended && n > f.released
 				if !f.ended {
 					relTo = max(f.released, n-f.cfg.Overlap)
 				}

@@ -18,8 +18,8 @@ const (
 	// then delivers it (or the fallback).
 	ModerateThenSend Policy = "moderate-then-send"
 	// BufferedWindow holds back a window of tokens, checks it together
-	// with the overlap held from the previous window, and releases only
-	// text that passed. On a failed check nothing more is released and a
+	// with the overlap held back from the previous window (the first
+	// window has none), and releases only text that passed. On a failed check nothing more is released and a
 	// notice follows the text already shown; generation runs on.
 	BufferedWindow Policy = "buffered-window"
 	// AbortMidStream is a buffered window that, on a failed check, also
@@ -67,7 +67,9 @@ type FilterConfig struct {
 	Window int
 	// Overlap is how many tokens at the end of each window are held back
 	// and checked again at the start of the next, like NeMo's
-	// context_size, so text split across two windows is seen whole.
+	// context_size, so text split across two windows is seen whole and
+	// none of it is shown first. The first window has no earlier text,
+	// so its check comes after Window tokens and releases Window−Overlap.
 	// In stream-then-moderate nothing is held; the overlap is only
 	// re-read as context.
 	Overlap int

@@ -364,3 +364,52 @@ func TestCleanStreamDeliveredWhole(t *testing.T) {
 		}
 	}
 }
+
+// TestWindowSchedule feeds one token at a time and records, for each
+// check, how many tokens had been written when it started, the range it
+// read and where it released to. The first window has no earlier text,
+// so its check comes after Window tokens; every later check re-reads the
+// Overlap held back from the one before and adds Window new tokens.
+func TestWindowSchedule(t *testing.T) {
+	type check struct{ at, from, to, release int }
+	for _, tc := range []struct {
+		window, overlap, tokens int
+		want                    []check
+	}{
+		{20, 10, 50, []check{{20, 0, 20, 10}, {40, 10, 40, 30}, {50, 30, 50, 50}}},
+		{20, 0, 45, []check{{20, 0, 20, 20}, {40, 20, 40, 40}, {45, 40, 45, 45}}},
+		// An overlap as long as the window: the first check holds all it read.
+		{5, 5, 12, []check{{5, 0, 5, 0}, {10, 0, 10, 5}, {12, 5, 12, 12}}},
+	} {
+		t.Run(fmt.Sprintf("window %d overlap %d", tc.window, tc.overlap), func(t *testing.T) {
+			f, err := NewFilter(FilterConfig{Policy: BufferedWindow, Window: tc.window, Overlap: tc.overlap})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []check
+			written := 0
+			var do func([]Action)
+			do = func(acts []Action) {
+				for _, a := range acts {
+					switch a.Kind {
+					case ActCheck:
+						got = append(got, check{at: written, from: a.From, to: a.To, release: a.From})
+						do(f.Checked(a.ID, Result{}))
+					case ActDeliver:
+						if len(got) > 0 {
+							got[len(got)-1].release = a.To
+						}
+					}
+				}
+			}
+			for written < tc.tokens {
+				written++
+				do(f.Token(" w"))
+			}
+			do(f.End())
+			if fmt.Sprint(got) != fmt.Sprint(tc.want) {
+				t.Errorf("checks (written, from, to, released to) %v, want %v", got, tc.want)
+			}
+		})
+	}
+}

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"sync/atomic"
 	"time"
+
+	"github.com/latencylab/latencylab/engine/live"
 )
 
 // Why a gateway attempt ended.
@@ -99,7 +101,7 @@ func (r *run) attempt(ctx context.Context, tier Tier, preq ProviderRequest, from
 	var finish string
 	var cut limit // a limit the modelled timeline passed
 	end := time.Duration(-1)
-	stream, err := tier.Provider.Stream(actx, preq)
+	stream, err := tier.Provider.Stream(r.sentAt(actx, from), preq)
 	if err == nil {
 		for {
 			var ev StreamEvent
@@ -207,6 +209,18 @@ func (r *run) attemptEnd(err error, cut limit, from, wallFrom, final, last time.
 		return max(final, last)
 	}
 	return max(from+r.rec.since()-wallFrom, last)
+}
+
+// sentAt marks ctx as sent at from on the run's modelled timeline, so an
+// engine that can (live.WithSentAt) takes the call then however late the
+// host is. A caller that sent the whole request at a modelled moment (rows
+// run one after another, say) has the timeline start there.
+func (r *run) sentAt(ctx context.Context, from time.Duration) context.Context {
+	origin, ok := live.SentAt(r.ctx)
+	if !ok {
+		origin = r.rec.start
+	}
+	return live.WithSentAt(ctx, origin.Add(from))
 }
 
 // tokenTime is when a chunk reached the gateway on the modelled

@@ -69,8 +69,16 @@ func (p *EngineProvider) Stream(ctx context.Context, req ProviderRequest) (Strea
 	return s, nil
 }
 
+// thinkingStandIn is the reasoning text of a thinking token from an
+// engine that serves a reasoning model on a real server (live.Event
+// Thinking): the events carry no text of the server's, and the gateway
+// needs some to route the token to the thinking, as a server's own
+// reasoning would be routed.
+const thinkingStandIn = "…"
+
 // forwardEngine turns engine token ids back into the composed text pieces,
-// each stamped sent plus its modelled GPU time.
+// each stamped sent plus its modelled GPU time. A thinking token is
+// thinking, with no place in the answer.
 func forwardEngine(ctx context.Context, events <-chan live.Event, answer textmodel.Answer, sent time.Time, out chan<- streamItem) {
 	defer close(out)
 	send := func(it streamItem) bool {
@@ -81,6 +89,7 @@ func forwardEngine(ctx context.Context, events <-chan live.Event, answer textmod
 			return false
 		}
 	}
+	thought := 0
 	for ev := range events {
 		if ev.Done {
 			if ev.Err != nil {
@@ -92,11 +101,14 @@ func forwardEngine(ctx context.Context, events <-chan live.Event, answer textmod
 					CachedTokens: ev.Usage.CachedTokens}}})
 			return
 		}
-		piece := ""
-		if ev.Index >= 0 && ev.Index < len(answer.Pieces) {
-			piece = answer.Pieces[ev.Index]
+		item := StreamEvent{Tokens: 1, At: sent.Add(ev.GPU), Since: ev.GPU}
+		if k := ev.Index - thought; ev.Thinking {
+			thought++
+			item.Reasoning = thinkingStandIn
+		} else if k >= 0 && k < len(answer.Pieces) {
+			item.Text = answer.Pieces[k]
 		}
-		if !send(streamItem{ev: StreamEvent{Text: piece, Tokens: 1, At: sent.Add(ev.GPU), Since: ev.GPU}}) {
+		if !send(streamItem{ev: item}) {
 			return
 		}
 	}

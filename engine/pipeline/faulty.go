@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/latencylab/latencylab/engine/clock"
+	"github.com/latencylab/latencylab/engine/live"
 )
 
 // Faults are provider misbehaviours a lab can switch on. The zero value
@@ -58,6 +59,9 @@ func (p *FaultyProvider) Stream(ctx context.Context, req ProviderRequest) (Strea
 	// on it (a queue, a cold replica), so the delay comes before the call.
 	if err := clock.Sleep(ctx, clk, p.Faults.FirstTokenDelay); err != nil {
 		return nil, err
+	}
+	if sent, ok := live.SentAt(ctx); ok { // modelled: it waited exactly the delay
+		ctx = live.WithSentAt(ctx, sent.Add(p.Faults.FirstTokenDelay))
 	}
 	inner, err := p.Inner.Stream(ctx, req)
 	if err != nil {

@@ -176,6 +176,7 @@ func (r *run) route(a *answer, ev StreamEvent, tier string, at time.Duration) {
 func (r *run) think(a *answer, text string, tokens int, tier string, at time.Duration) {
 	t := &a.thought // route has started it
 	t.tokens += tokens
+	a.lastToken = at // a thinking token is a token produced: the decode span runs to it
 	if !a.answering {
 		t.end = at
 	}

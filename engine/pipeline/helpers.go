@@ -64,7 +64,7 @@ func (r *run) helperCalls(ctx context.Context, from time.Duration) (time.Duratio
 			req := ProviderRequest{ID: fmt.Sprintf("%s-%s", r.id, task.name), Model: tier.Model, MaxTokens: maxTokens, Seed: r.req.Seed,
 				Messages: []textmodel.Message{{Role: textmodel.RoleSystem, Content: task.prompt}, {Role: textmodel.RoleUser, Content: r.lookupText}}}
 			wallFrom := r.rec.since()
-			u, took, err := drain(ctx, tier.Provider, req)
+			u, took, err := drain(r.sentAt(ctx, from), tier.Provider, req)
 			if took < 0 { // no modelled time: the handler's
 				took = r.rec.since() - wallFrom
 			}

@@ -92,10 +92,9 @@ func (h Hosting) Apply(cfg *engine.Config) error {
 // HostedEngine is a provider's own live engine with other tenants' load
 // running on it: the learner's requests share its queue and batches.
 type HostedEngine struct {
-	Engine  *live.Engine
-	tenants *Tenants
-	load    TenantLoad
-	clk     clock.Clock
+	Engine *live.Engine
+	load   TenantLoad
+	clk    clock.Clock
 }
 
 // StartHostedEngine starts an engine of cfg (with h's GPU) paced by clk and
@@ -107,33 +106,48 @@ func StartHostedEngine(cfg engine.Config, h Hosting, clk clock.Clock) (*HostedEn
 	if err := h.Apply(&cfg); err != nil {
 		return nil, err
 	}
-	e, err := live.New(live.Config{Engine: cfg, Clock: clk, Source: "tenants"})
+	e, err := live.New(live.Config{Engine: cfg, Clock: clk, Source: "tenants", Background: h.Tenants.Background()})
 	if err != nil {
 		return nil, fmt.Errorf("hosted engine: %w", err)
 	}
-	return &HostedEngine{Engine: e, tenants: StartTenants(e, clk, h.Tenants), load: h.Tenants, clk: clk}, nil
+	return &HostedEngine{Engine: e, load: h.Tenants, clk: clk}, nil
 }
 
 // WarmUp waits until the tenants' load is steady (at once when there is
-// none). ahead is how long the caller's request will take to reach the
-// engine after WarmUp returns (the network's handshakes and upload, say):
-// the wait is that much shorter, so the request meets the same traffic
-// whatever the distance, and switching the network off changes nothing
-// but the network's own share.
+// none), then says so (Settled). ahead is how long the caller's request
+// will take to reach the engine after WarmUp returns (the network's
+// handshakes and upload, say): the wait is that much shorter, so the
+// request meets the same traffic whatever the distance, and switching the
+// network off changes nothing but the network's own share.
 func (he *HostedEngine) WarmUp(ctx context.Context, ahead time.Duration) error {
 	if !he.load.On() {
 		return nil
 	}
-	return clock.Sleep(ctx, clock.Or(he.clk), he.load.warmUp()-ahead)
+	if err := clock.Sleep(ctx, clock.Or(he.clk), he.load.warmUp()-ahead); err != nil {
+		return err
+	}
+	he.Settled(ahead)
+	return nil
+}
+
+// Settled says that the caller's modelled timeline stands at the end of
+// the warm-up now (see WarmUp for ahead): a request sent at a modelled
+// moment after it (live.WithSentAt) then reaches the tenants' traffic
+// where the model puts it, however late a busy host ended the warm-up's
+// wait or sent the request. The engine runs the traffic only while a
+// caller's request is on it (live.Background), so nothing has run ahead.
+func (he *HostedEngine) Settled(ahead time.Duration) {
+	if he.load.On() {
+		he.Engine.Anchor(clock.Or(he.clk).Now(), he.load.warmUp()-ahead)
+	}
 }
 
 // TenantsSent is how many of other tenants' requests reached the engine.
-func (he *HostedEngine) TenantsSent() int { return he.tenants.Sent() }
+func (he *HostedEngine) TenantsSent() int { return he.Engine.Background().Sent }
 
-// Close stops the load, then the engine; every goroutine of both has
+// Close stops the engine and its load; every goroutine of both has
 // returned when it does.
 func (he *HostedEngine) Close() error {
-	he.tenants.Stop()
 	if err := he.Engine.Close(); err != nil {
 		return errors.Join(errors.New("hosted engine: close"), err)
 	}

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/latencylab/latencylab/engine/clock"
+	"github.com/latencylab/latencylab/engine/live"
 )
 
 // NetworkProvider puts a network between the gateway and a provider: each
@@ -49,6 +50,9 @@ func (n NetworkProvider) Stream(ctx context.Context, req ProviderRequest) (Strea
 		defer close(s.sent)
 		if s.err = clock.Sleep(ctx, s.clk, up); s.err != nil {
 			return
+		}
+		if sent, ok := live.SentAt(ctx); ok { // modelled: it crossed in exactly up
+			ctx = live.WithSentAt(ctx, sent.Add(up))
 		}
 		s.inner, s.err = n.Inner.Stream(ctx, req)
 	}()

@@ -76,7 +76,7 @@ func (v *liveView) stats(r *recorder) []labs.Stat {
 	if len(gaps) > 0 {
 		itlMax = gaps[len(gaps)-1]
 	}
-	note := fmt.Sprintf("%d of %d requests", sum.completed, len(r.reqs))
+	note := fmt.Sprintf("%s of %s requests", labs.Thousands(sum.completed), labs.Thousands(len(r.reqs)))
 	preNote := "requests evicted to free KV cache, recomputed later"
 	if v.s.shared {
 		preNote = "on the shared engine, everyone's requests"

@@ -233,13 +233,13 @@ func (p params) settings() (settings, error) {
 			knob = knobLongPrompt
 		}
 		return settings{}, labs.FieldError{Knob: knob, Message: fmt.Sprintf(
-			"The longest request (%d prompt tokens plus a %d-token answer) exceeds %s's %d-token context; shorten the prompt or the answers.",
-			max(s.prompt, s.longPrompt), hi, s.profile.Model, ctx)}
+			"The longest request (%s prompt tokens plus a %s-token answer) exceeds %s's %s-token context; shorten the prompt or the answers.",
+			labs.Thousands(max(s.prompt, s.longPrompt)), labs.Thousands(hi), s.profile.Model, labs.Thousands(ctx))}
 	}
 	if s.tooBigForBudget(longest) {
 		return settings{}, labs.FieldError{Knob: knobBudget, Message: fmt.Sprintf(
-			"With chunked prefill off, one step must hold a whole request: the longest needs %d tokens (prompt plus answer) but the budget is %d. Raise the token budget or turn chunked prefill on.",
-			longest, s.budget)}
+			"With chunked prefill off, one step must hold a whole request: the longest needs %s tokens (prompt plus answer) but the budget is %s. Raise the token budget or turn chunked prefill on.",
+			labs.Thousands(longest), labs.Thousands(s.budget))}
 	}
 	return s, nil
 }

@@ -44,11 +44,11 @@ func (v *liveView) status(r *recorder) string {
 		}
 	}
 	if len(r.steps) == 0 {
-		return fmt.Sprintf("Sending %d requests to %s (%s).", len(r.reqs), v.engineName(), v.cfg.Policy)
+		return fmt.Sprintf("Sending %s requests to %s (%s).", labs.Thousands(len(r.reqs)), v.engineName(), v.cfg.Policy)
 	}
 	st := r.steps[len(r.steps)-1]
-	return fmt.Sprintf("%s: %d of %d requests done, %d arrived; %d in the batch, %d waiting.",
-		fmtMS(labs.Millis(r.now)), done, len(r.reqs), arrived, st.running, st.waiting)
+	return fmt.Sprintf("%s: %s of %s requests done, %s arrived; %s in the batch, %s waiting.",
+		fmtMS(labs.Millis(r.now)), labs.Thousands(done), labs.Thousands(len(r.reqs)), labs.Thousands(arrived), labs.Thousands(st.running), labs.Thousands(st.waiting))
 }
 
 func (v *liveView) doneStatus(r *recorder) string {

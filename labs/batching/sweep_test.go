@@ -2,7 +2,6 @@ package batching
 
 import (
 	"context"
-	"fmt"
 	"reflect"
 	"slices"
 	"testing"
@@ -136,7 +135,7 @@ func TestSweepGoodputFollowsLimits(t *testing.T) {
 	g, _ := statValue(final, "goodput_continuous")
 	// Rows run policy by policy from the lightest rate up.
 	i := slices.IndexFunc(final.Tables[0].Rows, func(row []string) bool { return row[0] == "continuous" })
-	all := fmt.Sprintf("%d of %d", sweepRequests, sweepRequests)
+	all := labs.Thousands(sweepRequests) + " of " + labs.Thousands(sweepRequests)
 	if row := final.Tables[0].Rows[i]; row[7] != all {
 		t.Errorf("continuous at %s req/s: %s good with loose limits, want %s", row[1], row[7], all)
 	}

@@ -25,12 +25,12 @@ type sweepView struct {
 
 func (v *sweepView) frame(final bool) labs.Frame {
 	total := len(sweepPolicies) * sweepRates
-	status := fmt.Sprintf("Sweep: %d of %d points simulated (%s requests each). On a burst this GPU serves about %s req/s one at a time, %s in static batches and %s with continuous batching; each policy's rates run from %s to %s times its own figure.",
-		v.done, total, labs.Thousands(sweepRequests), fmtNum(roundSig(v.plan.capacity[0], 2)), fmtNum(roundSig(v.plan.capacity[1], 2)),
+	status := fmt.Sprintf("Sweep: %s of %s points simulated (%s requests each). On a burst this GPU serves about %s req/s one at a time, %s in static batches and %s with continuous batching; each policy's rates run from %s to %s times its own figure.",
+		labs.Thousands(v.done), labs.Thousands(total), labs.Thousands(sweepRequests), fmtNum(roundSig(v.plan.capacity[0], 2)), fmtNum(roundSig(v.plan.capacity[1], 2)),
 		fmtNum(roundSig(v.plan.capacity[2], 2)), fmtNum(loadLow), fmtNum(loadHigh))
 	if final {
-		status = fmt.Sprintf("Sweep done: %d points of %s requests on %s, on the virtual clock. The rate axis is logarithmic so all three knees fit.",
-			total, labs.Thousands(sweepRequests), v.plan.s.profile)
+		status = fmt.Sprintf("Sweep done: %s points of %s requests on %s, on the virtual clock. The rate axis is logarithmic so all three knees fit.",
+			labs.Thousands(total), labs.Thousands(sweepRequests), v.plan.s.profile)
 	}
 	return labs.Frame{
 		Final:  final,
@@ -111,7 +111,7 @@ func (v *sweepView) stats() []labs.Stat {
 	var out []labs.Stat
 	for pi, pol := range sweepPolicies {
 		out = append(out, labs.Stat{Key: "capacity_rps_" + string(pol), Label: "Burst capacity, " + string(pol), Value: round2(v.plan.capacity[pi]), Unit: "req/s",
-			Note: fmt.Sprintf("%d requests at once; places this policy's rates", calibrationRequests(v.plan.s))})
+			Note: fmt.Sprintf("%s requests at once; places this policy's rates", labs.Thousands(calibrationRequests(v.plan.s)))})
 	}
 	for pi, pol := range sweepPolicies {
 		out = append(out, labs.Stat{Key: "peak_throughput_" + string(pol), Label: "Peak throughput, " + string(pol),
@@ -136,8 +136,9 @@ func (v *sweepView) table() labs.Table {
 			s := pt.sum
 			t.Rows = append(t.Rows, []string{string(pol), fmtNum(pt.rate), fmtNum(math.Round(s.throughput())),
 				fmtNum(round1(percentile(s.ttft, 50))), fmtNum(round1(percentile(s.ttft, 95))), fmtNum(round1(percentile(s.tpot, 95))),
-				fmtNum(round2(s.goodput())), fmt.Sprintf("%d of %d", s.good, s.completed), fmtNum(math.Round(labs.Millis(s.duration))), // ms like the other times: one unit per table
-				strconv.FormatInt(pt.preempt, 10)})
+				fmtNum(round2(s.goodput())), fmt.Sprintf("%s of %s", labs.Thousands(s.good), labs.Thousands(s.completed)),
+				fmtNum(math.Round(labs.Millis(s.duration))), // ms like the other times: one unit per table
+				labs.Thousands(int(pt.preempt))})
 		}
 	}
 	return t

@@ -87,7 +87,7 @@ func (v *liveView) ttftAt(done []reqState, p float64) labs.Formula {
 		})
 	f := labs.Sum("ms", labs.Term{Name: "queued before its first step", Value: parts[0]},
 		labs.Term{Name: "prefill until its first token", Value: parts[1]})
-	f.Before = fmt.Sprintf("TTFT p%g = time queued + prefill, at that rank of the %d requests:", p, len(done))
+	f.Before = fmt.Sprintf("TTFT p%g = time queued + prefill, at that rank of the %s requests:", p, labs.Thousands(len(done)))
 	f.After = fmt.Sprintf("Under %s batching, %s.", v.s.policy, queueRule[v.s.policy])
 	return f
 }
@@ -201,7 +201,7 @@ func itlMaxWhy(r *recorder) (labs.Formula, bool) {
 func gapCause(r *recorder, n int, busy time.Duration, batch float64) string {
 	switch med := medianStep(r); {
 	case n > 1:
-		return fmt.Sprintf("The request sat out %d steps (%.1f sequences each on average): it was preempted or not yet rescheduled.", n-1, batch)
+		return fmt.Sprintf("The request sat out %s steps (%.1f sequences each on average): it was preempted or not yet rescheduled.", labs.Thousands(n-1), batch)
 	case labs.Millis(busy) > 1.5*med:
 		return fmt.Sprintf("One step of %.1f sequences ran %.1f× the median step (%s ms): it also read a prompt, and every token in it waited for that prefill.",
 			batch, labs.Millis(busy)/med, labs.Figure(med))
@@ -257,7 +257,7 @@ func (v *sweepView) sweepWhy() map[string]labs.Formula {
 	for pi, pol := range sweepPolicies {
 		if c := v.plan.capacity[pi]; c > 0 {
 			out["capacity_rps_"+string(pol)] = labs.Formula{Unit: "req/s", Result: c,
-				Expr: fmt.Sprintf("%d requests sent at once ÷ %s s until the last one finished", n, labs.Figure(float64(n)/c)),
+				Expr: fmt.Sprintf("%s requests sent at once ÷ %s s until the last one finished", labs.Thousands(n), labs.Figure(float64(n)/c)),
 				Lead: "The fastest this policy drains the workload; its sweep offers fractions of it"}
 		}
 	}
@@ -281,7 +281,7 @@ func (v *sweepView) sweepWhy() map[string]labs.Formula {
 		}
 		if good != nil {
 			out["goodput_"+string(pol)] = labs.Formula{Unit: "req/s", Result: good.sum.goodput(),
-				Expr: fmt.Sprintf("%d of %d requests within both limits ÷ %s s", good.sum.good, good.sum.completed, labs.Figure(good.sum.duration.Seconds())),
+				Expr: fmt.Sprintf("%s of %s requests within both limits ÷ %s s", labs.Thousands(good.sum.good), labs.Thousands(good.sum.completed), labs.Figure(good.sum.duration.Seconds())),
 				Lead: fmt.Sprintf("Best at %s req/s offered; past it, queueing pushes TTFT over its limit", labs.Figure(good.rate))}
 		}
 	}

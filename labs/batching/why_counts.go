@@ -26,7 +26,7 @@ func (v *liveView) countWhy(r *recorder) map[string]labs.Formula {
 	}
 	out[statCompleted] = labs.Formula{Unit: "requests", Result: float64(len(r.reqs) - unfinished),
 		Before: "Completed = requests sent − those unfinished when the run ended:",
-		Expr:   fmt.Sprintf("%d sent − %d unfinished", len(r.reqs), unfinished)}
+		Expr:   fmt.Sprintf("%s sent − %s unfinished", labs.Thousands(len(r.reqs)), labs.Thousands(unfinished))}
 	return out
 }
 
@@ -49,11 +49,11 @@ func (v *liveView) preemptionsWhy(r *recorder) (labs.Formula, bool) {
 	var expr []string
 	for _, k := range slices.Sorted(maps.Keys(steps)) {
 		n := steps[k]
-		expr = append(expr, fmt.Sprintf("%s × %d", labs.Count(n, "step"), k))
+		expr = append(expr, fmt.Sprintf("%s × %s", labs.Count(n, "step"), labs.Thousands(k)))
 		f.Result += float64(n * k)
 	}
 	f.Expr = strings.Join(expr, " + ")
-	cache := fmt.Sprintf("The cache holds %s blocks of %d tokens (%s tokens)", labs.Thousands(fp.NumBlocks), engine.BlockSize, labs.Thousands(fp.KVTokens))
+	cache := fmt.Sprintf("The cache holds %s blocks of %s tokens (%s tokens)", labs.Thousands(fp.NumBlocks), labs.Thousands(engine.BlockSize), labs.Thousands(fp.KVTokens))
 	used := fmt.Sprintf("at its fullest it held %.0f%% of them (%s blocks)", 100*peak, labs.Thousands(int(peak*float64(fp.NumBlocks)+0.5)))
 	if f.Expr == "" {
 		f.Expr = "no step ran out of blocks"

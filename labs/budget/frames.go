@@ -95,7 +95,7 @@ func (v *view) waterfall() labs.Chart {
 func (v *view) liveFrame() labs.Frame {
 	status := "Request in the pipeline…"
 	if v.tokens > 0 {
-		status = fmt.Sprintf("Streaming the answer: %d of %d tokens.", v.tokens, v.s.answerTokens)
+		status = fmt.Sprintf("Streaming the answer: %s of %s tokens.", labs.Thousands(v.tokens), labs.Thousands(v.s.answerTokens))
 	}
 	return labs.Frame{Status: status, Charts: []labs.Chart{v.waterfall()}}
 }
@@ -123,7 +123,7 @@ func (v *view) liveStats(res *pipeline.Result) []labs.Stat {
 		{Key: statFirstWord, Label: "First word (one request)", Value: pipelinelab.Round1(pipelinelab.MS(res.Summary.FirstWord)), Unit: "ms",
 			Note: note},
 		{Key: statComplete, Label: "Complete (one request)", Value: pipelinelab.Round1(pipelinelab.MS(res.Summary.Total)), Unit: "ms",
-			Note: fmt.Sprintf("%d tokens written", res.Summary.OutputTokens)},
+			Note: fmt.Sprintf("%s tokens written", labs.Thousands(res.Summary.OutputTokens))},
 	}
 	if v.second != nil {
 		if start, end, done := v.second.span(); done {
@@ -173,7 +173,7 @@ func (v *view) finalFrame(res *pipeline.Result, b batch) labs.Frame {
 	}
 	n := len(fw)
 	stats := append(v.liveStats(res),
-		labs.Stat{Key: statMean, Label: fmt.Sprintf("Mean first word (%d requests)", n), Value: mean, Unit: "ms"},
+		labs.Stat{Key: statMean, Label: fmt.Sprintf("Mean first word (%s requests)", labs.Thousands(n)), Value: mean, Unit: "ms"},
 		labs.Stat{Key: statP50, Label: "p50 first word", Value: p50, Unit: "ms", Note: "half the requests are faster"},
 		labs.Stat{Key: statP95, Label: "p95 first word", Value: p95, Unit: "ms", Note: "one in twenty is slower"},
 		labs.Stat{Key: statP99, Label: "p99 first word", Value: p99, Unit: "ms", Note: "one in a hundred is slower"},
@@ -182,13 +182,13 @@ func (v *view) finalFrame(res *pipeline.Result, b batch) labs.Frame {
 			Note: fmt.Sprintf("%s first word; %.1f%% of requests within the budget", v.s.percentileTag, share)},
 	)
 	why := batchWhy(v.s, b, target)
-	title := fmt.Sprintf("Time to first word, %d requests (virtual clock)", n)
+	title := fmt.Sprintf("Time to first word, %s requests (virtual clock)", labs.Thousands(n))
 	if v.reused != "" {
 		for k, f := range why {
 			f.After = strings.TrimSpace(f.After + " Its model first token is the one request's, reused.")
 			why[k] = f
 		}
-		title = fmt.Sprintf("Time to first word, %d requests (stage times drawn, model time of the one request)", n)
+		title = fmt.Sprintf("Time to first word, %s requests (stage times drawn, model time of the one request)", labs.Thousands(n))
 	}
 	labs.Explain(stats, why)
 	hist := labs.Chart{ID: chartHist, Title: title,
@@ -224,7 +224,7 @@ func stageTable(b batch) labs.Table {
 		{"model: second call", func(s sample) time.Duration { return s.second }},
 		{"complete", func(s sample) time.Duration { return s.complete }},
 	}
-	t := labs.Table{Title: fmt.Sprintf("Stage times over %d requests (ms)", len(b.samples)),
+	t := labs.Table{Title: fmt.Sprintf("Stage times over %s requests (ms)", labs.Thousands(len(b.samples))),
 		Columns: []string{"stage", "mean", "p50", "p95", "p99", "max"}}
 	for _, c := range cols {
 		if c.name == "model: second call" && b.samples[0].second == 0 {
@@ -234,8 +234,8 @@ func stageTable(b batch) labs.Table {
 		for i, s := range b.samples {
 			xs[i] = pipelinelab.MS(c.get(s))
 		}
-		t.Rows = append(t.Rows, []string{c.name, f0(pipelinelab.Mean(xs)), f0(pipelinelab.Percentile(xs, 50)),
-			f0(pipelinelab.Percentile(xs, 95)), f0(pipelinelab.Percentile(xs, 99)), f0(pipelinelab.Percentile(xs, 100))})
+		t.Rows = append(t.Rows, []string{c.name, labs.Whole(pipelinelab.Mean(xs)), labs.Whole(pipelinelab.Percentile(xs, 50)),
+			labs.Whole(pipelinelab.Percentile(xs, 95)), labs.Whole(pipelinelab.Percentile(xs, 99)), labs.Whole(pipelinelab.Percentile(xs, 100))})
 	}
 	stalled := map[string]int{}
 	for _, s := range b.samples {
@@ -247,15 +247,13 @@ func stageTable(b batch) labs.Table {
 		var parts []string
 		for _, name := range stageNames {
 			if stalled[name] > 0 {
-				parts = append(parts, fmt.Sprintf("%s %d", name, stalled[name]))
+				parts = append(parts, fmt.Sprintf("%s %s", name, labs.Thousands(stalled[name])))
 			}
 		}
 		t.Title += "; stalls: " + strings.Join(parts, ", ")
 	}
 	return t
 }
-
-func f0(x float64) string { return fmt.Sprintf("%.0f", x) }
 
 // shownMS is a first-word figure as every panel shows it: whole
 // milliseconds from 100 ms up, a tenth below. Rounding once keeps a card

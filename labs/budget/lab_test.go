@@ -58,7 +58,7 @@ func TestBatchPercentilesMatchSamples(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s.requests, s.slowChance, s.slow = 400, 0.05, 12*time.Second
+	s.requests, s.slowShare, s.slow = 400, 0.05, 12*time.Second
 	b := simulate(t, s)
 	fw := b.firstWords()
 	sorted := append([]float64(nil), fw...)

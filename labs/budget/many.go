@@ -56,7 +56,8 @@ func draw(rng *rand.Rand, base time.Duration, spread float64) time.Duration {
 // clock, and its lookups run in goroutines; outside a test there is no
 // clock that can jump ahead safely while several goroutines sleep at once.
 // So the batch keeps the pipeline's rules and drops the sleeping: each
-// request draws its stage times (spread and stalls from a fixed seed),
+// request draws its stage times (spread from a fixed seed; stalls from
+// stallPlan),
 // composes them exactly as the pipeline does (guardrail, then the lookups
 // as their slowest or their sum, then prompt and gateway), and arrives at
 // the engine then. The model's time comes from engine.Simulate running
@@ -77,6 +78,7 @@ func simulateMany(s settings, cfg engine.Config, req, second engine.Request) (ba
 		return batch{}, fmt.Errorf("batch needs requests and a rate")
 	}
 	rng := rand.New(rand.NewPCG(batchSeed, uint64(s.requests)))
+	stalled := stallPlan(s.requests, s.slowShare)
 	cfg.PrefixCaching = false
 	b := batch{samples: make([]sample, s.requests)}
 	reqs := make([]engine.Request, s.requests)
@@ -103,9 +105,8 @@ func simulateMany(s settings, cfg engine.Config, req, second engine.Request) (ba
 			retrieval: draw(rng, s.retrieval, s.spread), order: draw(rng, s.order, s.spread),
 			gateway: draw(rng, s.gateway, s.spread),
 		}
-		if rng.Float64() < s.slowChance {
+		if k := stalled[i]; k >= 0 {
 			stalls := []*time.Duration{&sm.guard, &sm.history, &sm.retrieval, &sm.order, &sm.gateway}
-			k := rng.IntN(len(stalls))
 			*stalls[k] += s.slow
 			sm.slowStage = stageNames[k]
 		}
@@ -143,6 +144,27 @@ func simulateMany(s settings, cfg engine.Config, req, second engine.Request) (ba
 		}
 	}
 	return b, nil
+}
+
+// stallPlan picks which of n requests stall and in which stage (-1: no
+// stall). A share of 5% stalls exactly 5% of the batch, rounded, rather
+// than each request with a 5% chance: at 200 requests the fixed seed's
+// chances stalled 6 (3%), none in a lookup, so a percentile near the
+// share landed on one side of the cliff by luck. The stalled requests are drawn from
+// their own fixed seed and take the stages in turn from a random one, so
+// every stage stalls about as often as any other.
+func stallPlan(n int, share float64) []int {
+	plan := make([]int, n)
+	for i := range plan {
+		plan[i] = -1
+	}
+	rng := rand.New(rand.NewPCG(batchSeed+1, uint64(n)))
+	order := rng.Perm(n)
+	first := rng.IntN(len(stageNames))
+	for j, i := range order[:int(math.Round(share*float64(n)))] {
+		plan[i] = (first + j) % len(stageNames)
+	}
+	return plan
 }
 
 // stageNames name the stages a stall can hit, in draw order.

@@ -2,6 +2,7 @@ package budget
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"time"
 
@@ -18,12 +19,19 @@ type modelTime struct {
 	firstWord, writing, second time.Duration
 }
 
+// errNoAnswerWord is a live request whose model wrote only thinking: it
+// has no first word for the batch to reuse.
+var errNoAnswerWord = errors.New("the one request brought no answer word")
+
 // liveModelTime reads the model's part of the live request res, and of
 // its second call when there is one.
 func liveModelTime(res *pipeline.Result, second *secondCall) (modelTime, error) {
 	for _, a := range res.Attempts {
 		if a.FirstToken == 0 {
 			continue // a failed attempt: the one that answered comes later
+		}
+		if res.Summary.FirstWord <= a.Start {
+			return modelTime{}, errNoAnswerWord
 		}
 		m := modelTime{firstWord: res.Summary.FirstWord - a.Start, writing: res.Summary.Total - res.Summary.FirstWord}
 		if second != nil {
@@ -62,6 +70,6 @@ func reuseNote(ctx context.Context, m modelTime, n int, rate float64) string {
 	if labs.OnServer(ctx) {
 		from = "that server"
 	}
-	return fmt.Sprintf("The %d requests reuse this request's model time from %s (first word %s after the call, %s writing), so how it would queue at %s requests a second is not in them.",
-		n, from, pipelinelab.FmtMS(pipelinelab.MS(m.firstWord)), pipelinelab.FmtMS(pipelinelab.MS(m.writing)), labs.Number(rate))
+	return fmt.Sprintf("The %s requests reuse this request's model time from %s (first word %s after the call, %s writing), so how it would queue at %s requests a second is not in them.",
+		labs.Thousands(n), from, pipelinelab.FmtMS(pipelinelab.MS(m.firstWord)), pipelinelab.FmtMS(pipelinelab.MS(m.writing)), labs.Number(rate))
 }

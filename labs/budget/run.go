@@ -2,6 +2,7 @@ package budget
 
 import (
 	"context"
+	"errors"
 	"fmt"
 
 	"github.com/latencylab/latencylab/engine"
@@ -34,8 +35,8 @@ func measure(ctx context.Context, run pipelinelab.Run, s settings, emit func(lab
 	}
 	v.finishLive(res)
 	f := v.liveFrame()
-	f.Status = fmt.Sprintf("First word after %s, complete after %s. Now timing %d requests on the virtual clock…",
-		pipelinelab.FmtMS(pipelinelab.MS(res.Summary.FirstWord)), pipelinelab.FmtMS(pipelinelab.MS(res.Summary.Total)), s.requests)
+	f.Status = fmt.Sprintf("First word after %s, complete after %s. Now timing %s requests on the virtual clock…",
+		pipelinelab.FmtMS(pipelinelab.MS(res.Summary.FirstWord)), pipelinelab.FmtMS(pipelinelab.MS(res.Summary.Total)), labs.Thousands(s.requests))
 	emit(f)
 
 	// The batch sends the same prompt the live request sent (captured by
@@ -71,6 +72,13 @@ func measure(ctx context.Context, run pipelinelab.Run, s settings, emit func(lab
 	}
 	if labs.Compared(ctx) {
 		m, err := liveModelTime(res, v.second)
+		if errors.Is(err, errNoAnswerWord) {
+			// Without a first word there is nothing to reuse: the one
+			// request's figures alone, no batch under the server's name.
+			emit(labs.Frame{Final: true, Status: "The one request brought no answer word, so the batch has no model time to reuse and is not timed.",
+				Stats: v.liveStats(res), Charts: []labs.Chart{v.waterfall()}})
+			return nil
+		}
 		if err != nil {
 			return fmt.Errorf("latency budget: %w", err)
 		}

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/latencylab/latencylab/engine/clock"
+	enginelive "github.com/latencylab/latencylab/engine/live"
 	"github.com/latencylab/latencylab/engine/pipeline"
 	"github.com/latencylab/latencylab/engine/textmodel"
 	"github.com/latencylab/latencylab/labs"
@@ -151,7 +152,15 @@ func (p twoCallProvider) Stream(ctx context.Context, req pipeline.ProviderReques
 	c.mu.Lock()
 	c.sent = c.clk.Now()
 	c.mu.Unlock()
-	side, err := p.inner.Stream(c.ctx, secondRequest(req))
+	// Both calls carry the moment the modelled timeline sends them (see
+	// live.WithSentAt), so a provider engine with other tenants on it
+	// takes them there however late the host is.
+	sideCtx := c.ctx
+	sent, modelled := enginelive.SentAt(ctx)
+	if modelled {
+		sideCtx = enginelive.WithSentAt(c.ctx, sent)
+	}
+	side, err := p.inner.Stream(sideCtx, secondRequest(req))
 	if err != nil {
 		return nil, fmt.Errorf("second model call: %w", err)
 	}
@@ -159,6 +168,11 @@ func (p twoCallProvider) Stream(ctx context.Context, req pipeline.ProviderReques
 		c.drain(side)
 		if err := c.wait(); err != nil {
 			return nil, err
+		}
+		if modelled {
+			c.mu.Lock()
+			ctx = enginelive.WithSentAt(ctx, sent.Add(c.took))
+			c.mu.Unlock()
 		}
 		answer, err := p.inner.Stream(ctx, req)
 		if err != nil {

@@ -45,15 +45,16 @@ func (v *view) liveFrame(c clientView, gen []time.Duration, now time.Duration) l
 func (v *view) liveStatus(c clientView, generated int) string {
 	switch {
 	case c.stopped && !v.s.propagate:
-		return fmt.Sprintf("You stopped reading after %d tokens, but nobody told the model: %d generated so far.", c.delivered, generated)
+		return fmt.Sprintf("You stopped reading after %s tokens, but nobody told the model: %s generated so far.", labs.Thousands(c.delivered), labs.Thousands(generated))
 	case c.stopped:
-		return fmt.Sprintf("You stopped reading after %d tokens; the disconnect is on its way to the engine (%d generated).", c.delivered, generated)
+		return fmt.Sprintf("You stopped reading after %s tokens; the disconnect is on its way to the engine (%s generated).",
+			labs.Thousands(c.delivered), labs.Thousands(generated))
 	case c.errShown != "":
-		return fmt.Sprintf("The stream broke after %d tokens and the reader was told.", c.delivered)
+		return fmt.Sprintf("The stream broke after %s tokens and the reader was told.", labs.Thousands(c.delivered))
 	case c.delivered == 0:
 		return "Request sent; waiting for the first token…"
 	}
-	return fmt.Sprintf("Streaming: %d tokens delivered, %d generated.", c.delivered, generated)
+	return fmt.Sprintf("Streaming: %s tokens delivered, %s generated.", labs.Thousands(c.delivered), labs.Thousands(generated))
 }
 
 // text is what the reader saw, with the error event shown under the
@@ -169,16 +170,16 @@ func (v *view) finalStatus(one turnOne, saved *pipeline.SavedMessage) string {
 	}
 	switch {
 	case c.stopped && v.s.propagate:
-		return fmt.Sprintf("You left after %s and the disconnect reached the engine: %d generated in all, %d after you left. "+
-			"The partial answer was %s and came back as turn 2's history.", labs.Count(c.delivered, "token"), gen, one.after, status)
+		return fmt.Sprintf("You left after %s and the disconnect reached the engine: %s generated in all, %s after you left. "+
+			"The partial answer was %s and came back as turn 2's history.", labs.Count(c.delivered, "token"), labs.Thousands(gen), labs.Thousands(one.after), status)
 	case c.stopped:
-		return fmt.Sprintf("You left after %s but the disconnect was never passed upstream: the engine wrote all %d tokens, "+
-			"%d of them after you left, and each is billed. The partial answer was %s.", labs.Count(c.delivered, "token"), gen, one.after, status)
+		return fmt.Sprintf("You left after %s but the disconnect was never passed upstream: the engine wrote all %s tokens, "+
+			"%s of them after you left, and each is billed. The partial answer was %s.", labs.Count(c.delivered, "token"), labs.Thousands(gen), labs.Thousands(one.after), status)
 	case c.errShown != "":
 		return fmt.Sprintf("The stream broke after %s; the reader was shown the error under the partial answer, "+
-			"which was %s and came back as turn 2's history (%d generated after the break).", labs.Count(c.delivered, "token"), status, one.after)
+			"which was %s and came back as turn 2's history (%s generated after the break).", labs.Count(c.delivered, "token"), status, labs.Thousands(one.after))
 	}
-	return fmt.Sprintf("Read to the end: %d tokens generated, %d shown, %s.", gen, c.delivered, status)
+	return fmt.Sprintf("Read to the end: %s tokens generated, %s shown, %s.", labs.Thousands(gen), labs.Thousands(c.delivered), status)
 }
 
 // conversationTable is the conversation as the store gives it back: the
@@ -189,7 +190,7 @@ func conversationTable(turns []pipeline.Turn, saved []pipeline.SavedMessage) lab
 	for i, tr := range turns {
 		tokens := "—"
 		if i < len(saved) && saved[i].Role == "assistant" {
-			tokens = strconv.Itoa(saved[i].OutputTokens)
+			tokens = labs.Thousands(saved[i].OutputTokens)
 		}
 		t.Rows = append(t.Rows, []string{strconv.Itoa(i/2 + 1), tr.Role, tr.Status, tokens, excerpt(tr.Content)})
 	}
@@ -227,7 +228,7 @@ func promptTable(res2 *pipeline.Result, saved []pipeline.SavedMessage) labs.Tabl
 				status = hist[j].Status
 			}
 		}
-		t.Rows = append(t.Rows, []string{part, m.Role, strconv.Itoa(textmodel.Count(m.Content)), status, excerpt(pipelinelab.WithoutSession(m.Content))})
+		t.Rows = append(t.Rows, []string{part, m.Role, labs.Thousands(textmodel.Count(m.Content)), status, excerpt(pipelinelab.WithoutSession(m.Content))})
 	}
 	return t
 }
@@ -245,8 +246,8 @@ func excerpt(s string) string {
 // none: every token asked for was written, and each is billed.
 func costNote(notWritten, asked int, tier pipelinelab.TierSpec) string {
 	if notWritten == 0 {
-		return fmt.Sprintf("nothing saved: all %d tokens were generated and billed", asked)
+		return fmt.Sprintf("nothing saved: all %s tokens were generated and billed", labs.Thousands(asked))
 	}
-	return fmt.Sprintf("%d of %d tokens never generated × $%s per 1M output tokens (%s)", notWritten, asked,
-		strconv.FormatFloat(tier.PriceOut, 'f', -1, 64), tier.Name)
+	return fmt.Sprintf("%s of %s tokens never generated × $%s per 1M output tokens (%s)",
+		labs.Thousands(notWritten), labs.Thousands(asked), strconv.FormatFloat(tier.PriceOut, 'f', -1, 64), tier.Name)
 }

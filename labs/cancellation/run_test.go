@@ -199,8 +199,8 @@ func TestKnobsAndPresets(t *testing.T) {
 func TestBadSettingsEndInAMessage(t *testing.T) {
 	labtest.ExpectRefusals(t, labtest.Inert(t, define), []labtest.Refusal{
 		{Name: "unknown tier", Vals: labs.Values{knobTier: "huge"}, Want: "listed choices"},
-		{Name: "negative stop", Vals: labs.Values{knobStopAfter: -5.0}, Want: "between 0 and 1000"},
-		{Name: "answer too long", Vals: labs.Values{knobAnswer: "100000"}, Want: "between 50 and 1000"},
+		{Name: "negative stop", Vals: labs.Values{knobStopAfter: -5.0}, Want: "between 0 and 1,000"},
+		{Name: "answer too long", Vals: labs.Values{knobAnswer: "100000"}, Want: "between 50 and 1,000"},
 		{Name: "propagate not a bool", Vals: labs.Values{knobPropagate: "maybe"}, Want: "on or off"},
 	})
 }

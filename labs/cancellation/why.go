@@ -2,7 +2,10 @@ package cancellation
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/latencylab/latencylab/labs"
 	"github.com/latencylab/latencylab/labs/pipelinelab"
@@ -18,10 +21,10 @@ func (v *view) why(one turnOne) map[string]labs.Formula {
 	notWritten := max(v.s.answer-n, 0)
 	price := strconv.FormatFloat(v.s.tier.PriceOut, 'f', -1, 64)
 	cost := labs.Formula{Unit: "$", Result: float64(notWritten) * v.s.tier.PriceOut,
-		Expr: fmt.Sprintf("(%d asked − %d generated) tokens never written × $%s per million × a million answers", v.s.answer, n, price),
+		Expr: fmt.Sprintf("(%s asked − %s generated) tokens never written × $%s per million × a million answers", labs.Thousands(v.s.answer), labs.Thousands(n), price),
 		Lead: "Only tokens the engine never generated are saved: every token written is billed, read or not"}
 	if notWritten == 0 {
-		cost.Before = fmt.Sprintf("The engine wrote all %d tokens asked for, so nothing was saved:", v.s.answer)
+		cost.Before = fmt.Sprintf("The engine wrote all %s tokens asked for, so nothing was saved:", labs.Thousands(v.s.answer))
 		cost.Expr = "no token left unwritten × $" + price + " per million"
 		cost.Lead = "Every token written is billed, read or not"
 	}
@@ -30,7 +33,7 @@ func (v *view) why(one turnOne) map[string]labs.Formula {
 	out[statSaved] = v.savedWhy(one)
 	if !one.hasCut {
 		out[statGenerated] = labs.Formula{Unit: "tokens", Result: float64(v.s.answer),
-			Before: "Tokens generated = the whole answer, since nothing cut it short:", Expr: fmt.Sprintf("%d asked", v.s.answer)}
+			Before: "Tokens generated = the whole answer, since nothing cut it short:", Expr: fmt.Sprintf("%s asked", labs.Thousands(v.s.answer))}
 	}
 	if !one.hasCut || n == 0 {
 		return out
@@ -53,7 +56,7 @@ func (v *view) why(one turnOne) map[string]labs.Formula {
 	}
 	rest := labs.Millis(last-first) / tpot
 	f := labs.Sum("tokens", labs.Term{Name: "the step already running when the stream ended", Value: 1},
-		labs.Term{Name: fmt.Sprintf("%s ms more until the engine stopped × %.0f tokens/s", labs.Figure(labs.Millis(last-first)), 1000/tpot), Value: rest})
+		labs.Term{Name: fmt.Sprintf("%s ms more until the engine stopped × %s tokens/s", labs.Figure(labs.Millis(last-first)), labs.Whole(1000/tpot)), Value: rest})
 	until := "the cancel reached the engine"
 	if !v.s.propagate {
 		until = "the engine finished the answer" // no cancel was sent
@@ -66,27 +69,53 @@ func (v *view) why(one turnOne) map[string]labs.Formula {
 	return out
 }
 
-// deliveredWhy is what the reader got: up to where they left or the
-// stream broke, as the settings say, or every token the engine generated.
+// deliveredWhy is what the reader got: the tokens of each chunk read,
+// up to the chunk that reached the reader's stop or the stream's break
+// (settings, named beside the sum rather than stated as their own
+// formula), or every token the engine generated.
 func (v *view) deliveredWhy(one turnOne) labs.Formula {
 	c, n := one.client, len(one.gen)
-	f := labs.Formula{Unit: "tokens", Remainder: "the last chunk read, which carried more than one token"}
+	f := labs.Formula{Unit: "tokens"}
 	switch {
 	case c.stopped:
-		f.Before = "Tokens delivered = the tokens read before the reader left:"
-		f.Expr, f.Result = fmt.Sprintf("the reader leaves after %d", v.s.stopAfter), float64(v.s.stopAfter)
+		f.Before = fmt.Sprintf("Tokens delivered = the tokens in each chunk the reader read; they left with the chunk that took the count to %s, where you set them to stop:",
+			labs.Count(v.s.stopAfter, "token"))
 	case c.errShown != "":
-		f.Before = "Tokens delivered = the tokens streamed before the provider's stream broke:"
-		f.Expr, f.Result = fmt.Sprintf("the stream breaks after %d", v.s.failAfter), float64(v.s.failAfter)
+		f.Before = fmt.Sprintf("Tokens delivered = the tokens in each chunk that arrived before the provider's stream broke, as set, after %s:",
+			labs.Count(v.s.failAfter, "token"))
 	default:
 		f.Before = "Tokens delivered = every token the engine generated (counted from its step trace):"
-		f.Expr, f.Result = fmt.Sprintf("%d generated", n), float64(n)
+		f.Expr, f.Result = fmt.Sprintf("%s generated", labs.Thousands(n)), float64(n)
 		return f
 	}
+	f.Expr, f.Result = chunkSum(c.pts)
 	if lost := n - c.delivered; lost > 0 {
-		f.After = fmt.Sprintf("The engine generated %d: %s reached nobody, and each is billed.", n, labs.Count(lost, "token"))
+		f.After = fmt.Sprintf("The engine generated %s: %s reached nobody, and each is billed.", labs.Thousands(n), labs.Count(lost, "token"))
 	}
 	return f
+}
+
+// chunkSum adds up the tokens of the chunks the reader got, from their
+// running count pts, grouped by how many tokens a chunk carried: "19
+// chunks × 1 token + 1 chunk × 2 tokens", and the total.
+func chunkSum(pts []labs.Point) (expr string, tokens float64) {
+	chunks := map[int]int{} // tokens a chunk carried → chunks that carried that many
+	prev := 0.0
+	for _, p := range pts {
+		if size := int(p.Y - prev); size > 0 {
+			chunks[size]++
+		}
+		prev = p.Y
+	}
+	var parts []string
+	for _, size := range slices.Sorted(maps.Keys(chunks)) {
+		parts = append(parts, labs.Count(chunks[size], "chunk")+" × "+labs.Count(size, "token"))
+		tokens += float64(chunks[size] * size)
+	}
+	if len(parts) == 0 {
+		return "no chunk", 0
+	}
+	return strings.Join(parts, " + "), tokens
 }
 
 // savedWhy is the answer the store kept: the text as the reader saw it,
@@ -95,7 +124,7 @@ func (v *view) savedWhy(one turnOne) labs.Formula {
 	c := one.client
 	f := labs.Formula{Unit: "tokens", Result: float64(c.delivered),
 		Before:    "Tokens saved = the answer as the reader saw it, so the next turn's history holds what they read:",
-		Expr:      fmt.Sprintf("%d delivered", c.delivered),
+		Expr:      fmt.Sprintf("%s delivered", labs.Thousands(c.delivered)),
 		Remainder: "tokens the pipeline passed on after the reader had gone"}
 	if len(one.gen) > c.delivered {
 		f.After = fmt.Sprintf("Not saved: %s generated but never shown, as the next turn must not build on words the reader never saw.",

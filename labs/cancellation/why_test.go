@@ -113,3 +113,35 @@ func TestTokensAfterCutCountsWhatNobodyRead(t *testing.T) {
 		})
 	}
 }
+
+// The tokens delivered are summed from the chunks read, grouped by their
+// size, not stated as the stop setting itself ("after 20 ≈ 20 tokens").
+func TestDeliveredIsASumOfChunks(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		counts []float64 // running count of tokens after each chunk
+		expr   string
+		tokens float64
+	}{
+		{"one token a chunk", []float64{0, 1, 2, 3}, "3 chunks × 1 token", 3},
+		{"a last chunk of two", []float64{0, 1, 2, 4}, "2 chunks × 1 token + 1 chunk × 2 tokens", 4},
+		{"an empty delta", []float64{0, 3, 3, 1003}, "1 chunk × 3 tokens + 1 chunk × 1,000 tokens", 1003},
+		{"nothing read", []float64{}, "no chunk", 0},
+	} {
+		var pts []labs.Point
+		for i, y := range tc.counts {
+			pts = append(pts, labs.Point{X: float64(i), Y: y})
+		}
+		expr, tokens := chunkSum(pts)
+		if expr != tc.expr || tokens != tc.tokens {
+			t.Errorf("%s: chunkSum = %q, %v; want %q, %v", tc.name, expr, tokens, tc.expr, tc.tokens)
+		}
+	}
+	for _, v := range []labs.Values{vals(20, 0, 200, "medium", true), vals(0, 30, 200, "small", true)} {
+		frames := runLab(t, v, nil)
+		w := labtest.StatOf(t, frames[len(frames)-1], statDelivered).Why
+		if !strings.Contains(w, "chunks × 1 token ≈") || strings.Contains(w, "after 20 ≈") || strings.Contains(w, "after 30 ≈") {
+			t.Errorf("delivered's formula is not a sum of chunks: %s", w)
+		}
+	}
+}

@@ -139,9 +139,7 @@ func checkBusyNotes(t *testing.T, calm, starved labs.Frame) {
 }
 
 // CheckStarvedPresets runs CheckStarvedHost on each named preset of l
-// ("" for the defaults), with changes on top (e.g. other tenants' traffic
-// off: their arrivals are the host's, so a late host changes whom the
-// batch is shared with).
+// ("" for the defaults), with changes on top (nil for none).
 // share and slack, when above 0, allow each time figure that much relative
 // and absolute change (see CheckStarvedHostWithin).
 func CheckStarvedPresets(t *testing.T, newLab func(*labs.Engines) labs.Lab, l labs.Lab, changes labs.Values, late time.Duration, share float64, slack time.Duration, names ...string) {

@@ -20,9 +20,11 @@ var (
 
 // CheckUnits fails t when a frame breaks the house rules for units: a table
 // whose time cells mix milliseconds and seconds, a count of one written in
-// the plural, or a dollar sign used as a unit after the number.
+// the plural, a dollar sign used as a unit after the number, or a figure
+// of four or more digits without its thousands grouped (CheckGrouping).
 func CheckUnits(t testing.TB, name string, f labs.Frame) {
 	t.Helper()
+	CheckGrouping(t, name, f)
 	for _, tb := range f.Tables {
 		units := map[string]string{}
 		for _, c := range tb.Columns { // "TTFT p95 (ms)", "Duration (s)"

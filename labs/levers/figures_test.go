@@ -115,10 +115,17 @@ func TestHostedPresetModelCalls(t *testing.T) {
 // On a host whose every wait ends 150 ms late (stages, network legs and
 // the engine's runner scheduled late) every lever's figures are the
 // modelled ones, and only the starved run says the server was busy. The
-// hosted preset runs without other tenants: their arrivals are the host's.
+// hosted preset keeps its other tenants: the provider's engines add them
+// on their own modelled clock, and each row's calls reach them at the
+// moment the modelled timeline sends them. The run tag is fixed, so both
+// runs send the same prompts (a random tag's tokens vary in number).
 func TestStarvedHostKeepsFigures(t *testing.T) {
-	labtest.CheckStarvedPresets(t, onFakeDesk(t, time.Hour), labtest.Inert(t, define),
-		labs.Values{pipelinelab.KnobTenants: 0.0}, 150*time.Millisecond, 0, labtest.DecodeStep, "", hostedPreset)
+	tagged := labtest.OnFakeDesk(t, func(cfg Config) (*Lab, error) {
+		cfg.RunTag = "test"
+		return newLab(cfg, time.Hour)
+	})
+	labtest.CheckStarvedPresets(t, tagged, labtest.Inert(t, define),
+		nil, 150*time.Millisecond, 0, labtest.DecodeStep, "", hostedPreset)
 }
 
 // tpotRe finds a model call's time per output token in its explanation:

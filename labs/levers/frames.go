@@ -43,9 +43,9 @@ func (v *view) status(final bool) string {
 			pipelinelab.FmtMS(pipelinelab.MS(v.estimate)), pipelinelab.FmtMS(pipelinelab.MS(v.limit)))
 	}
 	if !final {
-		return fmt.Sprintf("Measured %d of %d rows %s…", len(v.rows), len(levers), how)
+		return fmt.Sprintf("Measured %s of %s rows %s…", labs.Thousands(len(v.rows)), labs.Thousands(len(levers)), how)
 	}
-	return fmt.Sprintf("All %d rows measured %s. Each row is one request through the pipeline and the engine.", len(v.rows), how)
+	return fmt.Sprintf("All %s rows measured %s. Each row is one request through the pipeline and the engine.", labs.Thousands(len(v.rows)), how)
 }
 
 // withDelta formats a row's figure with its change against the baseline:
@@ -128,13 +128,13 @@ func (v *view) stats() []labs.Stat {
 		{Key: statBaseTotal, Label: "Baseline: total", Value: pipelinelab.Round1(b.total), Unit: "ms"},
 		{Key: statBestTotal, Label: "Best single lever: total", Value: pipelinelab.Round1(bestTotal.total), Unit: "ms", Note: bestTotal.lever.name},
 		{Key: statShorterSaves, Label: "Total time the shorter answer saves", Value: pipelinelab.Round1(b.total - shorter.total), Unit: "ms",
-			Note: fmt.Sprintf("%d instead of %d tokens", v.s.shortTokens, v.s.answerTokens)},
+			Note: fmt.Sprintf("%s instead of %s tokens", labs.Thousands(v.s.shortTokens), labs.Thousands(v.s.answerTokens))},
 		{Key: statAnswerCall, Label: "Model call: baseline answer", Value: pipelinelab.Round1(b.answer), Unit: "ms",
-			Note: fmt.Sprintf("%d tokens on the %s tier, request sent to last token back", v.s.answerTokens, v.s.tier)},
+			Note: fmt.Sprintf("%s tokens on the %s tier, request sent to last token back", labs.Thousands(v.s.answerTokens), v.s.tier)},
 		{Key: statAnswerSmall, Label: "Model call: small tier", Value: pipelinelab.Round1(smaller.answer), Unit: "ms",
-			Note: fmt.Sprintf("%d tokens", v.s.answerTokens)},
+			Note: fmt.Sprintf("%s tokens", labs.Thousands(v.s.answerTokens))},
 		{Key: statAnswerShort, Label: "Model call: shorter answer", Value: pipelinelab.Round1(shorter.answer), Unit: "ms",
-			Note: fmt.Sprintf("%d tokens on the %s tier", v.s.shortTokens, v.s.tier)},
+			Note: fmt.Sprintf("%s tokens on the %s tier", labs.Thousands(v.s.shortTokens), v.s.tier)},
 	}
 	labs.Explain(out, v.why(b, bestFirst, bestTotal, shorter, smaller))
 	return out

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/latencylab/latencylab/engine/live"
 	"github.com/latencylab/latencylab/engine/pipeline"
 	"github.com/latencylab/latencylab/labs"
 	"github.com/latencylab/latencylab/labs/pipelinelab"
@@ -50,8 +51,11 @@ func (l runner) run(ctx context.Context, run pipelinelab.Run, s settings, emit f
 		return err
 	}
 	emit(v.frame(false))
+	sent := run.Engines.Clock().Now() // each row is sent as the one before ends, on the modelled timeline
 	for i, lv := range levers {
-		r, err := liveRow(ctx, s, lv, fmt.Sprintf("%s-r%d", base, i), run)
+		var r result
+		var err error
+		r, sent, err = liveRow(ctx, s, lv, fmt.Sprintf("%s-r%d", base, i), run, sent)
 		if ctx.Err() != nil {
 			return ctx.Err()
 		}
@@ -86,19 +90,22 @@ func rowFor(s settings, lv lever) rowConfig {
 // liveRow runs the row's request through the pipeline on the wall clock.
 // Each row has its own session line, so no row reuses another's prompt
 // prefix in the engine. The cache row sends its request twice and
-// reports the second, which the response cache answers.
-func liveRow(ctx context.Context, s settings, lv lever, id string, run pipelinelab.Run) (result, error) {
+// reports the second, which the response cache answers. The row is sent
+// at modelled moment sent and its second request as the first ends; it
+// returns when the row ended on the modelled timeline, so a busy host
+// does not move which moment of a hosted tier's traffic a later row meets.
+func liveRow(ctx context.Context, s settings, lv lever, id string, run pipelinelab.Run, sent time.Time) (result, time.Time, error) {
 	c := rowFor(s, lv)
 	deps, err := wire(ctx, id, run)
 	if err != nil {
-		return result{}, err
+		return result{}, sent, err
 	}
 	if c.cache {
 		deps.Cache = pipeline.NewCache(4)
 	}
 	p, err := pipeline.New(c.pipelineConfig(id), deps)
 	if err != nil {
-		return result{}, err
+		return result{}, sent, err
 	}
 	req := pipeline.Request{ID: id, ConversationID: id, Customer: pipelinelab.Customer, Question: s.question, Seed: 1}
 	runs := 1
@@ -107,16 +114,17 @@ func liveRow(ctx context.Context, s settings, lv lever, id string, run pipelinel
 	}
 	var res *pipeline.Result
 	for range runs {
-		res, err = p.Run(ctx, req, nil)
+		res, err = p.Run(live.WithSentAt(ctx, sent), req, nil)
 		if err != nil {
-			return result{}, err
+			return result{}, sent, err
 		}
 		if res.Status != pipeline.StatusComplete {
-			return result{}, fmt.Errorf("%s: %s", res.Status, res.Message)
+			return result{}, sent, fmt.Errorf("%s: %s", res.Status, res.Message)
 		}
+		sent = sent.Add(res.Summary.Total)
 	}
 	if c.cache && !res.Cached {
-		return result{}, fmt.Errorf("the repeated request missed the cache")
+		return result{}, sent, fmt.Errorf("the repeated request missed the cache")
 	}
 	out := result{lever: lv, firstWord: pipelinelab.MS(res.Summary.FirstWord), total: pipelinelab.MS(res.Summary.Total),
 		cost: res.Summary.Cost, before: pipelinelab.MS(res.Summary.Total)}
@@ -128,7 +136,7 @@ func liveRow(ctx context.Context, s settings, lv lever, id string, run pipelinel
 		out.before, out.modelFirst = pipelinelab.MS(last.Start), pipelinelab.MS(res.Summary.FirstToken)
 		out.tokens = res.Summary.OutputTokens
 	}
-	return out, nil
+	return out, sent, nil
 }
 
 // virtualRow times the row on the virtual clock. A dry run of the same

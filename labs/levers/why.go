@@ -27,7 +27,7 @@ func (v *view) why(baseline, bestFirst, bestTotal, shorter, smaller result) map[
 func callOf(r result) labs.Formula {
 	rest := r.tpot() * float64(r.tokens-1)
 	return labs.Formula{Unit: "ms", Result: r.modelFirst + rest,
-		Expr: fmt.Sprintf("first token %s + %d more tokens × %s ms", labs.Figure(r.modelFirst), r.tokens-1, labs.Factor(r.tpot(), r.tokens-1)),
+		Expr: fmt.Sprintf("first token %s + %s more tokens × %s ms", labs.Figure(r.modelFirst), labs.Thousands(r.tokens-1), labs.Factor(r.tpot(), r.tokens-1)),
 		Parts: []labs.Term{{Name: "the first token", Value: r.modelFirst},
 			{Name: "writing the rest of the answer", Value: rest}},
 		Before:    fmt.Sprintf("%s: model call = time to first token + the other tokens × time per output token:", r.lever.name),
@@ -54,8 +54,8 @@ func totalOf(r result) labs.Formula {
 	}
 	rest := r.tpot() * float64(r.tokens-1)
 	f := labs.Formula{Unit: "ms", Result: r.before + r.modelFirst + rest,
-		Expr: fmt.Sprintf("before the model %s + model first token %s + %d more tokens × %s ms",
-			labs.Figure(r.before), labs.Figure(r.modelFirst), r.tokens-1, labs.Factor(r.tpot(), r.tokens-1)),
+		Expr: fmt.Sprintf("before the model %s + model first token %s + %s more tokens × %s ms",
+			labs.Figure(r.before), labs.Figure(r.modelFirst), labs.Thousands(r.tokens-1), labs.Factor(r.tpot(), r.tokens-1)),
 		Parts: []labs.Term{{Name: "the steps before the model", Value: r.before}, {Name: "the model's first token", Value: r.modelFirst},
 			{Name: "writing the rest of the answer", Value: rest}},
 		Before:    r.lever.name + ": total = time before the model + TTFT + tokens × TPOT:",
@@ -87,7 +87,7 @@ func firstWordOf(r result) labs.Formula {
 func saved(base, short result) labs.Formula {
 	n := base.tokens - short.tokens
 	return labs.Formula{Unit: "ms", Result: float64(n) * base.tpot(),
-		Expr:      fmt.Sprintf("(%d − %d) fewer tokens × %s ms per token", base.tokens, short.tokens, labs.Factor(base.tpot(), base.tokens-short.tokens)),
+		Expr:      fmt.Sprintf("(%s − %s) fewer tokens × %s ms per token", labs.Thousands(base.tokens), labs.Thousands(short.tokens), labs.Factor(base.tpot(), base.tokens-short.tokens)),
 		Lead:      "Every token not written saves one decode step",
 		Remainder: "the two answers' slightly different first tokens and decode steps"}
 }

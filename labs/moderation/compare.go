@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strconv"
 	"sync"
 	"time"
 
@@ -93,11 +92,11 @@ func (v *view) compareFrame(jobs []*job, now time.Duration, final bool) labs.Fra
 	}
 	f := labs.Frame{Final: final, Charts: []labs.Chart{c}}
 	if !final {
-		f.Status = fmt.Sprintf("Running %d policies side by side on one engine: %d finished.", len(jobs), done)
+		f.Status = fmt.Sprintf("Running %s policies side by side on one engine: %s finished.", labs.Thousands(len(jobs)), labs.Thousands(done))
 		return f
 	}
-	f.Status = labs.JoinNotes(fmt.Sprintf("Compared %d policies on the same answer, run at the same time on %s.",
-		len(jobs), v.s.profile), compareNotes(jobs)...)
+	f.Status = labs.JoinNotes(fmt.Sprintf("Compared %s policies on the same answer, run at the same time on %s.",
+		labs.Thousands(len(jobs)), v.s.profile), compareNotes(jobs)...)
 	f.Tables = []labs.Table{comparison(jobs, v.s)}
 	checks, total := 0, 0.0
 	for _, j := range jobs {
@@ -122,16 +121,15 @@ func comparison(jobs []*job, s settings) labs.Table {
 		m := j.meter
 		first := "—"
 		if m.firstWord != none {
-			first = strconv.FormatFloat(labs.Millis(m.firstWord), 'f', 0, 64)
+			first = labs.Whole(labs.Millis(m.firstWord))
 		}
 		name := policyLabel(string(j.policy))
 		if s.promptCheck {
 			name += " + prompt check"
 		}
 		t.Rows = append(t.Rows, []string{
-			name, first, strconv.Itoa(m.truth.leaked), strconv.Itoa(m.truth.afterProblem),
-			strconv.FormatFloat(m.truth.lagMS, 'f', 0, 64), strconv.FormatFloat(labs.Millis(m.fin), 'f', 0, 64),
-			strconv.Itoa(m.checks), outcome(m),
+			name, first, labs.Thousands(m.truth.leaked), labs.Thousands(m.truth.afterProblem),
+			labs.Whole(m.truth.lagMS), labs.Whole(labs.Millis(m.fin)), labs.Thousands(m.checks), outcome(m),
 		})
 	}
 	return t

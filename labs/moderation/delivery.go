@@ -1,6 +1,7 @@
 package moderation
 
 import (
+	"fmt"
 	"sync"
 	"time"
 
@@ -64,7 +65,7 @@ func singleNotes(j *job, cfg engine.Config) []string {
 	d := &j.delivery
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	notes := []string{d.lag.BusyNote()}
+	notes := []string{d.lag.BusyNote(), thinkingNote(j)}
 	if !d.finished {
 		return notes // cancelled by the policy: its batches were not all seen
 	}
@@ -90,5 +91,21 @@ func compareNotes(jobs []*job) []string {
 		}
 		d.mu.Unlock()
 	}
-	return []string{lag.BusyNote(), labs.OthersNote(others)}
+	return []string{lag.BusyNote(), labs.OthersNote(others), thinkingNote(jobs[0])}
+}
+
+// thinkingNote says, for a reasoning model on a server, that the lab's
+// figures start at the answer: the thinking before it is neither checked
+// nor shown, so the "model first token" and the tokens generated are the
+// answer's. It is "" when the model did not think. Read it after the
+// job's stage has returned.
+func thinkingNote(j *job) string {
+	if j.text == nil || j.text.Thought == 0 {
+		return ""
+	}
+	if len(j.meter.genAt) == 0 { // every token was thinking
+		return labs.ThinkingNote(j.text.Thought, j.text.Thought, false)
+	}
+	return fmt.Sprintf("The model thought for %s before its answer. Moderation reads only the answer, so the thinking is neither checked nor shown, "+
+		"and this lab's model first token and tokens generated are the answer's.", labs.Count(j.text.Thought, "token"))
 }

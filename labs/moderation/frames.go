@@ -75,7 +75,7 @@ func (v *view) status(m *meter, now time.Duration) string {
 	case len(m.pieces) == 0:
 		return fmt.Sprintf("Waiting for the first token (%s so far).", labs.FormatMS(labs.Millis(now)))
 	}
-	return fmt.Sprintf("Generated %d of %d tokens; %d delivered to the reader.", len(m.pieces), v.answer, m.delivered)
+	return fmt.Sprintf("Generated %s of %s tokens; %s delivered to the reader.", labs.Thousands(len(m.pieces)), labs.Thousands(v.answer), labs.Thousands(m.delivered))
 }
 
 // stats lists the figures measured so far; the final frame has them all.
@@ -92,7 +92,7 @@ func stats(m *meter) []labs.Stat {
 		add(statAfterProblem, "Tokens after the problem", float64(m.truth.afterProblem), "tokens", "generated after the first unsafe item was complete")
 		add(statLag, "Delivery lag", m.truth.lagMS, "ms", "mean time a delivered token waited behind generation")
 		add(statTotal, "Total time", labs.Millis(m.fin), "ms", "request sent to the end of delivery")
-		add(statGenerated, "Tokens generated", float64(len(m.pieces)), "tokens", "what the GPU wrote (and was paid for)")
+		add(statGenerated, "Tokens generated", float64(len(m.pieces)), "tokens", "what the model wrote (and was paid for)")
 	}
 	add(statChecks, "Checks", float64(m.checks), "", "moderation calls, the prompt check included")
 	add(statModeration, "Time in moderation", labs.Millis(m.checkTime), "ms", "each check's modelled service time, summed over checks")

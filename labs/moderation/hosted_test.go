@@ -67,8 +67,8 @@ func TestHostedModerateThenSend(t *testing.T) {
 }
 
 // On a hosted tier the first word's formula names each knob's share on
-// its own: the round trips (3 × 190 ms), the window, the overlap read
-// with it and the check, which costs the moderation latency the learner
+// its own: the round trips (3 × 190 ms), the window (the overlap held
+// back at its end does not delay the first word) and the check, which costs the moderation latency the learner
 // set and nothing more.
 func TestHostedFirstWordTermsMatchTheKnobs(t *testing.T) {
 	hosted := labtest.PresetWith(t, labtest.Inert(t, define), hostedPreset)
@@ -80,13 +80,16 @@ func TestHostedFirstWordTermsMatchTheKnobs(t *testing.T) {
 		not     string
 	}{
 		{"buffered window, hosted", labs.Values{knobPolicy: string(mod.BufferedWindow)},
-			[]string{"network to the provider and back 570 ", "10 tokens of overlap", "the check that released it 50 "}, ""},
+			[]string{"network to the provider and back 570 ", "19 more tokens to fill the window", "the check that released it 50 ", "held back the last 10",
+				"the overlap does not delay the first word"}, "tokens of overlap"},
+		{"overlap as long as the window", labs.Values{knobPolicy: string(mod.BufferedWindow), knobWindow: 10.0, knobOverlap: 10.0},
+			[]string{"19 more tokens to fill the window", "released the first 10", "waited for check 2"}, "does not delay"},
 		{"buffered window, 80 ms checks", labs.Values{knobPolicy: string(mod.BufferedWindow), knobLatency: 80.0},
 			[]string{"network to the provider and back 570 ", "the check that released it 80 "}, ""},
 		{"moderate then send, hosted", nil,
 			[]string{"network to the provider and back 570 ", "of the answer, held whole", "the check that released it 50 "}, "overlap"},
 		{"buffered window, next door", labs.Values{knobPolicy: string(mod.BufferedWindow), pipelinelab.KnobRTT: 0.0},
-			[]string{"10 tokens of overlap", "the check that released it 50 "}, "network"},
+			[]string{"19 more tokens to fill the window", "the check that released it 50 "}, "network"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			last := labtest.FinalFrame(t, onPool, hosted(tc.changes))
@@ -121,4 +124,25 @@ func TestHostedFirstWordTermsMatchTheKnobs(t *testing.T) {
 
 // pacedRe finds a run of tokens with its pace and its term in a formula:
 // "19 more tokens to fill the window (12.1 ms each) 229".
-var pacedRe = regexp.MustCompile(`(\d+) (?:more tokens|tokens of overlap)[^(]*\(([0-9.]+) ms each\)[^0-9:]* ([0-9][0-9,.]*)`)
+var pacedRe = regexp.MustCompile(`(\d+) more tokens[^(]*\(([0-9.]+) ms each\)[^0-9:]* ([0-9][0-9,.]*)`)
+
+// TestLessonOneSentenceWindow holds the moderation lesson's table to the
+// lab: on the hosted tier a one-sentence window (20 tokens, 10 of them
+// held back as the overlap) shows the first word one sentence and one
+// check after the model's first token, the table's 600 + 250 + 50, and
+// checking the whole answer first gives its 4,400 ms.
+func TestLessonOneSentenceWindow(t *testing.T) {
+	onPool := func(pool *labs.Engines) labs.Lab { return mustNew(t, Config{Engines: pool, Tick: -1}) }
+	window := labtest.FinalFrame(t, onPool, labtest.PresetWith(t, labtest.Inert(t, define), hostedWindowPreset)(nil))
+	first := labtest.StatOf(t, window, statFirstWord)
+	t.Logf("one-sentence window: %s", first.Why)
+	if !strings.Contains(first.Why, "19 more tokens to fill the window") {
+		t.Errorf("the first word should wait for one 20-token window: %s", first.Why)
+	}
+	whole := labtest.StatMap(t, labtest.FinalFrame(t, onPool, labtest.PresetWith(t, labtest.Inert(t, define), hostedPreset)(nil)))
+	labtest.CheckQuotes(t, "moderation-and-streaming", "ms", []labtest.Quote{
+		{Text: "600 + 250 + 50 = 900 ms", Got: first.Value, Lo: 0.9 * 900, Hi: 1.1 * 900},
+		{Text: "its first word lands within 10% of the 900 ms", Got: first.Value, Lo: 0.9 * 900, Hi: 1.1 * 900},
+		{Text: "600 + 3,750 + 50 = 4,400 ms", Got: whole[statFirstWord], Lo: 0.85 * 4400, Hi: 1.15 * 4400},
+	})
+}

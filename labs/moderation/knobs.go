@@ -81,6 +81,8 @@ func define(run func(context.Context, params, func(labs.Frame)) error) (*labs.Ki
 	}
 	hosted := preset(string(mod.ModerateThenSend), scenarioClean, false)
 	hosted.answerTokens, hosted.host = 300, pipelinelab.AsInTheLesson
+	hostedWindow := hosted
+	hostedWindow.policy = string(mod.BufferedWindow)
 	return labs.Define(labs.Spec[params]{
 		Info:     info(),
 		Defaults: defaults,
@@ -90,10 +92,10 @@ func define(run func(context.Context, params, func(labs.Frame)) error) (*labs.Ki
 			labs.Bind(labs.Knob{Name: knobPromptCheck, Label: "Check the prompt first",
 				Help: "Run the injection and policy checks on the customer's message before the model starts."}, func(p *params) *bool { return &p.promptCheck }),
 			labs.Bind(labs.Knob{Name: knobWindow, Label: "Window", Min: 1, Max: 100, Step: 1,
-				Help: "New tokens (or sentences) per check; a sentence is about 20 tokens. Stream-then-moderate checks behind in windows this size too."},
+				Help: "New tokens (or sentences) each check adds; a sentence is about 20 tokens. The first word waits for one window (with an overlap shorter than it). Stream-then-moderate checks behind in windows this size too."},
 				func(p *params) *int { return &p.window }),
 			labs.Bind(labs.Knob{Name: knobOverlap, Label: "Overlap", Min: 0, Max: 40, Step: 1,
-				Help: "Tokens (or sentences) held back at the end of each window and checked again with the next, so text split across two windows is seen whole."},
+				Help: "Tokens (or sentences) at the end of each window held back and checked again at the head of the next, so text split across two windows is seen whole before any of it shows. The first window has no earlier text, so an overlap shorter than the window does not delay the first word."},
 				func(p *params) *int { return &p.overlap }),
 			labs.Bind(labs.Knob{Name: knobUnit, Label: "Window unit",
 				Options: []labs.Option{{Value: string(mod.Tokens), Label: "tokens"}, {Value: string(mod.Sentences), Label: "sentences"}},
@@ -106,7 +108,7 @@ func define(run func(context.Context, params, func(labs.Frame)) error) (*labs.Ki
 			labs.Bind(labs.ModelKnob(knobModel, "Served in BF16 on a single GPU."), func(p *params) *string { return &p.model }),
 			labs.Bind(labs.GPUKnob(knobGPU, "One GPU of this type serves the model; other learners on the same choice share it."),
 				func(p *params) *string { return &p.gpu }),
-			labs.Bind(labs.Knob{Name: knobAnswer, Label: "Answer length", Unit: "tokens", Min: 0, Max: 1000, Step: 10,
+			labs.Bind(labs.Knob{Name: knobAnswer, Label: "Answer length", Unit: "tokens", Min: 0, Max: 1000, Step: 10, ZeroLabel: "as the notes run",
 				Help: "0 lets the answer end where the notes run out (about a hundred tokens); more keeps the model writing from them."},
 				func(p *params) *int { return &p.answerTokens }),
 		}, pipelinelab.NetworkKnobs(hostOf)...), pipelinelab.TenantKnobs(hostOf)...),
@@ -116,7 +118,7 @@ func define(run func(context.Context, params, func(labs.Frame)) error) (*labs.Ki
 			{Name: "Moderate then send", Params: preset(string(mod.ModerateThenSend), scenarioLeak, false),
 				Note: "Nothing unsafe is shown, and nothing at all until the whole answer is written and checked."},
 			{Name: "Buffered window", Params: preset(string(mod.BufferedWindow), scenarioLeak, false),
-				Note: "The reader trails the model by about one window; the window holding the e-mail never leaves the server."},
+				Note: "The first word waits for one window and its check, then the reader trails the model by a window plus its overlap; the window holding the e-mail never leaves the server."},
 			{Name: "Abort mid-stream", Params: preset(string(mod.AbortMidStream), scenarioLeak, false),
 				Note: "The failed window also cancels generation: watch the generated line stop and the tokens after the problem drop."},
 			{Name: "Prompt injection", Params: preset(string(mod.AbortMidStream), scenarioInjection, true),
@@ -126,6 +128,9 @@ func define(run func(context.Context, params, func(labs.Frame)) error) (*labs.Ki
 			{Name: hostedPreset, Params: hosted,
 				Note: "A clean 300-token answer on a hosted tier (190 ms away, a new connection per call, nine other chats a second on the GPU), checked whole before it is sent: " +
 					"the reader waits about as long as the lesson's 4.4 s for the whole answer. Switch the policy to a buffered window to get the seconds back."},
+			{Name: hostedWindowPreset, Params: hostedWindow,
+				Note: "The same hosted answer through a one-sentence window (20 tokens, the last 10 held back for the next check): " +
+					"the first word waits for the model's first token, one sentence and one check, close to the lesson's 900 ms."},
 		},
 		Run: run,
 	})
@@ -134,6 +139,10 @@ func define(run func(context.Context, params, func(labs.Frame)) error) (*labs.Ki
 // hostedPreset reproduces the lesson's point that checking the whole
 // answer first brings back the whole wait.
 const hostedPreset = "Moderate then send on a hosted tier"
+
+// hostedWindowPreset reproduces the lesson's one-sentence window on the
+// same hosted tier.
+const hostedWindowPreset = "One-sentence window on a hosted tier"
 
 func hostOf(p *params) *pipelinelab.Hosting { return &p.host }
 

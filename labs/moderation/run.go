@@ -31,6 +31,10 @@ type job struct {
 	// and upload before the engine sees the request, and each token's way
 	// back (both 0 with the GPU next door).
 	up, down time.Duration
+	// text is the answer's text as the engine's tokens arrive, set by
+	// the generator before its first token; its count of thinking tokens
+	// (a reasoning model on a server) is read after the stage returns.
+	text *labs.AnswerText
 }
 
 // engineRequest is the request the job sends to the engine.
@@ -57,15 +61,17 @@ func (l *Lab) newJob(s settings, p mod.Policy) *job {
 func (j *job) generate(le *live.Engine, clk clock.Clock) mod.GenerateTimed {
 	return func(ctx context.Context) (<-chan mod.Token, error) {
 		ans := j.req.answer
+		modelled := clk.Now().Add(j.up) // the upload's end, however late the host wakes from it
 		if err := clock.Sleep(ctx, clk, j.up); err != nil {
 			return nil, err
 		}
 		sent := clk.Now()
-		events, err := le.Submit(ctx, j.engineRequest())
+		events, err := le.Submit(live.WithSentAt(ctx, modelled), j.engineRequest())
 		if err != nil {
 			return nil, err
 		}
 		out := make(chan mod.Token)
+		j.text = labs.NewAnswerText(ans.Pieces, ans.Tokens)
 		go func() {
 			defer close(out)
 			for ev := range events {
@@ -74,9 +80,12 @@ func (j *job) generate(le *live.Engine, clk clock.Clock) mod.GenerateTimed {
 					j.engineErr = ev.Err
 					return
 				}
-				p := ""
-				if ev.Index >= 0 && ev.Index < len(ans.Pieces) && ans.Tokens[ev.Index] == ev.Token {
-					p = ans.Pieces[ev.Index]
+				p := j.text.Piece(ev)
+				if ev.Thinking {
+					// Moderation reads the answer only, as a gateway
+					// withholds thinking from an output check: the
+					// lab's tokens start at the answer (see thinkingNote).
+					continue
 				}
 				// The token crosses the network: it reaches the stage half
 				// a round trip after the GPU made it.

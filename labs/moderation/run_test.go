@@ -240,5 +240,19 @@ func TestSettingsErrors(t *testing.T) {
 
 func TestInfoKnobsPresets(t *testing.T) {
 	labtest.CheckDeclaration(t, labtest.Inert(t, define), labtest.Entry{Slug: "moderation", Lesson: "moderation-and-streaming", PredictionStat: statLeaked,
-		Presets: []string{"Leak: stream then moderate", "Moderate then send", "Buffered window", "Abort mid-stream", "Prompt injection", "Compare all policies", hostedPreset}})
+		Presets: []string{"Leak: stream then moderate", "Moderate then send", "Buffered window", "Abort mid-stream", "Prompt injection", "Compare all policies", hostedPreset, hostedWindowPreset}})
+}
+
+// An answer length of 0 means "as long as the notes make it", not an
+// empty answer, so the knob's readout says so at 0 instead of "0 tokens".
+func TestAnswerLengthZeroReadsAsNatural(t *testing.T) {
+	for _, k := range labtest.Inert(t, define).Knobs() {
+		if k.Name == knobAnswer {
+			if k.ZeroLabel != "as the notes run" {
+				t.Errorf("answer length at 0 reads %q, want %q", k.ZeroLabel, "as the notes run")
+			}
+			return
+		}
+	}
+	t.Fatal("no answer length knob")
 }

@@ -2,6 +2,7 @@ package moderation
 
 import (
 	"fmt"
+	"math"
 	"time"
 
 	mod "github.com/latencylab/latencylab/engine/moderation"
@@ -31,11 +32,11 @@ func why(m *meter) map[string]labs.Formula {
 		k := upTo(m, m.fin)
 		f := labs.Sum("ms", labs.Term{Name: "network to the provider and back", Value: labs.Millis(m.network)},
 			labs.Term{Name: "model first token", Value: labs.Millis(m.firstToken - m.network)},
-			labs.Term{Name: fmt.Sprintf("writing %d more tokens", k-1), Value: labs.Millis(m.genAt[k-1] - m.firstToken)},
+			labs.Term{Name: fmt.Sprintf("writing %s more tokens", labs.Thousands(k-1)), Value: labs.Millis(m.genAt[k-1] - m.firstToken)},
 			labs.Term{Name: "checks and release after that", Value: labs.Millis(max(m.fin-m.genAt[k-1], 0))})
 		f.Before = "Total = generation up to the end of delivery + what moderation added after it:"
 		if k < n {
-			f.After = fmt.Sprintf("Delivery ended at token %d; the model wrote on to token %d, which the reader never saw.", k, n)
+			f.After = fmt.Sprintf("Delivery ended at token %s; the model wrote on to token %s, which the reader never saw.", labs.Thousands(k), labs.Thousands(n))
 		}
 		out[statTotal] = f
 	}
@@ -67,10 +68,11 @@ func tpotOf(m *meter) float64 {
 }
 
 // firstWordWhy: the first word waits for the network and the model's
-// first token, then for the rest of its window to be written, then for
-// the overlap the check reads with it, then for the check that released
-// it. Each term is a knob's: the round trip, the window, the overlap, the
-// moderation latency.
+// first token, then for the rest of the first window to be written, then
+// for the check that released it. Each term is a knob's: the round trip,
+// the window, the moderation latency. The overlap is not a term: the
+// first window has no earlier text, so the overlap is only the end of it
+// that the check holds back for the next window.
 func firstWordWhy(m *meter) (labs.Formula, bool) {
 	if m.firstWord == none || len(m.genAt) == 0 || m.firstWord < m.genAt[0] {
 		return labs.Formula{}, false
@@ -91,33 +93,54 @@ func firstWordWhy(m *meter) (labs.Formula, bool) {
 		model -= m.promptAt
 	}
 	parts = append(parts, labs.Term{Name: "network to the provider and back", Value: labs.Millis(m.network)}) // Sum leaves it out at 0
-	window := "to fill the window"
+	window, extra := "to fill the window", "the rest of the first window"
 	if m.policy == mod.ModerateThenSend {
-		window = "of the answer, held whole"
+		window, extra = "of the answer, held whole", "the whole answer"
 	}
-	checked := k // the tokens the releasing check read: the window and its overlap
-	if c, ok := releasingCheck(m, k); ok {
-		checked = c.to
+	checked, nth := k, 0 // the tokens the releasing check read, and which answer check it was
+	if c, i, ok := releasingCheck(m, k); ok {
+		checked, nth = c.to, i
 	}
 	parts = append(parts, labs.Term{Name: "model first token", Value: labs.Millis(model)},
-		labs.Term{Name: fmt.Sprintf("%d more tokens %s%s", k-1, window, each(k-1, m.genAt[k-1]-m.genAt[0])), Value: labs.Millis(m.genAt[k-1] - m.genAt[0])},
-		labs.Term{Name: fmt.Sprintf("%d tokens of overlap%s, read with the window and held for the next", checked-k, each(checked-k, m.genAt[checked-1]-m.genAt[k-1])),
-			Value: labs.Millis(m.genAt[checked-1] - m.genAt[k-1])},
+		labs.Term{Name: fmt.Sprintf("%s more tokens %s%s", labs.Thousands(checked-1), window, each(checked-1, m.genAt[checked-1]-m.genAt[0])),
+			Value: labs.Millis(m.genAt[checked-1] - m.genAt[0])},
 		labs.Term{Name: shown, Value: labs.Millis(max(m.firstWord-m.genAt[checked-1], 0))})
 	f := labs.Sum("ms", parts...)
-	net, extra := "", "the window size"
+	net := ""
 	if m.network > 0 {
 		net = "the network + "
 	}
-	switch {
-	case m.policy == mod.ModerateThenSend:
-		extra = "the whole answer"
-	case checked > k:
-		extra = "the window and its overlap"
+	f.Before = fmt.Sprintf("First word = %smodel first token + %s × TPOT + the check:", net, extra)
+	if checked > k {
+		f.After = fmt.Sprintf("The check read %s and released the first %d. It held back the last %d, the overlap, "+
+			"to read them again at the head of the next window, so text split between two windows is seen whole before any of it shows. ",
+			labs.Count(checked, "token"), k, checked-k)
+		if nth == 0 {
+			f.After += "The first window has no earlier text to re-read, so the overlap does not delay the first word."
+		} else {
+			f.After += fmt.Sprintf("The overlap is not shorter than the window, so the checks before this one (%d) released nothing: "+
+				"the first word waited for check %d.", nth, nth+1)
+		}
 	}
-	f.Before = fmt.Sprintf("First word = %smodel first token + extra delay, where the extra delay is %s × TPOT + the check:", net, extra)
+	f.After += unevenPace(m, checked)
 	f.Remainder = "the hand-over from the check to the reader"
 	return f, true
+}
+
+// unevenPace is a sentence for the formula when the first checked tokens
+// came markedly slower or faster than the answer's mean, so a learner who
+// multiplies by the mean TPOT sees why the term differs; "" otherwise.
+func unevenPace(m *meter, checked int) string {
+	mean := tpotOf(m)
+	if checked < 3 || mean <= 0 {
+		return ""
+	}
+	pace := labs.Millis(m.genAt[checked-1]-m.genAt[0]) / float64(checked-1)
+	if math.Abs(pace/mean-1) <= 0.15 {
+		return ""
+	}
+	return fmt.Sprintf(" These tokens came at %s ms each against %s ms over the whole answer: "+
+		"a step that also prefills other requests' prompts takes longer, so the pace is uneven.", labs.Figure(pace), labs.Figure(mean))
 }
 
 // each is the pace of n tokens written in d, " (12.5 ms each)": their
@@ -131,16 +154,17 @@ func each(n int, d time.Duration) string {
 }
 
 // releasingCheck is the last answer check that started by the first word
-// and covered the k tokens it showed; ok is false when no check did (the
-// stream went out unchecked).
-func releasingCheck(m *meter, k int) (checkStart, bool) {
+// and covered the k tokens it showed, with its place among the answer's
+// checks (0: the first); ok is false when no check did (the stream went
+// out unchecked).
+func releasingCheck(m *meter, k int) (checkStart, int, bool) {
 	for i := len(m.checkStarts) - 1; i >= 0; i-- {
 		c := m.checkStarts[i]
 		if c.at <= m.firstWord && c.to >= k && c.to <= len(m.genAt) {
-			return c, true
+			return c, i, true
 		}
 	}
-	return checkStart{}, false
+	return checkStart{}, 0, false
 }
 
 // upTo counts the tokens written by t (at least one).

@@ -22,9 +22,9 @@ func countsWhy(m *meter, out map[string]labs.Formula) {
 	n := len(m.pieces)
 	gen := labs.Tally("tokens", labs.Term{Name: "shown to the reader", Value: float64(m.delivered)},
 		labs.Term{Name: "written but never shown", Value: float64(n - m.delivered)})
-	gen.Before = "Tokens generated = tokens the reader saw + tokens the GPU wrote (and was paid for) that never reached the screen:"
+	gen.Before = "Tokens generated = tokens the reader saw + tokens the model wrote (and was paid for) that never reached the screen:"
 	if m.abortAt != none {
-		gen.Lead = fmt.Sprintf("The abort stopped the model at token %d", n)
+		gen.Lead = fmt.Sprintf("The abort stopped the model at token %s", labs.Thousands(n))
 	} else if n > m.delivered {
 		gen.Lead = "Nothing stopped the model, so it wrote to the end of the answer while the reader was shown less"
 	}
@@ -36,7 +36,7 @@ func countsWhy(m *meter, out map[string]labs.Formula) {
 	u := m.truth
 	shown := labs.Formula{Unit: "tokens", Result: float64(u.leaked),
 		Before: "Unsafe tokens shown = tokens inside personal data or off-policy text that the model wrote − those moderation kept off the screen:",
-		Expr:   fmt.Sprintf("%s written − %d kept back", labs.Count(u.unsafe, "unsafe token"), u.unsafe-u.leaked)}
+		Expr:   fmt.Sprintf("%s written − %s kept back", labs.Count(u.unsafe, "unsafe token"), labs.Thousands(u.unsafe-u.leaked))}
 	switch {
 	case u.unsafe == 0:
 		shown.Lead = "The answer held nothing unsafe"

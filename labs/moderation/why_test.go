@@ -1,7 +1,9 @@
 package moderation
 
 import (
+	"strings"
 	"testing"
+	"time"
 
 	mod "github.com/latencylab/latencylab/engine/moderation"
 	"github.com/latencylab/latencylab/labs"
@@ -24,6 +26,37 @@ func TestWhyMatchesTheRun(t *testing.T) {
 					continue // nothing to explain: nothing written after the problem, nothing shown, or no check made
 				}
 				labtest.CheckFormula(t, st, tol)
+			}
+		})
+	}
+}
+
+// TestUnevenPace: the first word's formula says why its window's tokens
+// came at a pace other than the answer's mean only when they did.
+func TestUnevenPace(t *testing.T) {
+	ms := time.Millisecond
+	paced := func(gaps ...time.Duration) *meter {
+		m := &meter{genAt: []time.Duration{0}}
+		for _, g := range gaps {
+			m.genAt = append(m.genAt, m.genAt[len(m.genAt)-1]+g)
+		}
+		return m
+	}
+	for _, tc := range []struct {
+		name    string
+		m       *meter
+		checked int
+		want    string
+	}{
+		{"steady", paced(10*ms, 10*ms, 10*ms, 10*ms, 10*ms), 3, ""},
+		{"slow start", paced(30*ms, 30*ms, 10*ms, 10*ms, 10*ms, 10*ms, 10*ms, 10*ms), 3, "30 ms each against 15 ms"},
+		{"fast start", paced(5*ms, 5*ms, 20*ms, 20*ms, 20*ms, 20*ms), 3, "5 ms each against 15 ms"},
+		{"too few tokens", paced(30*ms, 10*ms, 10*ms), 2, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got := unevenPace(tc.m, tc.checked)
+			if tc.want == "" && got != "" || !strings.Contains(got, tc.want) {
+				t.Errorf("unevenPace = %q, want %q", got, tc.want)
 			}
 		})
 	}

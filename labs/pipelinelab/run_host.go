@@ -47,7 +47,7 @@ func (r *Run) host(ctx context.Context, h Hosting, names ...string) error {
 		return err
 	}
 	clk := r.Engines.Clock()
-	var warm *pipeline.HostedEngine // the last one started: when it is warm, all are
+	var hosted []*pipeline.HostedEngine // the last one started: when it is warm, all are
 	for _, name := range names {
 		spec, err := LookupTier(name)
 		if err != nil {
@@ -68,7 +68,7 @@ func (r *Run) host(ctx context.Context, h Hosting, names ...string) error {
 				return fmt.Errorf("tier %s: %w", name, err)
 			}
 			r.onEnd(func() { _ = he.Close() })
-			warm, le = he, he.Engine
+			hosted, le = append(hosted, he), he.Engine
 		} else {
 			prof := spec.Profile
 			if ph.Hardware != "" {
@@ -84,9 +84,15 @@ func (r *Run) host(ctx context.Context, h Hosting, names ...string) error {
 		t.Provider = ph.Behind(ep, clk)
 		r.Tiers[i] = r.late.watch([]pipeline.Tier{t})[0]
 	}
-	if warm != nil {
-		up, _ := ph.Legs()
-		return warm.WarmUp(ctx, up) // the same traffic with or without the network
+	if len(hosted) == 0 {
+		return nil
+	}
+	up, _ := ph.Legs()
+	if err := hosted[len(hosted)-1].WarmUp(ctx, up); err != nil { // the same traffic with or without the network
+		return err
+	}
+	for _, he := range hosted[:len(hosted)-1] {
+		he.Settled(up)
 	}
 	return nil
 }

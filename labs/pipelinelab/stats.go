@@ -43,7 +43,7 @@ func Histogram(xs []float64, bins int, marks []labs.Mark) *labs.Histogram {
 	for _, x := range xs {
 		hi = max(hi, x)
 	}
-	width := binWidth(max(hi, 1) / float64(max(bins, 1)))
+	width := labs.NiceStep(max(hi, 1) / float64(max(bins, 1)))
 	n := int(hi/width) + 1
 	counts := make([]int, n)
 	for _, x := range xs {
@@ -69,22 +69,6 @@ func Fit(pts []labs.Point) (a, b float64, ok bool) {
 	}
 	b = (n*sxy - sx*sy) / den
 	return (sy - b*sx) / n, b, true
-}
-
-// binWidth rounds a histogram's bin width x up to 1, 2 or 5 times a
-// power of ten, the steps a reader adds up in their head (an axis end
-// takes labs.NiceCeil's finer steps).
-func binWidth(x float64) float64 {
-	if x <= 0 {
-		return 1
-	}
-	p := math.Pow(10, math.Floor(math.Log10(x)))
-	for _, m := range []float64{1, 2, 5, 10} {
-		if x <= m*p*(1+1e-9) {
-			return m * p
-		}
-	}
-	return 10 * p
 }
 
 // MS is d in milliseconds.

@@ -2,6 +2,8 @@ package pipelinelab
 
 import (
 	"context"
+	"fmt"
+	"strings"
 	"sync"
 	"time"
 
@@ -20,6 +22,31 @@ type lateness struct {
 	clk clock.Clock
 	mu  sync.Mutex
 	lag labs.Delivery
+	// thinking tallies a reasoning model's thinking over the run's model
+	// calls (on a server), for the note it ends with.
+	thinking thinkingTally
+}
+
+// thinkingTally counts, over a run's model calls, the tokens written,
+// those that were thinking, and the calls whose every token was.
+type thinkingTally struct {
+	calls, tokens, thought, noAnswer int
+}
+
+// note tells the learner that the first words count from the answers, or
+// that some calls brought no answer word at all; "" with no thinking.
+func (t thinkingTally) note() string {
+	switch {
+	case t.thought == 0:
+		return ""
+	case t.calls == 1:
+		return labs.ThinkingNote(t.thought, t.tokens, t.noAnswer == 0)
+	case t.noAnswer > 0:
+		return fmt.Sprintf("In %d of the %d model calls every token was thinking, so no answer word arrived and their first word is missing from the figures: raise the answer length.",
+			t.noAnswer, t.calls)
+	}
+	return fmt.Sprintf("The model thought before its answers (%s over %d calls): each first word counts from the first answer token.",
+		labs.Count(t.thought, "thinking token"), t.calls)
 }
 
 // watch wraps every tier's provider so its chunks are timed into l.
@@ -29,11 +56,12 @@ func (l *lateness) watch(tiers []pipeline.Tier) []pipeline.Tier {
 	})
 }
 
-// note is the busy-host note for the run's final status, or "".
+// note is the busy-host note and the thinking note for the run's final
+// status, each "" when there is nothing to say.
 func (l *lateness) note() string {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	return l.lag.BusyNote()
+	return labs.JoinNotes(l.lag.BusyNote(), l.thinking.note())
 }
 
 // lateStageNames name the stages in the busy note ("… finished up to 40 ms
@@ -87,7 +115,7 @@ func (r Run) Deps(d pipeline.Deps) pipeline.Deps {
 func (l *lateness) final(emit func(labs.Frame)) func(labs.Frame) {
 	return func(f labs.Frame) {
 		if f.Final && f.Error == "" {
-			f.Status = labs.JoinNotes(f.Status, l.note())
+			f.Status = labs.JoinNotes(f.Status, strings.TrimSpace(l.note()))
 		}
 		emit(f)
 	}
@@ -115,13 +143,37 @@ type watchedStream struct {
 	pipeline.Stream
 	l    *lateness
 	sent time.Time
+	// tokens and thought count the call's tokens and its thinking ones;
+	// answered says some answer text came.
+	tokens, thought int
+	answered        bool
 }
 
-// Recv passes the inner event on, noting how late it was read.
+// Recv passes the inner event on, noting how late it was read and, at
+// the end, what of the call was thinking.
 func (s *watchedStream) Recv() (pipeline.StreamEvent, error) {
 	ev, err := s.Stream.Recv()
-	if err == nil && ev.Since > 0 {
+	if err != nil {
+		return ev, err
+	}
+	if ev.Since > 0 {
 		s.l.observe("", ev.Since, s.l.clk.Now().Sub(s.sent))
+	}
+	s.tokens += ev.Tokens
+	switch {
+	case ev.Text != "":
+		s.answered = true
+	case ev.Reasoning != "":
+		s.thought += ev.Tokens
+	}
+	if ev.Done {
+		s.l.mu.Lock()
+		t := &s.l.thinking
+		t.calls, t.tokens, t.thought = t.calls+1, t.tokens+s.tokens, t.thought+s.thought
+		if s.thought > 0 && !s.answered {
+			t.noAnswer++
+		}
+		s.l.mu.Unlock()
 	}
 	return ev, err
 }

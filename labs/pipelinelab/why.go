@@ -64,8 +64,15 @@ func lookupsName(spans []pipeline.Span, group pipeline.Span) string {
 
 // FirstWord is the formula of a pipeline request's first word.
 func FirstWord(res *pipeline.Result) labs.Formula {
-	f := labs.Sum("ms", FirstWordParts(res)...)
+	parts := FirstWordParts(res)
+	f := labs.Sum("ms", parts...)
 	f.Before = "First word = every stage before the model + the model's first token:"
+	if sm := res.Summary; sm.ThinkingTokens > 0 && sm.Thinking > 0 {
+		// A reasoning model's first token was thinking: the first word
+		// waits for the answer after it.
+		f = labs.Sum("ms", append(parts, labs.Term{Name: fmt.Sprintf("the model's thinking (%s)", labs.Count(sm.ThinkingTokens, "token")), Value: MS(sm.Thinking)})...)
+		f.Before = "First word = every stage before the model + the model's first token + its thinking, which is no word for the reader:"
+	}
 	f.Remainder = "the hand-overs between stages and, for a blocked answer, the wait for its last token"
 	return f
 }
@@ -82,7 +89,7 @@ func Complete(firstWord, total float64, tokens int) labs.Formula {
 	}
 	tpot := (total - firstWord) / float64(tokens-1)
 	rest := tpot * float64(tokens-1)
-	f.Expr = fmt.Sprintf("first word %s + %d more tokens × %s ms per token", labs.Figure(firstWord), tokens-1, labs.Factor(tpot, tokens-1))
+	f.Expr = fmt.Sprintf("first word %s + %s more tokens × %s ms per token", labs.Figure(firstWord), labs.Thousands(tokens-1), labs.Factor(tpot, tokens-1))
 	f.Result = firstWord + rest
 	f.Before = "Total = first word + the rest of the answer at the time per output token:"
 	f.Parts = []labs.Term{{Name: "the first word", Value: firstWord}, {Name: "writing the rest", Value: rest}}

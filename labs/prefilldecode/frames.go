@@ -80,10 +80,10 @@ func (v *view) firstStatus() string {
 	n := len(v.prompt.ids)
 	switch {
 	case m.done:
-		return fmt.Sprintf("Your request: first token after %s, then %d tokens in %s. Sending a second customer's request…",
-			labs.FormatMS(labs.Millis(m.ttft)), m.tokens, labs.FormatMS(labs.Millis(m.decode())))
+		return fmt.Sprintf("Your request: first token after %s, then %s tokens in %s. Sending a second customer's request…",
+			labs.FormatMS(labs.Millis(m.ttft)), labs.Thousands(m.tokens), labs.FormatMS(labs.Millis(m.decode())))
 	case m.tokens > 0:
-		return fmt.Sprintf("First token after %s. Decoding: %d of %d tokens.", labs.FormatMS(labs.Millis(m.ttft)), m.tokens, v.s.output)
+		return fmt.Sprintf("First token after %s. Decoding: %s of %s tokens.", labs.FormatMS(labs.Millis(m.ttft)), labs.Thousands(m.tokens), labs.Thousands(v.s.output))
 	case m.elapsed > 0:
 		return fmt.Sprintf("Prefill: the GPU is reading your %s-token prompt (%s so far).", labs.Thousands(n), labs.FormatMS(labs.Millis(m.elapsed)))
 	}
@@ -115,14 +115,24 @@ func (v *view) stats() []labs.Stat {
 		out = append(out, labs.Stat{Key: key, Label: label, Value: val, Unit: unit, Note: note})
 	}
 	if m := v.first; m != nil && m.tokens > 0 {
-		add(statTTFT, "Time to first token", labs.Millis(m.ttft), "ms", "your request, on the GPU's clock")
-		out[len(out)-1].Why = v.whyTTFT
+		note, why := "your request, on the GPU's clock", v.whyTTFT
+		if ttft := labs.Millis(m.ttft); m.server != "" {
+			note, why = "your request, measured on that server", labs.MeasuredTTFT(m.server, ttft, 0, m.thinkingFirst).Text(ttft)
+			if m.thinkingFirst {
+				note = "your request's first token (thinking), measured on that server"
+			}
+		}
+		add(statTTFT, "Time to first token", labs.Millis(m.ttft), "ms", note)
+		out[len(out)-1].Why = why
 	}
 	if m := v.first; m != nil && m.done {
 		add(statDecode, "Decode time", labs.Millis(m.decode()), "ms", "first token to last")
 		if m.tokens > 1 {
 			add(statTPOT, "Time per output token", labs.Millis(m.tpot()), "ms", "decode time ÷ (tokens − 1)")
 			out[len(out)-1].Why = v.whyTPOT
+			if tpot := labs.Millis(m.tpot()); m.server != "" {
+				out[len(out)-1].Why = labs.MeasuredTPOT(m.server, labs.Millis(m.ttft), labs.Millis(m.last), m.tokens).Text(tpot)
+			}
 		}
 	}
 	add(statPrompt, "Prompt", float64(len(v.prompt.ids)), "tokens", "counted by the tokenizer")

@@ -82,7 +82,9 @@ func (l *Lab) run(ctx context.Context, ps params, emit func(labs.Frame)) error {
 	if msg, err := l.measure(ctx, le, second.req, v.second, func() { emit(v.frame(v.secondStatus())) }); err != nil || msg != "" {
 		return l.refused(emit, msg, err)
 	}
-	if f, ok := secondTTFTWhy(le.Config(), len(second.req.PromptTokens), v.second.usage.CachedTokens); ok {
+	if m2 := v.second; m2.server != "" {
+		v.why[statSecondTTFT] = labs.MeasuredTTFT(m2.server, labs.Millis(m2.ttft), 0, m2.thinkingFirst)
+	} else if f, ok := secondTTFTWhy(le.Config(), len(second.req.PromptTokens), v.second.usage.CachedTokens); ok {
 		v.why[statSecondTTFT] = f
 	}
 	busy := v.first.delivery
@@ -148,6 +150,11 @@ type measurement struct {
 	// the GPU served meanwhile (valid when done).
 	delivery labs.Delivery
 	sharing  live.Sharing
+	// server names the server that timed the request ("" on the bundled
+	// engine); thinkingFirst says its first token was a reasoning
+	// model's thinking.
+	server        string
+	thinkingFirst bool
 }
 
 // decode is the time from the first token to the last.
@@ -201,11 +208,12 @@ func (l *Lab) measure(ctx context.Context, le *live.Engine, req engine.Request, 
 			}
 			at := l.Clock.Now().Sub(t0)
 			m.delivery.Observe(ev.GPU, at)
+			m.server = ev.Server
 			m.tokens++
 			m.last = ev.GPU
 			m.elapsed = max(m.elapsed, at)
 			if m.tokens == 1 {
-				m.ttft = ev.GPU
+				m.ttft, m.thinkingFirst = ev.GPU, ev.Thinking
 				update()
 			}
 		}

@@ -292,7 +292,7 @@ func TestValidation(t *testing.T) {
 		{Name: "70B on an L4 in INT4", Vals: labs.Values{knobModel: "llama-3.1-70b", knobGPU: "l4", knobPrecision: "int4"}, Knob: knobGPU, Want: "does not fit"},
 		{Name: "70B in FP8 on an H100: too little KV cache", Vals: labs.Values{knobModel: "llama-3.1-70b", knobPrecision: "fp8"}, Knob: knobChunks, Want: "KV cache"},
 		{Name: "a 16k prompt for Mistral on an L4 is accepted", Vals: labs.Values{knobModel: "mistral-7b", knobGPU: "l4", knobMode: modePlain, knobPrompt: 16384.0, knobSystem: 4000.0}},
-		{Name: "answer of 0 tokens", Vals: labs.Values{knobOutput: 0.0}, Knob: knobOutput, Want: "between 1 and 1000"},
+		{Name: "answer of 0 tokens", Vals: labs.Values{knobOutput: 0.0}, Knob: knobOutput, Want: "between 1 and 1,000"},
 		{Name: "unknown model", Vals: labs.Values{knobModel: "gpt-9"}, Knob: knobModel, Want: "not one of the listed choices"},
 	})
 }

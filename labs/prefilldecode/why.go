@@ -64,9 +64,9 @@ func prefillSlopeWhy(cfg engine.Config, ss []sample) (labs.Formula, bool) {
 	matmul, attn := labs.Millis(lin.Compute), labs.Millis(both.Compute-lin.Compute)
 	f := labs.Sum("ms per 1k tokens", labs.Term{Name: "matmuls", Value: matmul}, labs.Term{Name: "attention", Value: attn})
 	f.Before = "Prefill cost = what 1,000 more prompt tokens add to the first token, on compute:"
-	f.Expr = fmt.Sprintf("matmuls 2 × %s weights × %s tokens ÷ (%.0f TFLOP/s × %.0f%%) = %s ms + attention over the ~%s tokens before each (where the sweep's prompts weigh most in the fit) %s ÷ (%.0f TFLOP/s × %.0f%%) = %s ms",
-		labs.Sci(lin.LinearFLOPs/2/perK), labs.Thousands(perK), lin.PeakFLOPS/1e12, lin.MatmulMFU*100, labs.Figure(matmul),
-		labs.Thousands(int(length)), labs.Sci(both.AttnFLOPs), both.PeakFLOPS/1e12, both.AttnMFU*100, labs.Figure(attn))
+	f.Expr = fmt.Sprintf("matmuls 2 × %s weights × %s tokens ÷ (%s TFLOP/s × %.0f%%) = %s ms + attention over the ~%s tokens before each (where the sweep's prompts weigh most in the fit) %s ÷ (%s TFLOP/s × %.0f%%) = %s ms",
+		labs.Sci(lin.LinearFLOPs/2/perK), labs.Thousands(perK), labs.Whole(lin.PeakFLOPS/1e12), lin.MatmulMFU*100, labs.Figure(matmul),
+		labs.Thousands(int(length)), labs.Sci(both.AttnFLOPs), labs.Whole(both.PeakFLOPS/1e12), both.AttnMFU*100, labs.Figure(attn))
 	f.Remainder = "the short prompts, whose step is set by reading the weights rather than by compute, and the fixed overhead of each step"
 	return f, true
 }

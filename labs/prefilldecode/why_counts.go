@@ -39,9 +39,9 @@ func promptWhy(p prompt, spec promptSpec) labs.Formula {
 		name := part.name
 		switch part.name {
 		case partRAG:
-			name = fmt.Sprintf("%s (%d × ~%d)", part.name, spec.chunks, chunkTokens)
+			name = fmt.Sprintf("%s (%s × ~%s)", part.name, labs.Thousands(spec.chunks), labs.Thousands(chunkTokens))
 		case partHistory:
-			name = fmt.Sprintf("%s (%d turns × ~%d)", part.name, spec.turns, turnTokens)
+			name = fmt.Sprintf("%s (%s turns × ~%s)", part.name, labs.Thousands(spec.turns), labs.Thousands(turnTokens))
 		}
 		terms = append(terms, labs.Term{Name: name, Value: float64(part.tokens)})
 	}
@@ -127,8 +127,8 @@ func cachedWhy(first, second []int) labs.Formula {
 	}
 	blocks := min(shared/engine.BlockSize, (len(second)-1)/engine.BlockSize)
 	return labs.Formula{Unit: "tokens", Result: float64(blocks * engine.BlockSize),
-		Before: fmt.Sprintf("Cached tokens = the whole %d-token KV blocks the second prompt shares with the first from its start:", engine.BlockSize),
-		Expr:   fmt.Sprintf("⌊%s shared tokens ÷ %d⌋ = %s × %d", labs.Thousands(shared), engine.BlockSize, labs.Count(blocks, "block"), engine.BlockSize),
+		Before: fmt.Sprintf("Cached tokens = the whole %s-token KV blocks the second prompt shares with the first from its start:", labs.Thousands(engine.BlockSize)),
+		Expr:   fmt.Sprintf("⌊%s shared tokens ÷ %s⌋ = %s × %s", labs.Thousands(shared), labs.Thousands(engine.BlockSize), labs.Count(blocks, "block"), labs.Thousands(engine.BlockSize)),
 		Lead: "The cache matches whole blocks from the first token on, so after the first token that differs " +
 			"(a line naming the customer, say) nothing more can be reused",
 		Remainder: "blocks other requests on the shared engine pushed out of the cache before the second customer arrived"}

@@ -63,7 +63,7 @@ func (v *view) stats() []labs.Stat {
 		{Key: statPromptTokens, Label: "Prompt", Value: float64(r.Prompt.Tokens()), Unit: "tokens", Note: "every part, counted with the tokenizer"},
 		{Key: statTTFT, Label: "Time to first token", Value: pipelinelab.Round1(pipelinelab.MS(r.Summary.FirstToken)), Unit: "ms",
 			Note: "a live run on the shared engine, timed by the modelled GPU; others' requests can add a wait"},
-		{Key: statChunksTokens, Label: "Passages", Value: float64(p.Chunks), Unit: "tokens", Note: fmt.Sprintf("%d retrieved", len(r.Lookups.Chunks))},
+		{Key: statChunksTokens, Label: "Passages", Value: float64(p.Chunks), Unit: "tokens", Note: fmt.Sprintf("%s retrieved", labs.Thousands(len(r.Lookups.Chunks)))},
 		{Key: statHistoryTokens, Label: "History", Value: float64(p.History), Unit: "tokens", Note: labs.Count(r.Prompt.HistoryKept, "turn")},
 		{Key: statSystemTokens, Label: "System prompt", Value: float64(p.System), Unit: "tokens"},
 		{Key: statAnswerTokens, Label: "Answer", Value: float64(r.Summary.OutputTokens), Unit: "tokens"},
@@ -129,7 +129,7 @@ func (v *view) chunksTable() labs.Table {
 	for i, c := range v.res.Lookups.Chunks {
 		n := "—" // retrieved but not in the prompt
 		if i < len(counts) {
-			n = strconv.Itoa(counts[i])
+			n = labs.Thousands(counts[i])
 		}
 		t.Rows = append(t.Rows, []string{strconv.Itoa(i + 1), c.Article, strconv.FormatFloat(c.Score, 'f', 2, 64), n, c.Text})
 	}
@@ -142,8 +142,8 @@ func (v *view) chunksTable() labs.Table {
 func (v *view) liveFrame() labs.Frame {
 	r := v.res
 	return labs.Frame{
-		Status: fmt.Sprintf("First token after %s for a %d-token prompt. Timing the sweep on the virtual clock…",
-			pipelinelab.FmtMS(pipelinelab.MS(r.Summary.FirstToken)), r.Prompt.Tokens()),
+		Status: fmt.Sprintf("First token after %s for a %s-token prompt. Timing the sweep on the virtual clock…",
+			pipelinelab.FmtMS(pipelinelab.MS(r.Summary.FirstToken)), labs.Thousands(r.Prompt.Tokens())),
 		Stats: v.stats(), Text: v.text(), Charts: []labs.Chart{v.partsChart(), v.ttftChart()}, Tables: []labs.Table{v.chunksTable()},
 	}
 }
@@ -153,8 +153,7 @@ func (v *view) finalFrame() labs.Frame {
 	f.Final = true
 	labs.Explain(f.Stats, v.why(v.eng))
 	first, last := v.sweep[0], v.sweep[len(v.sweep)-1]
-	f.Status = fmt.Sprintf("%d-token prompt, first token after %s. In the sweep, 0 passages give %d tokens and %s; 20 give %d tokens and %s.",
-		v.res.Prompt.Tokens(), pipelinelab.FmtMS(pipelinelab.MS(v.res.Summary.FirstToken)),
-		first.tokens, pipelinelab.FmtMS(pipelinelab.MS(first.ttft)), last.tokens, pipelinelab.FmtMS(pipelinelab.MS(last.ttft)))
+	f.Status = fmt.Sprintf("%s-token prompt, first token after %s. In the sweep, 0 passages give %s tokens and %s; 20 give %s tokens and %s.",
+		labs.Thousands(v.res.Prompt.Tokens()), pipelinelab.FmtMS(pipelinelab.MS(v.res.Summary.FirstToken)), labs.Thousands(first.tokens), pipelinelab.FmtMS(pipelinelab.MS(first.ttft)), labs.Thousands(last.tokens), pipelinelab.FmtMS(pipelinelab.MS(last.ttft)))
 	return f
 }

@@ -47,8 +47,8 @@ func (v *view) partsWhy() map[string]labs.Formula {
 	}
 	out[statHistoryTokens] = hist
 	ans := labs.Formula{Unit: "tokens", Result: float64(textmodel.Count(v.answer)),
-		Before: fmt.Sprintf("Answer = the text streamed to the reader, counted again by the tokenizer; the model stops when its answer is done, or at %d tokens:", answerCap),
-		Expr:   fmt.Sprintf("the %d characters shown", len([]rune(v.answer))), Remainder: "tokens the tokenizer joins differently when it reads the text back"}
+		Before: fmt.Sprintf("Answer = the text streamed to the reader, counted again by the tokenizer; the model stops when its answer is done, or at %s tokens:", labs.Thousands(answerCap)),
+		Expr:   fmt.Sprintf("the %s characters shown", labs.Thousands(len([]rune(v.answer)))), Remainder: "tokens the tokenizer joins differently when it reads the text back"}
 	out[statAnswerTokens] = ans
 	return out
 }
@@ -75,9 +75,9 @@ func passagesWhy(m textmodel.Message) labs.Formula {
 	f := labs.Formula{Unit: "tokens", Result: float64(heading + passages + mk),
 		Parts: []labs.Term{{Name: "the heading", Value: float64(heading)}, {Name: "the passages", Value: float64(passages)},
 			{Name: "the template markers", Value: float64(mk)}},
-		Before: fmt.Sprintf("Passages = the heading + each of the %d passages (its number, title and text) + the message's template markers:", len(each)),
-		Expr: fmt.Sprintf("heading %d + passages (%s) %s + markers %d", heading, strings.Join(each, " + "),
-			labs.Thousands(passages), mk)}
+		Before: fmt.Sprintf("Passages = the heading + each of the %s passages (its number, title and text) + the message's template markers:", labs.Thousands(len(each))),
+		Expr: fmt.Sprintf("heading %s + passages (%s) %s + markers %s", labs.Thousands(heading), strings.Join(each, " + "),
+			labs.Thousands(passages), labs.Thousands(mk))}
 	return f
 }
 

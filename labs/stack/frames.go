@@ -151,8 +151,8 @@ func (v *view) final(a answer, notes []string) (labs.Frame, error) {
 }
 
 func (v *view) finalStatus(a answer, seen, direct screen) string {
-	got := fmt.Sprintf("The GPU wrote %s from %s to %s. The reader's first word showed at %s and the last at %s, in %s.",
-		labs.Count(len(a.tokens), "token"), labs.FormatMS(labs.Millis(a.firstToken())), labs.FormatMS(labs.Millis(a.end)),
+	got := fmt.Sprintf("%s wrote %s from %s to %s. The reader's first word showed at %s and the last at %s, in %s.",
+		a.maker(), labs.Count(len(a.tokens), "token"), labs.FormatMS(labs.Millis(a.firstToken())), labs.FormatMS(labs.Millis(a.end)),
 		labs.FormatMS(labs.Millis(seen.firstWord)), labs.FormatMS(labs.Millis(seen.lastWord)), labs.Count(seen.bursts, "burst"))
 	if !v.s.proxy.buffers() {
 		return got
@@ -165,14 +165,14 @@ func (v *view) finalStatus(a answer, seen, direct screen) string {
 func (v *view) stats(a answer, h hops, seen screen) []labs.Stat {
 	out := []labs.Stat{
 		{Key: statFirstWord, Label: "First word at the browser", Value: labs.Millis(seen.firstWord), Unit: "ms",
-			Note: fmt.Sprintf("the GPU's first token was at %s", labs.FormatMS(labs.Millis(a.firstToken()))),
+			Note: fmt.Sprintf("%s first token was at %s", a.whose(), labs.FormatMS(labs.Millis(a.firstToken()))),
 			Why:  v.whyFirstWord(a, h, seen)},
 		{Key: statLastWord, Label: "Last word at the browser", Value: labs.Millis(seen.lastWord), Unit: "ms",
-			Note: fmt.Sprintf("the GPU's last token was at %s", labs.FormatMS(labs.Millis(a.end)))},
+			Note: fmt.Sprintf("%s last token was at %s", a.whose(), labs.FormatMS(labs.Millis(a.end)))},
 		{Key: statBursts, Label: "Bursts the browser saw", Value: float64(seen.bursts), Unit: burstUnit(seen.bursts),
 			Note: fmt.Sprintf("network reads that added text, for %s", labs.Count(len(a.tokens), "token"))},
 		{Key: statLongest, Label: "Longest wait between bursts", Value: labs.Millis(seen.longestGap), Unit: "ms",
-			Note: "counted from the GPU's first token"},
+			Note: "counted from " + a.whose() + " first token"},
 	}
 	labs.Explain(out, v.why(a, h, seen))
 	return out
@@ -184,18 +184,31 @@ func (v *view) whyFirstWord(a answer, h hops, seen screen) string {
 	first := a.firstToken()
 	gpu := fmt.Sprintf("The GPU made the first token at %s: the %s-token prompt read in one prefill step on the %s tier, plus any queue on the shared engine. "+
 		"The gateway turned the provider's event into its own at once.", inMS(first), labs.Thousands(a.prompt), v.s.tier.Name)
+	if a.server != "" {
+		gpu = fmt.Sprintf("Measured on %s, the first token came back %s after the %s-token prompt was sent. "+
+			"The gateway turned the provider's event into its own at once.", a.server, inMS(first), labs.Thousands(a.prompt))
+	}
+	if a.thought > 0 && a.firstAnswer() > 0 {
+		first = a.firstAnswer()
+		gpu += fmt.Sprintf(" The model then thought for %s, which is no word for the reader: its first answer token came at %s.",
+			labs.Count(a.thought, "token"), inMS(first))
+	}
 	wait := seen.firstWord - first
 	if !v.s.proxy.buffers() || wait <= 0 {
-		return gpu + fmt.Sprintf(" Nothing on the way held it: first word = %s + 0 ms in transit = %s. The GPU's time is all of it.",
-			inMS(first), inMS(seen.firstWord))
+		return gpu + fmt.Sprintf(" Nothing on the way held it: first word = %s + 0 ms in transit = %s. %s time is all of it.",
+			inMS(first), inMS(seen.firstWord), a.maker()+"'s")
 	}
 	why := v.releaseReason(a, h, seen.firstWord)
 	dominant := "the wait in the proxy dominated"
 	if wait < first {
-		dominant = "the GPU's first token still dominated"
+		dominant = a.whose() + " first token still dominated"
 	}
-	return gpu + fmt.Sprintf(" The proxy held it until %s, when %s. First word = %s on the GPU + %s in the proxy = %s: %s.",
-		inMS(seen.firstWord), why, inMS(first), inMS(wait), inMS(seen.firstWord), dominant)
+	where := "on the GPU"
+	if a.server != "" {
+		where = "from that server"
+	}
+	return gpu + fmt.Sprintf(" The proxy held it until %s, when %s. First word = %s %s + %s in the proxy = %s: %s.",
+		inMS(seen.firstWord), why, inMS(first), where, inMS(wait), inMS(seen.firstWord), dominant)
 }
 
 // inMS writes d in whole milliseconds, the one unit of the arithmetic.

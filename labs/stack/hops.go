@@ -32,8 +32,13 @@ type answer struct {
 	id, model string
 	prompt    int
 	tokens    []token
-	done      bool
-	end       time.Duration
+	// thought counts the tokens of a reasoning model's thinking, which
+	// come first and carry no answer text; server names the server
+	// that timed the answer ("" on the bundled engine).
+	thought int
+	server  string
+	done    bool
+	end     time.Duration
 }
 
 // wire is the provider's and the gateway's writes as the answer grows:

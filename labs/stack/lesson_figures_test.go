@@ -1,6 +1,7 @@
 package stack
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/latencylab/latencylab/labs/labtest"
@@ -26,4 +27,26 @@ func TestLessonBufferFigures(t *testing.T) {
 		{Text: "lumps of about 130 tokens", Got: 4 * kb / gateway, Lo: 117, Hi: 143},
 		{Text: "about a second apart", Got: labtest.Stat(t, small, statLongest), Lo: 850, Hi: 1150},
 	})
+}
+
+// TestLessonLabClock holds the lesson's paragraph on the lab's own clock:
+// with the model alone on an idle GPU, the first token comes after about
+// 8 ms and the last after about 2.3 s, and the buffering proxy moves the
+// first word from the one to the other. The buffering preset's note says
+// 2.3 s as well.
+func TestLessonLabClock(t *testing.T) {
+	finals := labtest.PresetFinals(t, labtest.Inert(t, define), runOnVirtualTime)
+	laptop, buffered := finals["Works on my laptop"], finals["In production behind a buffering proxy"]
+	first, last := labtest.Stat(t, laptop, statFirstWord), labtest.Stat(t, laptop, statLastWord)
+	held := labtest.Stat(t, buffered, statFirstWord)
+	labtest.CheckQuotes(t, "streaming-through-the-stack", "ms", []labtest.Quote{
+		{Text: "first token comes after about 8 ms", Got: first, Lo: 6, Hi: 10},
+		{Text: "its last after about 2.3 s", Got: last, Lo: 2250, Hi: 2350},
+		{Text: "moves its first word from about 8 ms to about 2.3 s", Got: held, Lo: 2250, Hi: 2350},
+	})
+	for _, p := range labtest.Inert(t, define).Presets() {
+		if p.Name == "In production behind a buffering proxy" && !strings.Contains(p.Note, "its 2.3 s of writing") {
+			t.Errorf("the buffering preset's note no longer states the 2.3 s the test holds: %q", p.Note)
+		}
+	}
 }

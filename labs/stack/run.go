@@ -63,6 +63,7 @@ func (l *Lab) run(ctx context.Context, p params, emit func(labs.Frame)) error {
 	tk := l.Ticker()
 	defer tk.Stop()
 	var delivery labs.Delivery
+	text := labs.NewAnswerText(ans.Pieces, ans.Tokens)
 	var shown time.Duration // GPU time of the last live frame
 	for {
 		select {
@@ -76,11 +77,8 @@ func (l *Lab) run(ctx context.Context, p params, emit func(labs.Frame)) error {
 			}
 			delivery.Observe(ev.GPU, l.Clock.Now().Sub(t0))
 			if !ev.Done {
-				text := ""
-				if ev.Index >= 0 && ev.Index < len(ans.Pieces) {
-					text = ans.Pieces[ev.Index]
-				}
-				a.tokens = append(a.tokens, token{at: ev.GPU, text: text})
+				a.tokens = append(a.tokens, token{at: ev.GPU, text: text.Piece(ev)})
+				a.thought, a.server = text.Thought, text.Server
 				// A frame per token would redo the browser's reading
 				// hundreds of times; the page cannot show more than
 				// a few dozen a second anyway.
@@ -94,7 +92,7 @@ func (l *Lab) run(ctx context.Context, p params, emit func(labs.Frame)) error {
 				return fmt.Errorf("stack: request %s: %w", id, ev.Err)
 			}
 			a.done, a.end = true, ev.GPU
-			notes := []string{delivery.BusyNote()}
+			notes := []string{labs.ThinkingNote(text.Thought, len(a.tokens), len(a.tokens) > text.Thought), delivery.BusyNote()}
 			if aloneOK && len(a.tokens) > 0 {
 				notes = append(notes, labs.SharingNote(ev.Sharing, a.tokens[0].at-aloneTTFT, a.end-aloneE2E))
 			}
@@ -131,6 +129,32 @@ func through(s settings, w *wire, a answer, now time.Duration) (hops, error) {
 		return hops{}, err
 	}
 	return h, nil
+}
+
+// maker names what wrote the answer, to start a sentence: the modelled
+// GPU, or the server that timed it.
+func (a answer) maker() string {
+	if a.server != "" {
+		return "That server"
+	}
+	return "The GPU"
+}
+
+// whose is maker as a possessive inside a sentence: "the GPU's".
+func (a answer) whose() string {
+	if a.server != "" {
+		return "that server's"
+	}
+	return "the GPU's"
+}
+
+// firstAnswer is when the first answer token came, after any thinking;
+// 0 before it.
+func (a answer) firstAnswer() time.Duration {
+	if len(a.tokens) <= a.thought {
+		return 0
+	}
+	return a.tokens[a.thought].at
 }
 
 // firstToken is when the GPU made the first token, or 0 before it.

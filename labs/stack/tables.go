@@ -3,7 +3,6 @@ package stack
 import (
 	"fmt"
 	"math"
-	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -33,7 +32,7 @@ func (v *view) tables(h hops) []labs.Table {
 	case v.s.proxy.on:
 		title = "Hop 3: what the proxy passed to the browser, buffering off"
 	}
-	events := func(i int) string { return strconv.Itoa(h.browser[i].events) }
+	events := func(i int) string { return labs.Thousands(h.browser[i].events) }
 	br := hopTable(title+", "+labs.Count(len(h.proxied), "network write"),
 		[]string{"At (ms)", "Bytes", "Events it completed", "Raw bytes (start)"}, h.proxied, events)
 	return []labs.Table{prov, gw, br}
@@ -46,7 +45,7 @@ func hopTable(title string, cols []string, cs []chunk, extra func(int) string) l
 	for i, c := range cs {
 		if len(cs) > headRows+tailRows+1 && i == headRows {
 			gap := make([]string, len(cols))
-			gap[len(cols)-1] = fmt.Sprintf("… %d more writes …", len(cs)-headRows-tailRows)
+			gap[len(cols)-1] = fmt.Sprintf("… %s more writes …", labs.Thousands(len(cs)-headRows-tailRows))
 			t.Rows = append(t.Rows, gap)
 		}
 		if len(cs) > headRows+tailRows+1 && i >= headRows && i < len(cs)-tailRows {
@@ -67,7 +66,7 @@ func sizeNote(cs []chunk) string {
 	if len(cs) == 0 {
 		return "nothing written yet"
 	}
-	return fmt.Sprintf("%s bytes in %s (about %d a write)", labs.Thousands(n), labs.Count(len(cs), "write"), n/len(cs))
+	return fmt.Sprintf("%s bytes in %s (about %s a write)", labs.Thousands(n), labs.Count(len(cs), "write"), labs.Thousands(n/len(cs)))
 }
 
 // wireEscapes make a stream's framing visible: each line end is written

@@ -2,6 +2,7 @@ package stack
 
 import (
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/latencylab/latencylab/labs"
@@ -14,11 +15,31 @@ func (v *view) why(a answer, h hops, seen screen) map[string]labs.Formula {
 	if len(a.tokens) == 0 || seen.words == 0 {
 		return nil
 	}
-	return map[string]labs.Formula{
+	out := map[string]labs.Formula{
 		statLastWord: lastWordWhy(a, seen),
 		statBursts:   v.burstsWhy(a, h),
 		statLongest:  v.longestWhy(a, h, seen),
 	}
+	for k, f := range out {
+		out[k] = a.inWords(f)
+	}
+	return out
+}
+
+// inWords names what wrote the tokens in f's sentences and terms: the
+// formulas speak of the GPU, which on a server run is that server.
+func (a answer) inWords(f labs.Formula) labs.Formula {
+	if a.server == "" {
+		return f
+	}
+	r := strings.NewReplacer("the GPU", "that server", "The GPU", "That server")
+	f.Before, f.After, f.Expr, f.Lead = r.Replace(f.Before), r.Replace(f.After), r.Replace(f.Expr), r.Replace(f.Lead)
+	parts := make([]labs.Term, len(f.Parts))
+	for i, p := range f.Parts {
+		parts[i] = labs.Term{Name: r.Replace(p.Name), Value: p.Value}
+	}
+	f.Parts = parts
+	return f
 }
 
 // lastTokenBy is the index of the GPU's last token made by time at.

@@ -6,6 +6,7 @@ import (
 
 	"github.com/latencylab/latencylab/labs"
 	"github.com/latencylab/latencylab/labs/labtest"
+	"github.com/latencylab/latencylab/labs/pipelinelab"
 )
 
 // onPool is the lab on a given pool, for RunBusy.
@@ -39,4 +40,19 @@ func TestSharingNote(t *testing.T) {
 		t.Fatal(err)
 	}
 	labtest.CheckSharingNotes(t, onPool, s.profile, map[int]string{0: "", 1: "1 other request " + labtest.SharedNote, 3: "3 other requests " + labtest.SharedNote}, true)
+}
+
+// TestStarvedHostKeepsHostedFigures: on a host whose every wait ends
+// 150 ms late (the warm-up, the network's upload and the engine's runner
+// scheduled late) the hosted preset, other tenants on, gives the calm
+// run's figures: the provider's engine adds the tenants on its own
+// modelled clock and takes the request at the moment its upload ends on
+// the modelled timeline, so it meets the same traffic.
+func TestStarvedHostKeepsHostedFigures(t *testing.T) {
+	vals := labtest.PresetWith(t, labtest.Inert(t, define), hostedPreset)(nil)
+	if vals[pipelinelab.KnobTenants] == 0.0 {
+		t.Fatal("the hosted preset has no other tenants to keep")
+	}
+	calm, starved := labtest.CheckStarvedHost(t, onPool, vals, 150*time.Millisecond)
+	t.Logf("first token %v ms calm, %v ms starved; %s", labtest.Stat(t, calm, statTTFT), labtest.Stat(t, starved, statTTFT), starved.Status)
 }

@@ -48,13 +48,19 @@ type view struct {
 	// network is what the round trips to a hosted provider add to the
 	// first token (0 with the GPU next door).
 	network time.Duration
+	// server names the server that timed the run (labs.AnswerText.Server),
+	// known from its first token; "" on the bundled engine.
+	server string
 }
 
 // frame is the state of every panel at time now (since the request was sent).
 func (v *view) frame(m *meter, now time.Duration) labs.Frame {
 	v.xmax = labs.AxisEnd(v.xmax, labs.Millis(now), 1.25)
 	return labs.Frame{
-		Final:  m.done,
+		Final: m.done,
+		// A run whose every token was thinking worked but gave the
+		// reader nothing: a warning, not a success.
+		Missed: m.done && m.words == 0 && m.thought > 0,
 		Status: v.status(m, now),
 		Stats:  v.stats(m),
 		Text:   v.text(m),
@@ -64,12 +70,14 @@ func (v *view) frame(m *meter, now time.Duration) labs.Frame {
 
 func (v *view) status(m *meter, now time.Duration) string {
 	switch {
+	case m.done && v.s.streaming && m.words == 0:
+		return labs.JoinNotes(fmt.Sprintf("Complete: %s tokens in %s.", labs.Thousands(m.tokens), labs.FormatMS(labs.Millis(m.complete))), v.notes...)
 	case m.done && v.s.streaming:
-		return labs.JoinNotes(fmt.Sprintf("Complete: %d tokens in %s. The first word appeared after %s.",
-			m.tokens, labs.FormatMS(labs.Millis(m.complete)), labs.FormatMS(labs.Millis(m.firstWord))), v.notes...)
+		return labs.JoinNotes(fmt.Sprintf("Complete: %s tokens in %s. The first word appeared after %s.",
+			labs.Thousands(m.tokens), labs.FormatMS(labs.Millis(m.complete)), labs.FormatMS(labs.Millis(m.firstWord))), v.notes...)
 	case m.done:
-		return labs.JoinNotes(fmt.Sprintf("Complete: %d tokens in %s. Nothing was shown until the whole answer was ready.",
-			m.tokens, labs.FormatMS(labs.Millis(m.complete))), v.notes...)
+		return labs.JoinNotes(fmt.Sprintf("Complete: %s tokens in %s. Nothing was shown until the whole answer was ready.",
+			labs.Thousands(m.tokens), labs.FormatMS(labs.Millis(m.complete))), v.notes...)
 	case m.tokens == 0 && now > 0:
 		return fmt.Sprintf("Waiting for the first token (%s so far) while the GPU reads the %s-token prompt.",
 			labs.FormatMS(labs.Millis(now)), labs.Thousands(v.s.promptTokens))
@@ -77,9 +85,9 @@ func (v *view) status(m *meter, now time.Duration) string {
 		return fmt.Sprintf("Request sent; waiting for the first token while the GPU reads the %s-token prompt.",
 			labs.Thousands(v.s.promptTokens))
 	case v.s.streaming:
-		return fmt.Sprintf("Generating: %d of %d tokens.", m.tokens, v.s.answerTokens)
+		return fmt.Sprintf("Generating: %s of %s tokens.", labs.Thousands(m.tokens), labs.Thousands(v.s.answerTokens))
 	}
-	return fmt.Sprintf("Generating: %d of %d tokens, held back until the answer is complete.", m.tokens, v.s.answerTokens)
+	return fmt.Sprintf("Generating: %s of %s tokens, held back until the answer is complete.", labs.Thousands(m.tokens), labs.Thousands(v.s.answerTokens))
 }
 
 // stats lists the figures measured so far; the final frame has them all.
@@ -92,20 +100,22 @@ func (v *view) stats(m *meter) []labs.Stat {
 		add(statFirstWord, "Time to first word", labs.Millis(m.firstWord), "ms", "what the reader waits for")
 	}
 	if m.tokens > 0 {
-		note := "first token, on the GPU's clock"
-		if v.network > 0 {
-			note = fmt.Sprintf("first token back from the provider: the GPU's time plus %s of network", labs.FormatMS(labs.Millis(v.network)))
-		}
-		add(statTTFT, "Time to first token", labs.Millis(m.firstTok), "ms", note)
-		if v.stepsOK {
-			ttft := labs.Millis(m.firstTok)
+		ttft := labs.Millis(m.firstTok)
+		add(statTTFT, "Time to first token", ttft, "ms", v.ttftNote(m))
+		switch {
+		case v.server != "":
+			out[len(out)-1].Why = labs.MeasuredTTFT(v.server, ttft, labs.Millis(v.network), m.thought > 0 && m.firstAnswer != m.firstTok).Text(ttft)
+		case v.stepsOK:
 			out[len(out)-1].Why = v.steps.TTFT(ttft, labs.Millis(v.network), v.sharing).Text(ttft)
 		}
 	}
 	if m.done {
 		tpot := m.tpotMS()
 		add(statTPOT, "Time per output token", tpot, "ms", "(complete − first token) ÷ (tokens − 1)")
-		if v.stepsOK {
+		switch {
+		case v.server != "":
+			out[len(out)-1].Why = labs.MeasuredTPOT(v.server, labs.Millis(m.firstTok), labs.Millis(m.complete), m.tokens).Text(tpot)
+		case v.stepsOK:
 			out[len(out)-1].Why = v.steps.TPOT(tpot, v.capMS(), v.sharing).Text(tpot)
 		}
 		add(statTotal, "Total time", labs.Millis(m.complete), "ms", "request sent to answer complete")
@@ -117,11 +127,32 @@ func (v *view) stats(m *meter) []labs.Stat {
 			rate = 1000 / tpot
 		}
 		add(statTokPerS, "Generation speed", rate, "tok/s", "after the first token")
-		add(statReading, "Reading time", readingMS(m.words, v.s.readingSpeed), "ms",
-			fmt.Sprintf("%d words at %s words/s", m.words, strconv.FormatFloat(v.s.readingSpeed, 'f', -1, 64)))
+		if m.words > 0 { // no answer word came (every token was thinking): nothing to read
+			add(statReading, "Reading time", readingMS(m.words, v.s.readingSpeed), "ms",
+				fmt.Sprintf("%s words at %s words/s", labs.Thousands(m.words), strconv.FormatFloat(v.s.readingSpeed, 'f', -1, 64)))
+		}
 		labs.Explain(out, v.why(m))
 	}
 	return out
+}
+
+// ttftNote says what the time to first token counts: on a server, that
+// it was measured there and, for a reasoning model, that the token was
+// thinking.
+func (v *view) ttftNote(m *meter) string {
+	what := "first token"
+	if m.thought > 0 && (m.tokens == m.thought || m.firstAnswer != m.firstTok) {
+		what = "first token (thinking)"
+	}
+	switch {
+	case v.server != "" && v.network > 0:
+		return fmt.Sprintf("%s, measured on that server, plus %s of modelled network", what, labs.FormatMS(labs.Millis(v.network)))
+	case v.server != "":
+		return what + ", measured on that server"
+	case v.network > 0:
+		return fmt.Sprintf("%s back from the provider: the GPU's time plus %s of network", what, labs.FormatMS(labs.Millis(v.network)))
+	}
+	return what + ", on the GPU's clock"
 }
 
 // capMS is the speed cap as milliseconds per token; 0 with no cap.
@@ -140,7 +171,7 @@ func (v *view) text(m *meter) *labs.TextPanel {
 	if m.done {
 		marks = append(marks, labs.Mark{Label: markComplete, At: labs.Millis(m.complete)})
 	}
-	return &labs.TextPanel{Title: "What the reader sees", Body: m.visible, Marks: marks}
+	return &labs.TextPanel{Title: "What the reader sees", Note: labs.ComposedNote(v.server), Body: m.visible, Marks: marks}
 }
 
 // chart draws visible words over time against the reading-speed line.

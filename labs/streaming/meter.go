@@ -14,14 +14,20 @@ import (
 type meter struct {
 	streaming bool
 
-	tokens    int             // tokens received so far
-	received  strings.Builder // every token's text, as received
-	visible   string          // what the learner can see
-	words     int             // words in visible
-	firstTok  time.Duration   // first token received; valid when tokens > 0
-	firstWord time.Duration   // first word visible; valid when words > 0
-	complete  time.Duration   // final event received; valid when done
-	done      bool
+	tokens   int             // tokens received so far
+	thought  int             // of them, a reasoning model's thinking (on a server)
+	received strings.Builder // every token's text, as received
+	visible  string          // what the learner can see
+	words    int             // words in visible
+	firstTok time.Duration   // first token received; valid when tokens > 0
+	// firstAnswer is the first answer token, after any thinking; valid
+	// when tokens > thought.
+	firstAnswer time.Duration
+	// thoughtFirst is how many thinking tokens came before firstAnswer.
+	thoughtFirst int
+	firstWord    time.Duration // first word visible; valid when words > 0
+	complete     time.Duration // final event received; valid when done
+	done         bool
 
 	// steps is the visible word count over time, as a step line:
 	// (t, before) then (t, after) at every change.
@@ -38,10 +44,16 @@ func newMeter(streaming bool) *meter {
 	return &meter{streaming: streaming, steps: []point{{0, 0}}}
 }
 
-// token records one token received at time at with its text.
-func (m *meter) token(at time.Duration, piece string) {
+// token records one token received at time at with its text; a thinking
+// token (see labs.AnswerText) counts as written but has no text.
+func (m *meter) token(at time.Duration, piece string, thinking bool) {
 	if m.tokens == 0 {
 		m.firstTok = at
+	}
+	if thinking {
+		m.thought++
+	} else if m.tokens == m.thought {
+		m.firstAnswer, m.thoughtFirst = at, m.thought
 	}
 	m.tokens++
 	m.received.WriteString(piece)

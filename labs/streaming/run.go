@@ -52,12 +52,15 @@ func (l *Lab) run(ctx context.Context, p params, emit func(labs.Frame)) error {
 	v := &view{s: s, answerWords: countWords(ans.Text), xmax: axisEstimate(up+aloneE2E+down, aloneOK), network: up + down}
 	v.steps, v.stepsOK = labs.NewSteps(le.Config(), len(prompt.ids), len(ans.Tokens))
 	m := newMeter(s.streaming)
+	text := labs.NewAnswerText(ans.Pieces, ans.Tokens)
 
 	t0 := l.Clock.Now()
 	if err := clock.Sleep(ctx, l.Clock, up); err != nil {
 		return ctx.Err()
 	}
-	events, err := le.Submit(ctx, req)
+	// Sent once the upload is over on the modelled timeline, however late
+	// the host woke: an engine with other tenants on it takes it then.
+	events, err := le.Submit(live.WithSentAt(ctx, t0.Add(up)), req)
 	if err != nil {
 		return labs.SubmitRefused("streaming", err, "Not run.", emit)
 	}
@@ -80,7 +83,7 @@ func (l *Lab) run(ctx context.Context, p params, emit func(labs.Frame)) error {
 	var pace <-chan time.Time
 	release := func(at time.Duration) {
 		for len(held) > 0 && at >= held[0].due {
-			m.token(held[0].due, held[0].text)
+			m.token(held[0].due, held[0].text, held[0].thinking)
 			lastDue = held[0].due
 			held = held[1:]
 		}
@@ -92,7 +95,7 @@ func (l *Lab) run(ctx context.Context, p params, emit func(labs.Frame)) error {
 	// finish emits the final frame, drawn to the GPU's end of the answer.
 	finish := func() error {
 		m.finish(max(gpuDone, lastDue))
-		v.notes = []string{delivery.BusyNote()}
+		v.notes = []string{labs.ThinkingNote(m.thought, m.tokens, m.words > 0), delivery.BusyNote()}
 		if aloneOK {
 			v.notes = append(v.notes, labs.SharingNote(v.sharing, firstGPU-up-down-aloneTTFT, gpuDone-up-down-aloneE2E))
 		}
@@ -145,7 +148,8 @@ func (l *Lab) run(ctx context.Context, p params, emit func(labs.Frame)) error {
 				due = max(due, firstGPU+time.Duration(received)*time.Second/time.Duration(s.speedCap))
 			}
 			received++
-			held = append(held, heldToken{due: due, text: piece(ans.Pieces, ans.Tokens, ev)})
+			held = append(held, heldToken{due: due, text: text.Piece(ev), thinking: ev.Thinking})
+			v.server = text.Server
 			release(at)
 			emit(v.frame(m, at))
 		}
@@ -153,20 +157,11 @@ func (l *Lab) run(ctx context.Context, p params, emit func(labs.Frame)) error {
 }
 
 // heldToken is a token's text waiting for the speed cap, and when it is
-// due on the GPU's timeline.
+// due on the GPU's timeline; a thinking token has no text.
 type heldToken struct {
-	due  time.Duration
-	text string
-}
-
-// piece is the text of one token event. The engine emits the ids it was
-// given in order, so the composed answer's pieces apply; a mismatch (which
-// would be an engine bug) falls back to no text rather than wrong text.
-func piece(pieces []string, ids []int, ev live.Event) string {
-	if ev.Index < 0 || ev.Index >= len(pieces) || ids[ev.Index] != ev.Token {
-		return ""
-	}
-	return pieces[ev.Index]
+	due      time.Duration
+	text     string
+	thinking bool
 }
 
 // axisEstimate is the chart's initial time axis, in ms: the request's

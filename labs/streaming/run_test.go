@@ -267,9 +267,9 @@ func TestRunRefusesBadSettings(t *testing.T) {
 		changes labs.Values
 		want    []string // substrings of the error message
 	}{
-		{"answer too short", labs.Values{knobAnswer: 49.0}, []string{"Answer length", "50", "1000"}},
+		{"answer too short", labs.Values{knobAnswer: 49.0}, []string{"Answer length", "50", "1,000"}},
 		{"answer too long", labs.Values{knobAnswer: 1001.0}, []string{"Answer length"}},
-		{"prompt too long", labs.Values{knobPrompt: 9000.0}, []string{"Prompt length", "8000"}},
+		{"prompt too long", labs.Values{knobPrompt: 9000.0}, []string{"Prompt length", "8,000"}},
 		{"reading too slow", labs.Values{knobReading: 2.0}, []string{"Reading speed"}},
 		{"unknown GPU", labs.Values{knobGPU: "tpu-v5"}, []string{"GPU"}},
 		{"not a number", labs.Values{knobAnswer: "lots"}, []string{"number"}},

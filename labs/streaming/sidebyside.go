@@ -19,6 +19,7 @@ import (
 type player struct {
 	m        *meter
 	ans      textmodel.Answer
+	text     *labs.AnswerText
 	events   <-chan live.Event
 	cap      int           // tokens a second; 0: none
 	up, down time.Duration // the network's legs (see pipelinelab.Hosting)
@@ -41,13 +42,17 @@ func (p *player) receive(ev live.Event) {
 		due = max(due, p.firstGPU+time.Duration(p.received)*time.Second/time.Duration(p.cap))
 	}
 	p.received++
-	p.held = append(p.held, heldToken{due: due, text: piece(p.ans.Pieces, p.ans.Tokens, ev)})
+	p.held = append(p.held, heldToken{due: due, text: p.text.Piece(ev), thinking: ev.Thinking})
 }
+
+// server names the server that timed the player's answer; "" on the
+// bundled engine.
+func (p *player) server() string { return p.text.Server }
 
 // release shows every held token due by at.
 func (p *player) release(at time.Duration) {
 	for len(p.held) > 0 && at >= p.held[0].due {
-		p.m.token(p.held[0].due, p.held[0].text)
+		p.m.token(p.held[0].due, p.held[0].text, p.held[0].thinking)
 		p.lastDue = p.held[0].due
 		p.held = p.held[1:]
 	}
@@ -82,7 +87,7 @@ func (l *Lab) runSideBySide(ctx context.Context, s settings, emit func(labs.Fram
 		}
 		ans := composeAnswer(prompt, lengths[i])
 		reqs[i] = engine.Request{ID: id + "-" + kind, PromptTokens: prompt.ids, OutputTokens: ans.Tokens, MaxTokens: len(ans.Tokens)}
-		players[i] = &player{m: newMeter(i == 0), ans: ans, cap: s.speedCap, up: up, down: down}
+		players[i] = &player{m: newMeter(i == 0), ans: ans, text: labs.NewAnswerText(ans.Pieces, ans.Tokens), cap: s.speedCap, up: up, down: down}
 	}
 	v := &sideView{s: s, answerWords: countWords(players[0].ans.Text), xmax: sideAxis(le.Config(), reqs, s.speedCap, up+down)}
 	t0 := l.Clock.Now()
@@ -133,7 +138,8 @@ func (l *Lab) runSideBySide(ctx context.Context, s settings, emit func(labs.Fram
 			pace = l.Clock.After(next - at)
 		}
 		if players[0].m.done && players[1].m.done {
-			v.notes = []string{delivery.BusyNote()}
+			st := players[0]
+			v.notes = []string{labs.ThinkingNote(st.m.thought, st.m.tokens, st.m.words > 0), delivery.BusyNote()}
 			emit(v.frame(players, at))
 			return nil
 		}

@@ -26,16 +26,19 @@ type sideView struct {
 	answerWords int     // words in the streamed answer: the Y axis end
 	xmax        float64 // ms; grows only when a run outlasts it
 	notes       []string
+	// server names the server that timed the run; "" on the bundled engine.
+	server string
 }
 
 func (v *sideView) frame(ps [2]*player, now time.Duration) labs.Frame {
 	v.xmax = labs.AxisEnd(v.xmax, labs.Millis(now), 1.25)
 	st, bl := ps[0].m, ps[1].m
+	v.server = ps[0].server()
 	return labs.Frame{
 		Final:  st.done && bl.done,
 		Status: v.status(st, bl),
 		Stats:  v.stats(st, bl),
-		Text:   &labs.TextPanel{Title: "What the streamed answer's reader sees", Body: st.visible},
+		Text:   &labs.TextPanel{Title: "What the streamed answer's reader sees", Note: labs.ComposedNote(ps[0].server()), Body: st.visible},
 		Charts: []labs.Chart{v.chart(st, bl, now)},
 	}
 }
@@ -43,17 +46,21 @@ func (v *sideView) frame(ps [2]*player, now time.Duration) labs.Frame {
 func (v *sideView) status(st, bl *meter) string {
 	ms := func(d time.Duration) string { return labs.FormatMS(labs.Millis(d)) }
 	switch {
+	case st.done && bl.done && st.words == 0:
+		return labs.JoinNotes(fmt.Sprintf("Both answers complete: the streamed one wrote %d tokens by %s, the blocked one %d by %s.",
+			st.tokens, ms(st.complete), bl.tokens, ms(bl.complete)), v.notes...)
 	case st.done && bl.done:
-		return labs.JoinNotes(fmt.Sprintf("Both answers complete. The streamed one (%d tokens) showed its first word at %s and finished at %s; "+
-			"the blocked one (%d tokens) finished at %s and only then showed anything. Both shared the GPU's batch.",
-			st.tokens, ms(st.firstWord), ms(st.complete), bl.tokens, ms(bl.complete)), v.notes...)
+		return labs.JoinNotes(fmt.Sprintf("Both answers complete. The streamed one (%s tokens) showed its first word at %s and finished at %s; "+
+			"the blocked one (%s tokens) finished at %s and only then showed anything. Both shared the GPU's batch.",
+			labs.Thousands(st.tokens), ms(st.firstWord), ms(st.complete), labs.Thousands(bl.tokens), ms(bl.complete)), v.notes...)
 	case st.tokens == 0:
 		return fmt.Sprintf("Both requests sent; the GPU reads their %s-token prompts together.", labs.Thousands(v.s.promptTokens))
 	case bl.done:
-		return fmt.Sprintf("The blocked answer is on screen, whole; the streamed one is still writing (%d of %d tokens).", st.tokens, v.s.answerTokens)
+		return fmt.Sprintf("The blocked answer is on screen, whole; the streamed one is still writing (%s of %s tokens).",
+			labs.Thousands(st.tokens), labs.Thousands(v.s.answerTokens))
 	}
-	return fmt.Sprintf("The streamed answer is on screen and growing (%d of %d tokens); the blocked one is held back (%d of %d tokens written).",
-		st.tokens, v.s.answerTokens, bl.tokens, blockedTokens(v.s.answerTokens))
+	return fmt.Sprintf("The streamed answer is on screen and growing (%s of %s tokens); the blocked one is held back (%s of %s tokens written).",
+		labs.Thousands(st.tokens), labs.Thousands(v.s.answerTokens), labs.Thousands(bl.tokens), labs.Thousands(blockedTokens(v.s.answerTokens)))
 }
 
 func (v *sideView) stats(st, bl *meter) []labs.Stat {
@@ -62,16 +69,20 @@ func (v *sideView) stats(st, bl *meter) []labs.Stat {
 		out = append(out, labs.Stat{Key: key, Label: label, Value: labs.Millis(d), Unit: "ms", Note: note})
 	}
 	if st.words > 0 {
-		add(statFirstWord, "First word, streamed answer", st.firstWord, "on the GPU's clock")
+		note := "on the GPU's clock"
+		if v.server != "" {
+			note = "measured on that server"
+		}
+		add(statFirstWord, "First word, streamed answer", st.firstWord, note)
 	}
 	if bl.done {
 		add(statBlockedFirstWord, "First word, blocked answer", bl.firstWord, "shown only once complete")
 	}
 	if st.done {
-		add(statStreamedComplete, "Streamed answer complete", st.complete, fmt.Sprintf("%d tokens", st.tokens))
+		add(statStreamedComplete, "Streamed answer complete", st.complete, fmt.Sprintf("%s tokens", labs.Thousands(st.tokens)))
 	}
 	if bl.done {
-		add(statBlockedComplete, "Blocked answer complete", bl.complete, fmt.Sprintf("%d tokens", bl.tokens))
+		add(statBlockedComplete, "Blocked answer complete", bl.complete, fmt.Sprintf("%s tokens", labs.Thousands(bl.tokens)))
 	}
 	if st.words > 0 && bl.done {
 		add(statHeadStart, "Streamed reader's head start", bl.firstWord-st.firstWord, "blocked first word − streamed first word")

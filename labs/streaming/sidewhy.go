@@ -11,12 +11,15 @@ import (
 func (v *sideView) sideWhy(st, bl *meter) map[string]labs.Formula {
 	out := map[string]labs.Formula{}
 	writing := func(m *meter) labs.Term {
-		return labs.Term{Name: fmt.Sprintf("%d more tokens at %s ms each", m.tokens-1, labs.Figure(m.tpotMS())),
+		return labs.Term{Name: fmt.Sprintf("%s more tokens at %s ms each", labs.Thousands(m.tokens-1), labs.Figure(m.tpotMS())),
 			Value: labs.Millis(m.complete - m.firstTok)}
 	}
 	pace := "the GPU's pace with everything in its batch"
+	if v.server != "" {
+		pace = "that server's pace, as measured"
+	}
 	if v.s.speedCap > 0 {
-		pace = fmt.Sprintf("held to the speed cap of %d tokens a second", v.s.speedCap)
+		pace = fmt.Sprintf("held to the speed cap of %s tokens a second", labs.Thousands(v.s.speedCap))
 	}
 	if st.words > 0 {
 		out[statFirstWord] = firstWordWhy(st, "the rest of the first word", "Streamed first word = its first token + the tokens that finish the word:")

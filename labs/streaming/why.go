@@ -20,9 +20,15 @@ func (v *view) why(m *meter) map[string]labs.Formula {
 		labs.Term{Name: "one per decode step", Value: float64(m.tokens - 1)})
 	tokens.Lead = fmt.Sprintf("The answer length you set is %s, and the model wrote all of it", labs.Count(v.s.answerTokens, "token"))
 	if m.tokens != v.s.answerTokens {
-		tokens.Lead = fmt.Sprintf("The answer ended after %d of the %s you set", m.tokens, labs.Count(v.s.answerTokens, "token"))
+		tokens.Lead = fmt.Sprintf("The answer ended after %s of the %s you set", labs.Thousands(m.tokens), labs.Count(v.s.answerTokens, "token"))
 	}
 	tokens.Before = "Tokens:"
+	if m.thought > 0 {
+		tokens = labs.Tally("tokens", labs.Term{Name: "thinking", Value: float64(m.thought)},
+			labs.Term{Name: "answer", Value: float64(m.tokens - m.thought)})
+		tokens.Before = "Tokens, as the server wrote them:"
+		tokens.Lead = fmt.Sprintf("The answer length you set is %s; a reasoning model's thinking counts against it", labs.Count(v.s.answerTokens, "token"))
+	}
 	out[statTokens] = tokens
 	if m.words > 0 {
 		f := firstWordWhy(m, "until a whole word had arrived", "First word = the first token + the tokens it took to finish a word:")
@@ -37,7 +43,7 @@ func (v *view) why(m *meter) map[string]labs.Formula {
 		rest := tpot * float64(m.tokens-1)
 		out[statTotal] = labs.Formula{Unit: "ms", Result: first + rest,
 			Before: "Total = TTFT + the other tokens × TPOT:",
-			Expr:   fmt.Sprintf("first token %s + %d tokens × %s ms", labs.Figure(first), m.tokens-1, labs.Factor(tpot, m.tokens-1)),
+			Expr:   fmt.Sprintf("first token %s + %s tokens × %s ms", labs.Figure(first), labs.Thousands(m.tokens-1), labs.Factor(tpot, m.tokens-1)),
 			Parts:  []labs.Term{{Name: "the first token", Value: first}, {Name: "writing the rest", Value: rest}}}
 		out[statTokPerS] = labs.Formula{Unit: "tok/s", Result: 1000 / tpot,
 			Expr: fmt.Sprintf("1,000 ms ÷ %s ms per token", labs.Figure(tpot)),
@@ -45,7 +51,7 @@ func (v *view) why(m *meter) map[string]labs.Formula {
 	}
 	if m.words > 0 && v.s.readingSpeed > 0 {
 		out[statReading] = labs.Formula{Unit: "ms", Result: readingMS(m.words, v.s.readingSpeed),
-			Expr: fmt.Sprintf("%d words ÷ %s words/s", m.words, strconv.FormatFloat(v.s.readingSpeed, 'f', -1, 64)),
+			Expr: fmt.Sprintf("%s words ÷ %s words/s", labs.Thousands(m.words), strconv.FormatFloat(v.s.readingSpeed, 'f', -1, 64)),
 			Lead: "Reading, not generation, is the slow side: the answer is written long before it is read"}
 	}
 	return out
@@ -55,6 +61,13 @@ func (v *view) why(m *meter) map[string]labs.Formula {
 // tokens that finished the word (named rest, after before), or, when the
 // first token already held a word, says so instead of adding nothing.
 func firstWordWhy(m *meter, rest, before string) labs.Formula {
+	if m.thoughtFirst > 0 {
+		f := labs.Sum("ms", labs.Term{Name: "first token", Value: labs.Millis(m.firstTok)},
+			labs.Term{Name: labs.Count(m.thoughtFirst-1, "more thinking token"), Value: labs.Millis(m.firstAnswer - m.firstTok)},
+			labs.Term{Name: rest, Value: labs.Millis(m.firstWord - m.firstAnswer)})
+		f.Before = "The model thought before it answered, and thinking is no word for the reader. First word = the first token + the thinking + the answer tokens that finish a word:"
+		return f
+	}
 	if m.firstWord == m.firstTok {
 		return labs.Formula{Unit: "ms", Result: labs.Millis(m.firstTok), Expr: "first word = first token",
 			Before: "The first token already held a whole word, so the reader waited for nothing more:"}

@@ -17,7 +17,7 @@ import (
 func TestPresetFigures(t *testing.T) {
 	type want struct {
 		p95Min, p95Max      float64 // first word p95, ms
-		fallback            float64 // % answered by the backup
+		fallback            float64 // % sent to the backup
 		timeouts, errs, cut float64
 	}
 	wants := map[string]want{

@@ -99,9 +99,9 @@ func (v *view) liveStatus(rs []record, now time.Duration, comparisons int) strin
 			}
 		}
 	}
-	return fmt.Sprintf("Wall clock, %s in: %d of %d requests finished, %d sent to the backup. "+
-		"The same batch runs under %d comparison setting(s) at the same time.",
-		pipelinelab.FmtMS(labs.Millis(now)), done, len(rs), backup, comparisons)
+	return fmt.Sprintf("Wall clock, %s in: %s of %s requests finished, %s sent to the backup. "+
+		"The same batch runs under %s comparison setting(s) at the same time.",
+		pipelinelab.FmtMS(labs.Millis(now)), labs.Thousands(done), labs.Thousands(len(rs)), labs.Thousands(backup), labs.Thousands(comparisons))
 }
 
 // stats are the learner's batch in headline figures. A percentile of
@@ -110,21 +110,21 @@ func (v *view) stats(sm summary) []labs.Stat {
 	var out []labs.Stat
 	if len(sm.firstWords) > 0 {
 		out = append(out, labs.Stat{Key: statFirstWordP95, Label: "First word, p95", Value: pipelinelab.Round1(sm.firstWordP95()),
-			Unit: "ms", Note: fmt.Sprintf("of the %d of %d requests that showed text", len(sm.firstWords), sm.n)},
+			Unit: "ms", Note: fmt.Sprintf("of the %s of %s requests that showed text", labs.Thousands(len(sm.firstWords)), labs.Thousands(sm.n))},
 			labs.Stat{Key: statFirstWordP99, Label: "First word, p99", Value: pipelinelab.Round1(sm.firstWordP99()),
 				Unit: "ms", Note: "set a timeout above this, or it cuts healthy answers"})
 	}
 	out = append(out,
-		labs.Stat{Key: statFallback, Label: "Answered by the backup", Value: pipelinelab.Round1(sm.backupShare()), Unit: "%",
-			Note: fmt.Sprintf("%d of %d requests", sm.backup, sm.n)},
+		labs.Stat{Key: statFallback, Label: "Sent to the backup", Value: pipelinelab.Round1(sm.backupShare()), Unit: "%",
+			Note: sentNote(sm)},
 		labs.Stat{Key: statErrors, Label: "Errors", Value: float64(sm.errors), Unit: "requests", Note: "no tier answered, or the stream broke"},
 		labs.Stat{Key: statTimeouts, Label: "Timeouts", Value: float64(sm.timeouts), Unit: "requests", Note: "cut off by the overall timeout or the deadline"})
 	if sm.complete > 0 {
 		out = append(out, labs.Stat{Key: statCompleteP95, Label: "Complete answer, p95", Value: pipelinelab.Round1(sm.completeP95()),
-			Unit: "ms", Note: fmt.Sprintf("of %d complete answers", sm.complete)})
+			Unit: "ms", Note: fmt.Sprintf("of %s complete answers", labs.Thousands(sm.complete))})
 	}
 	return append(out, labs.Stat{Key: statCut, Label: "Healthy answers cut", Value: float64(sm.healthyCut), Unit: "requests",
-		Note: fmt.Sprintf("of %d calls the fault did not touch", sm.healthy)})
+		Note: fmt.Sprintf("of %s calls the fault did not touch", labs.Thousands(sm.healthy))})
 }
 
 // comparison is one row per setting, all on the same injected fault. A
@@ -132,7 +132,7 @@ func (v *view) stats(sm summary) []labs.Stat {
 func (v *view) comparison(all []*batch) labs.Table {
 	t := labs.Table{
 		Title: "The same batch and fault under three timeout settings (run at the same time)",
-		Columns: []string{"Setting", "First word p95", "Backup answered", "Complete", "Errors", "Timeouts",
+		Columns: []string{"Setting", "First word p95", "Sent to the backup", "Complete", "Errors", "Timeouts",
 			"Healthy answers cut"},
 	}
 	type line struct {
@@ -170,14 +170,14 @@ func (v *view) comparison(all []*batch) labs.Table {
 		if len(sm.firstWords) > 0 {
 			p95 = unit.Format(sm.firstWordP95())
 			if sm.noWords > 0 {
-				p95 += fmt.Sprintf(" (%d showed nothing)", sm.noWords)
+				p95 += fmt.Sprintf(" (%s showed nothing)", labs.Thousands(sm.noWords))
 			}
 		}
 		name := l.name + fmt.Sprintf(": first token %s, overall %s, deadline %s", limit(l.vr.ftt), limit(l.vr.overall), limit(l.vr.deadline))
 		t.Rows = append(t.Rows, []string{name, p95,
-			fmt.Sprintf("%d (%s%%)", sm.backup, strconv.FormatFloat(pipelinelab.Round1(sm.backupShare()), 'f', -1, 64)),
-			fmt.Sprintf("%d of %d", sm.complete, sm.n), strconv.Itoa(sm.errors), strconv.Itoa(sm.timeouts),
-			fmt.Sprintf("%d of %d", sm.healthyCut, sm.healthy)})
+			sentCell(sm),
+			fmt.Sprintf("%s of %s", labs.Thousands(sm.complete), labs.Thousands(sm.n)), labs.Thousands(sm.errors), labs.Thousands(sm.timeouts),
+			fmt.Sprintf("%s of %s", labs.Thousands(sm.healthyCut), labs.Thousands(sm.healthy))})
 	}
 	return t
 }
@@ -209,11 +209,11 @@ func (v *view) retries(rs []record) (labs.Table, bool) {
 			left = unit.Format(labs.Millis(retry.Budget))
 		}
 		t.Rows = append(t.Rows, []string{"#" + strconv.Itoa(i+1), unit.Format(labs.Millis(first.End)) + ": " + first.Outcome,
-			retry.Tier, left, retry.Outcome, strconv.Itoa(retry.Tokens), r.res.Status})
+			retry.Tier, left, retry.Outcome, labs.Thousands(retry.Tokens), r.res.Status})
 	}
-	t.Title = fmt.Sprintf("Requests that moved to the backup (%d)", total)
+	t.Title = fmt.Sprintf("Requests that moved to the backup (%s)", labs.Thousands(total))
 	if total > len(t.Rows) {
-		t.Title = fmt.Sprintf("Requests that moved to the backup (first %d of %d)", len(t.Rows), total)
+		t.Title = fmt.Sprintf("Requests that moved to the backup (first %s of %s)", labs.Thousands(len(t.Rows)), labs.Thousands(total))
 	}
 	return t, total > 0
 }
@@ -224,16 +224,19 @@ func (v *view) finalStatus(sm summary) string {
 	if v.s.host.Tenants > 0 {
 		where = "the provider's engines, beside other tenants' traffic"
 	}
-	s := fmt.Sprintf("Wall clock: %d requests ran at once on %s", sm.n, where)
+	s := fmt.Sprintf("Wall clock: %s requests ran at once on %s", labs.Thousands(sm.n), where)
 	if v.s.fault != faultNone && v.s.sharePct > 0 {
-		s += fmt.Sprintf(", %d%% of them %s", v.s.sharePct, faultPhrase(v.s))
+		s += fmt.Sprintf(", %s%% of them %s", labs.Thousands(v.s.sharePct), faultPhrase(v.s))
 	}
 	s += "."
 	if len(sm.firstWords) > 0 {
 		s += fmt.Sprintf(" p95 first word %s;", pipelinelab.FmtMS(sm.firstWordP95()))
 	}
-	s += fmt.Sprintf(" %d of %d complete, %d answered by the backup, %s, %s.",
-		sm.complete, sm.n, sm.backup, labs.Count(sm.errors, "error"), labs.Count(sm.timeouts, "timeout"))
+	s += fmt.Sprintf(" %s of %s complete, %s, %s.",
+		labs.Thousands(sm.complete), labs.Thousands(sm.n), labs.Count(sm.errors, "error"), labs.Count(sm.timeouts, "timeout"))
+	if sm.sent > 0 {
+		s += fmt.Sprintf(" %s of the %s went to the backup: %s.", labs.Thousands(sm.sent), labs.Thousands(sm.n), sm.backupOutcome("it"))
+	}
 	return s
 }
 
@@ -242,7 +245,7 @@ func faultPhrase(s settings) string {
 	case faultSlow:
 		return "silent for " + secs(s.slowBy) + " before the first token on " + primary
 	case faultStall:
-		return fmt.Sprintf("stalling for %s after %d tokens on %s", secs(s.slowBy), stallAfter, primary)
+		return fmt.Sprintf("stalling for %s after %s tokens on %s", secs(s.slowBy), labs.Thousands(stallAfter), primary)
 	case faultRefuse:
 		return "refused by " + primary
 	}

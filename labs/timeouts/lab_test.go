@@ -1,6 +1,7 @@
 package timeouts
 
 import (
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -108,10 +109,59 @@ func TestWebServicePresetCutsHealthyAnswers(t *testing.T) {
 // faults' delays and the engine's runner scheduled late) the timeouts fire
 // on the modelled timeline, so fallbacks, timeouts and the first-word
 // percentiles are the calm run's, and only the starved run says the
-// server was busy. The hosted preset runs without other tenants: their
-// arrivals are the host's.
+// server was busy. The hosted preset keeps its other tenants: the
+// provider's engines add them on their own modelled clock and take each
+// call at the moment the modelled timeline sends it.
 func TestStarvedHostKeepsFigures(t *testing.T) {
 	newLab := labtest.OnFakeDesk(t, func(cfg Config) (*Lab, error) { return newLab(cfg, 0) })
-	labtest.CheckStarvedPresets(t, newLab, labtest.Inert(t, define), labs.Values{pipelinelab.KnobTenants: 0.0},
+	labtest.CheckStarvedPresets(t, newLab, labtest.Inert(t, define), nil,
 		150*time.Millisecond, 0.002, 0, "", "5 s first-token timeout with fallback", hostedPreset)
+}
+
+// A request sent to the backup is not one the backup answered: with the
+// retry at 18 s of a 20 s deadline the backup starts all six slowed
+// requests and completes none, and card, formula and status say so, so
+// the status's counts add up to the batch.
+func TestBackupSentIsNotCompleted(t *testing.T) {
+	for _, tc := range []struct {
+		preset     int
+		note, stat string
+	}{
+		{1, "6 of 20 requests; the backup completed 6", "20 of 20 complete, 0 errors, 0 timeouts. 6 of the 20 went to the backup: it completed 6."},
+		{3, "6 of 20 requests; the backup completed 0 and a time limit cut off 6", "14 of 20 complete, 0 errors, 6 timeouts. 6 of the 20 went to the backup: it completed 0 and a time limit cut off 6."},
+	} {
+		t.Run(strconv.Itoa(tc.preset), func(t *testing.T) {
+			last := presetFinal(t, tc.preset)
+			card := labtest.StatOf(t, last, statFallback)
+			if card.Label != "Sent to the backup" || card.Note != tc.note {
+				t.Errorf("card %q, note %q; want %q, %q", card.Label, card.Note, "Sent to the backup", tc.note)
+			}
+			if !strings.Contains(last.Status, tc.stat) {
+				t.Errorf("status %q lacks %q", last.Status, tc.stat)
+			}
+			if strings.Contains(card.Why, "answered") {
+				t.Errorf("the formula still counts requests as answered: %s", card.Why)
+			}
+		})
+	}
+}
+
+// The backup's outcome names every way its answers ended, and a batch
+// that sent nothing there says so plainly.
+func TestBackupOutcomeWording(t *testing.T) {
+	for _, tc := range []struct {
+		sm         summary
+		note, cell string
+	}{
+		{summary{n: 20}, "0 of 20 requests", "0"},
+		{summary{n: 20, sent: 6, sentDone: 6}, "6 of 20 requests; the backup completed 6", "6 (30%), 6 completed"},
+		{summary{n: 20, sent: 5, sentDone: 3, sentCut: 1, sentFailed: 1}, "5 of 20 requests; the backup completed 3, a time limit cut off 1 and 1 failed", "5 (25%), 3 completed"},
+	} {
+		if got := sentNote(tc.sm); got != tc.note {
+			t.Errorf("note %q, want %q", got, tc.note)
+		}
+		if got := sentCell(tc.sm); got != tc.cell {
+			t.Errorf("cell %q, want %q", got, tc.cell)
+		}
+	}
 }

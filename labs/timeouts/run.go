@@ -49,7 +49,7 @@ func (l runner) run(ctx context.Context, run pipelinelab.Run, s settings, emit f
 		tick = tk.C
 	}
 	rs0, _ := batches[0].snapshot()
-	emit(labs.Frame{Status: fmt.Sprintf("Sending %d requests, 100 ms apart, on the wall clock…", s.requests),
+	emit(labs.Frame{Status: fmt.Sprintf("Sending %s requests, 100 ms apart, on the wall clock…", labs.Thousands(s.requests)),
 		Charts: []labs.Chart{v.timeline(rs0, 0, false)}})
 	var firstErr error
 	for left := len(batches); left > 0; {

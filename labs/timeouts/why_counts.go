@@ -27,11 +27,9 @@ func (v *view) countWhy(rs []record) map[string]labs.Formula {
 				healthyCut[res.Status]++
 			}
 		}
-		if res.Tier != "" && res.Tier != primary {
+		if movedToBackup(res) {
 			backup++
-			if len(res.Attempts) > 0 {
-				byOutcome[res.Attempts[0].Outcome]++
-			}
+			byOutcome[res.Attempts[0].Outcome]++
 		}
 		switch res.Status {
 		case pipeline.StatusTimeout:
@@ -66,23 +64,37 @@ func (v *view) countWhy(rs []record) map[string]labs.Formula {
 		terms = append(terms, labs.Term{Name: "ended otherwise", Value: float64(other)})
 	}
 	cut := withBefore(labs.Tally("requests", terms...),
-		fmt.Sprintf("Healthy answers cut = those of the %d requests the fault did not touch that still did not complete, by how they ended:", healthy))
+		fmt.Sprintf("Healthy answers cut = those of the %s requests the fault did not touch that still did not complete, by how they ended:", labs.Thousands(healthy)))
 	if timedOut > 0 {
 		cut.After = "A limit below what a healthy answer needs cuts answers that were never in trouble: set it from the p99, with room."
 	}
 	out[statCut] = cut
 	if n > 0 {
-		silent, failed := byOutcome[pipeline.OutcomeFirstTokenTimeout], byOutcome[pipeline.OutcomeFailed]
-		f := labs.Formula{Unit: "%", Result: 100 * float64(backup) / float64(n),
-			Before: "Backup share = requests the backup answered ÷ requests × 100:",
-			Expr: fmt.Sprintf("(%d with the primary silent past the first-token timeout + %d with the primary failing before a token%s) ÷ %d × 100",
-				silent, failed, otherwise(backup-silent-failed), n)}
-		if backup == 0 {
-			f.After = "The primary answered every request, so the backup never spoke."
-		}
-		out[statFallback] = f
+		out[statFallback] = sentWhy(summarize(rs), byOutcome)
 	}
 	return out
+}
+
+// sentWhy is the share sent to the backup, by why the primary call gave
+// up, followed by what the backup made of them: sent is not answered.
+func sentWhy(sm summary, byOutcome map[string]int) labs.Formula {
+	silent, failed := byOutcome[pipeline.OutcomeFirstTokenTimeout], byOutcome[pipeline.OutcomeFailed]
+	f := labs.Formula{Unit: "%", Result: sm.backupShare(),
+		Before: "Sent to the backup = requests whose call on the primary gave up ÷ requests × 100:",
+		Expr: fmt.Sprintf("(%d with the primary silent past the first-token timeout + %d with the primary failing before a token%s) ÷ %d × 100",
+			silent, failed, otherwise(sm.sent-silent-failed), sm.n)}
+	switch {
+	case sm.sent == 0:
+		f.After = "The primary answered every request, so the backup never spoke."
+	case sm.sentDone < sm.sent:
+		f.After = fmt.Sprintf("Of the %d sent, %s.", sm.sent, sm.backupOutcome("the backup"))
+		if sm.sentCut > 0 {
+			f.After += " A call moved late has only what is left of the time limit to write its answer."
+		}
+	default:
+		f.After = fmt.Sprintf("The backup completed all %d.", sm.sent)
+	}
+	return f
 }
 
 // timeoutsWhy is the timeouts as the limit that cut each, with how many
@@ -101,9 +113,9 @@ func (v *view) timeoutsWhy(n, overall, deadline, other, slowed int) labs.Formula
 	}
 	f := withBefore(labs.Tally("requests", terms...), "Timeouts = requests whose answer ran past a limit, by the limit that cut it:")
 	total := overall + deadline + other
-	f.After = fmt.Sprintf("%d of the %d requests; %d of them slowed by the fault.", total, n, slowed)
+	f.After = fmt.Sprintf("%s of the %s requests; %s of them slowed by the fault.", labs.Thousands(total), labs.Thousands(n), labs.Thousands(slowed))
 	if total == 0 {
-		f.After = fmt.Sprintf("None of the %d requests ran past a limit.", n)
+		f.After = fmt.Sprintf("None of the %s requests ran past a limit.", labs.Thousands(n))
 	}
 	return f
 }
@@ -119,7 +131,7 @@ func otherwise(n int) string {
 	if n == 0 {
 		return ""
 	}
-	return fmt.Sprintf(" + %d otherwise", n)
+	return fmt.Sprintf(" + %s otherwise", labs.Thousands(n))
 }
 
 // sumCounts adds a map's counts.

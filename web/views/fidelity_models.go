@@ -18,10 +18,11 @@ type Fidelity struct {
 	Publishers int
 	// HeldOutMedian, FittedMedian and AllMedian are percentages, formatted.
 	HeldOutMedian, FittedMedian, AllMedian string
-	// Worst is the held-out figure furthest off, in words.
-	Worst  string
-	ByKind []FidelityKind
-	Rows   []FidelityRow
+	// Worst and WorstFitted are the held-out and the fitted figure
+	// furthest off, in words; "" for a set with no figures.
+	Worst, WorstFitted string
+	ByKind             []FidelityKind
+	Rows               []FidelityRow
 }
 
 // FidelitySource is one published result set.
@@ -37,6 +38,13 @@ type FidelityKind struct {
 	Median  string // "2.8%"
 	Figures int
 }
+
+// fidelityColumns are the "Every figure" table's headings, and whether
+// each holds numbers (right-aligned).
+var fidelityColumns = []struct {
+	Name string
+	Num  bool
+}{{"Run", false}, {"Workload", false}, {"Figure", false}, {"Measured", true}, {"Modelled", true}, {"Error", true}, {"Set", false}}
 
 // FidelityRow is one figure of the table, formatted.
 type FidelityRow struct {

@@ -15,8 +15,17 @@ const hintColumns = 6
 // how many columns it has; "" for a table that fits, or that a phone
 // shows as cards (long text).
 func scrollHint(t labs.Table, long []bool) string {
-	if len(t.Columns) < hintColumns || slices.Contains(long, true) {
+	if slices.Contains(long, true) {
 		return ""
 	}
-	return fmt.Sprintf("Scroll sideways for all %d columns →", len(t.Columns))
+	return columnsHint(len(t.Columns))
+}
+
+// columnsHint is the scroll line for a table of n columns, or "" when it
+// fits a phone.
+func columnsHint(n int) string {
+	if n < hintColumns {
+		return ""
+	}
+	return fmt.Sprintf("Scroll sideways for all %d columns →", n)
 }

@@ -52,8 +52,13 @@ type LessonItem struct {
 // LabItem is one lab in a listing.
 type LabItem struct {
 	Info labs.Info
-	// LessonTitle is the title of the lesson that embeds the lab, if any.
-	LessonTitle string
+	// Taught are the lessons that teach the lab, its own first.
+	Taught []LessonLink
+}
+
+// LessonLink names a lesson for a link to it.
+type LessonLink struct {
+	Slug, Title string
 }
 
 // Home is the home page's model.
@@ -65,6 +70,8 @@ type Home struct {
 	Next *lessons.Lesson
 	// PracticeDue is how many practice drills are due for review today.
 	PracticeDue int
+	// Attached names the learner's own server when one is attached; "" for none.
+	Attached string
 }
 
 // LessonPage is a lesson page's model.
@@ -101,10 +108,11 @@ type Lab struct {
 	Knobs     []KnobView
 	Presets   []PresetView
 	Runs      Runs
-	Heading   int    // 1 on the lab's own page, 2 inline in a lesson
-	Wide      bool   // many knobs: controls span the width above the panels
-	LessonURL string // link to the lesson that teaches it, if any
-	LessonTtl string
+	Heading   int  // 1 on the lab's own page, 2 inline in a lesson
+	Wide      bool // many knobs: controls span the width above the panels
+	// Taught are the lessons that teach the lab, its own first; the lab's
+	// own page links them.
+	Taught []LessonLink
 	// Fidelity says how close the engine lands to real servers, under the
 	// headline stats.
 	Fidelity FidelityNote
@@ -240,10 +248,30 @@ const ChartWidthCookie = "ll_chart_w"
 // itself for the whole request: beta.11's data-indicator stops listening
 // after the first request it sees, so a second run would not show as
 // running.
+//
+// Run is disabled while a run streams and Stop shows in its place, so
+// focus moves to Stop as the run starts (one key stops it) and back to Run
+// when it ends, unless the learner has moved it elsewhere meanwhile.
 func runClick(l Lab) string {
+	run, stop := l.Prefix+"-run", l.Prefix+"-stop"
 	return "!$" + l.BusySig + " && ($" + l.WidthSig + " = (ctx.el.closest('.lab')?.querySelector('.lab-output')?.clientWidth || 0), " +
 		"document.cookie = '" + ChartWidthCookie + "=' + $" + l.WidthSig + " + '; path=/; max-age=31536000; samesite=lax' + (location.protocol === 'https:' ? '; secure' : ''), $" +
 		l.TokenSig + " = Date.now().toString(36) + Math.random().toString(36).slice(2, 10), $" +
-		l.BusySig + " = true, @post('" + l.RunURL +
-		"', {openWhenHidden: true, retryMaxCount: 0}).finally(() => $" + l.BusySig + " = false))"
+		l.BusySig + " = true, " + focusLater(stop) + ", @post('" + l.RunURL +
+		"', {openWhenHidden: true, retryMaxCount: 0}).finally(() => ((back) => ($" + l.BusySig + " = false, back && " + focusLater(run) + "))" +
+		"([document.getElementById('" + stop + "'), document.body, null].includes(document.activeElement))))"
+}
+
+// skipClick runs without a guess: the Skip button hides itself and Run
+// unlocks, so focus moves on to Run rather than falling to the page.
+func skipClick(l Lab) string {
+	return "$" + l.SkipSig + " = true, " + focusLater(l.Prefix+"-run")
+}
+
+// focusLater moves focus to the element with the given id once Datastar
+// has applied the signal changes just made: it shows, hides and enables
+// elements in its own effects, and an element still hidden or disabled
+// cannot take focus. Expressions are split on semicolons, so this uses none.
+func focusLater(id string) string {
+	return "setTimeout(() => document.getElementById('" + id + "')?.focus())"
 }

@@ -132,21 +132,28 @@ type RoomRunRow struct {
 	Preset     string
 	Prediction string
 	Measured   string
-	SharedWith int     // others in the room engine's busiest batch while it ran
+	SharedWith int     // others in its busiest batch, on the room engine it ran on (as its result says)
 	Provider   float64 // req/s of tenants on its own hosted provider; 0: it ran on the room's engine
-	At         string
+	// Engine names the room engine the run used ("llama-3.1-8b on
+	// a100-80g") when its settings say; a room keeps one per model and GPU.
+	Engine string
+	At     string
 }
 
-// Where says which engine the run used: the room's, with the most other
-// requests its batch held, or a hosted provider of its own.
+// Where says which engine the run used: one of the room's, with the most
+// other requests its batch held, or a hosted provider of its own.
 func (r RoomRunRow) Where() string {
 	if r.Provider > 0 {
 		return fmt.Sprintf("hosted provider, %s req/s of its own", FormatPlain(r.Provider))
 	}
-	if r.SharedWith == 0 {
-		return "room engine, alone in its batch"
+	engine := "room engine"
+	if r.Engine != "" {
+		engine += " (" + r.Engine + ")"
 	}
-	return "room engine, up to " + labs.Count(r.SharedWith, "other")
+	if r.SharedWith == 0 {
+		return engine + ", alone in its batch"
+	}
+	return engine + ", up to " + labs.Count(r.SharedWith, "other")
 }
 
 // LoadPanel is the room's main engine over time.

@@ -3,6 +3,8 @@ package charts
 import (
 	"math"
 	"strconv"
+
+	"github.com/latencylab/latencylab/labs"
 )
 
 // linScale maps a data interval [d0, d1] linearly (or by log10) onto a pixel
@@ -31,21 +33,7 @@ func finite(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }
 // niceStep returns the smallest step of the form {1, 2, 5} × 10^k that
 // splits span into at most maxIntervals intervals.
 func niceStep(span float64, maxIntervals int) float64 {
-	if maxIntervals < 1 {
-		maxIntervals = 1
-	}
-	if !(span > 0) || !finite(span) {
-		return 1
-	}
-	raw := span / float64(maxIntervals)
-	p := math.Pow(10, math.Floor(math.Log10(raw)))
-	for _, m := range []float64{1, 2, 5, 10} {
-		// A relative tolerance keeps 0.3/3 from choosing 0.2 through rounding.
-		if m*p >= raw*(1-1e-9) {
-			return m * p
-		}
-	}
-	return 10 * p
+	return labs.NiceStep(span / float64(max(maxIntervals, 1)))
 }
 
 // prevNice returns the 1-2-5 step just below step.
