@@ -105,6 +105,9 @@ func TestBudgetBatchOnTheServerReusesItsMeasuredModelTime(t *testing.T) {
 			t.Errorf("server status %q does not say %q", got.server.Status, want)
 		}
 	}
+	if why := labtest.StatOf(t, got.server, "p95_ms").Why; !strings.Contains(why, "model time to the first word, the one request's") {
+		t.Errorf("the p95 why panel does not name the reused model time: %q", why)
+	}
 	if !strings.Contains(got.twin.Status, "model time from the bundled engine") {
 		t.Errorf("twin status %q does not say its model time is the bundled engine's", got.twin.Status)
 	}

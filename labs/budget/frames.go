@@ -181,16 +181,11 @@ func (v *view) finalFrame(res *pipeline.Result, b batch) labs.Frame {
 			Value: target, Unit: "ms",
 			Note: fmt.Sprintf("%s first word; %.1f%% of requests within the budget", v.s.percentileTag, share)},
 	)
-	why := batchWhy(v.s, b, target)
 	title := fmt.Sprintf("Time to first word, %s requests (virtual clock)", labs.Thousands(n))
 	if v.reused != "" {
-		for k, f := range why {
-			f.After = strings.TrimSpace(f.After + " Its model first token is the one request's, reused.")
-			why[k] = f
-		}
 		title = fmt.Sprintf("Time to first word, %s requests (stage times drawn, model time of the one request)", labs.Thousands(n))
 	}
-	labs.Explain(stats, why)
+	labs.Explain(stats, batchWhy(v.s, b, target, modelTerm(v.reused != "")))
 	hist := labs.Chart{ID: chartHist, Title: title,
 		Kind: labs.ChartHistogram, XLabel: "time to first word", XUnit: "ms", YLabel: "requests",
 		Hist: pipelinelab.Histogram(fw, 80, []labs.Mark{
