@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"regexp"
 	"strings"
 	"sync"
 
@@ -239,7 +240,14 @@ func statRows(server, modelled store.Run) (rows []views.CompareRow, notMeasured 
 	kept := server
 	kept.Summary.Stats = nil
 	bundledOnly := map[string]bool{}
+	twinLabel := map[string]string{}
+	for _, st := range modelled.Summary.Stats {
+		twinLabel[st.Key] = st.Label
+	}
 	for _, st := range server.Summary.Stats {
+		if l, ok := twinLabel[st.Key]; ok {
+			st.Label = bothLabels(st.Label, l) // a label that holds a verdict may differ
+		}
 		if labs.MeasuredOnServer(server.Lab, st.Key) {
 			kept.Summary.Stats = append(kept.Summary.Stats, st)
 		} else {
@@ -257,6 +265,30 @@ func statRows(server, modelled store.Run) (rows []views.CompareRow, notMeasured 
 		rows = append(rows, r)
 	}
 	return rows, notMeasured
+}
+
+// labelParts splits a label into words and what lies between them.
+var labelParts = regexp.MustCompile(`\w+|\W+`)
+
+// bothLabels is one row label for two runs' labels of the same figure:
+// the label itself when they agree, else the part they share with the
+// parts that differ side by side, the server's first ("Budget missed /
+// met: p95 ≤ 1.00 s").
+func bothLabels(server, twin string) string {
+	if server == twin {
+		return server
+	}
+	a, b := labelParts.FindAllString(server, -1), labelParts.FindAllString(twin, -1)
+	pre := 0
+	for pre < len(a) && pre < len(b) && a[pre] == b[pre] {
+		pre++
+	}
+	suf := 0
+	for suf < len(a)-pre && suf < len(b)-pre && a[len(a)-1-suf] == b[len(b)-1-suf] {
+		suf++
+	}
+	return strings.Join(a[:pre], "") + strings.Join(a[pre:len(a)-suf], "") + " / " +
+		strings.Join(b[pre:len(b)-suf], "") + strings.Join(a[len(a)-suf:], "")
 }
 
 // notMeasuredNote explains the rows statRows leaves unmeasured.

@@ -214,3 +214,18 @@ func lastHTML(evs []sseEvent, selector string) string {
 	}
 	return last
 }
+
+// Two runs' labels of one figure make one row label: the same label as
+// it is, or what differs side by side, the server's first.
+func TestBothLabels(t *testing.T) {
+	for _, tc := range []struct{ server, twin, want string }{
+		{"Time to first token", "Time to first token", "Time to first token"},
+		{"Budget missed: p95 ≤ 1.00 s", "Budget met: p95 ≤ 1.00 s", "Budget missed / met: p95 ≤ 1.00 s"},
+		{"Mean first word (200 requests)", "Mean first word (20 requests)", "Mean first word (200 / 20 requests)"},
+		{"A", "B", "A / B"},
+	} {
+		if got := bothLabels(tc.server, tc.twin); got != tc.want {
+			t.Errorf("bothLabels(%q, %q) = %q, want %q", tc.server, tc.twin, got, tc.want)
+		}
+	}
+}
