@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"sync/atomic"
 
 	"github.com/latencylab/latencylab/engine"
 	"github.com/latencylab/latencylab/engine/upstream"
@@ -74,7 +73,7 @@ func NewEngineChoice(u UpstreamConfig, base EnginesConfig) (*EngineChoice, error
 	dep := u.Deployment
 	server, twin := base, base
 	server.Pin, twin.Pin = &dep, &dep
-	server.Remote = (&remote{client: u.Client, model: u.Model}).submit
+	server.Remote = tallied((&remote{client: u.Client, model: u.Model}).submit)
 	server.Observer = nil // the server's requests are not the bundled engine's to meter
 	server.Tune, twin.Tune = nil, nil
 	p := Profile{Hardware: dep.Hardware.Name, Model: dep.Model.Name, Precision: dep.Precision, TP: dep.TP}
@@ -86,26 +85,18 @@ func NewEngineChoice(u UpstreamConfig, base EnginesConfig) (*EngineChoice, error
 func (c *EngineChoice) Close() error { return errors.Join(c.Server.Close(), c.Twin.Close()) }
 
 // ServerContext makes a lab run with ctx on the server, TwinContext on the
-// bundled engine modelling it. The count goes up for every request the run
-// sends the server: a lab mode that never asks the pool for an engine
-// (batching's sweep, or its dedicated engine) leaves it at zero, and its
-// figures are then the bundled engine's, not the server's.
-func (c *EngineChoice) ServerContext(ctx context.Context) (context.Context, *atomic.Int64) {
-	sent := new(atomic.Int64)
-	return context.WithValue(WithEngines(ctx, c.Server), sentKey{}, sent), sent
-}
-
-// sentKey carries a run's count of requests sent to the server.
-type sentKey struct{}
-
-// countSent adds one to the count in ctx, if any.
-func countSent(ctx context.Context) {
-	if n, ok := ctx.Value(sentKey{}).(*atomic.Int64); ok {
-		n.Add(1)
-	}
+// bundled engine modelling it. The tally counts every request the run
+// sends the server and keeps the first failure it answered with: a lab
+// mode that never asks the pool for an engine (batching's sweep, or its
+// dedicated engine) leaves the count at zero, and its figures are then the
+// bundled engine's, not the server's. Both contexts mark the run as
+// Compared.
+func (c *EngineChoice) ServerContext(ctx context.Context) (context.Context, *ServerTally) {
+	t := &ServerTally{}
+	return context.WithValue(WithEngines(compared(ctx), c.Server), tallyKey{}, t), t
 }
 
 // TwinContext is ServerContext for the bundled engine modelling the server.
 func (c *EngineChoice) TwinContext(ctx context.Context) context.Context {
-	return WithEngines(ctx, c.Twin)
+	return WithEngines(compared(ctx), c.Twin)
 }

@@ -23,14 +23,7 @@ func TestEngineChoiceRunsTheLabOnTheServerAndItsTwin(t *testing.T) {
 	tr := upstreamtest.Recorded()
 	synctest.Test(t, func(t *testing.T) {
 		srv := upstreamtest.New(tr, nil)
-		choice, err := labs.NewEngineChoice(labs.UpstreamConfig{
-			Client:     &upstream.Client{BaseURL: "http://replay/v1", HTTP: upstreamtest.InMemory(srv)},
-			Model:      "recorded",
-			Deployment: engine.DefaultConfig(),
-		}, labs.EnginesConfig{})
-		if err != nil {
-			t.Fatal(err)
-		}
+		choice := choiceOf(t, srv, "http://replay/v1")
 		defer choice.Close()
 		base := labs.NewEngines(labs.EnginesConfig{})
 		defer base.Close()
@@ -52,8 +45,8 @@ func TestEngineChoiceRunsTheLabOnTheServerAndItsTwin(t *testing.T) {
 		onServer, sent := choice.ServerContext(t.Context())
 		server := start(onServer)
 		twin := start(choice.TwinContext(t.Context()))
-		if srv.Served() != 1 || sent.Load() != 1 || base.Len() != 0 {
-			t.Errorf("the server served %d requests (the run counted %d), the learners' pool started %d engines; want 1, 1 and 0", srv.Served(), sent.Load(), base.Len())
+		if srv.Served() != 1 || sent.Sent() != 1 || base.Len() != 0 {
+			t.Errorf("the server served %d requests (the run counted %d), the learners' pool started %d engines; want 1, 1 and 0", srv.Served(), sent.Sent(), base.Len())
 		}
 		got := labtest.Stat(t, server, "ttft_ms")
 		if want := tr.Requests[0].TTFTMS; math.Abs(got-want) > 1e-3 {

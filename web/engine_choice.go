@@ -5,9 +5,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
+	"regexp"
 	"strings"
 	"sync"
-	"sync/atomic"
 
 	"github.com/labstack/echo/v4"
 
@@ -38,7 +39,7 @@ func (s *Server) engineKnob(ids labIDs) views.KnobView {
 			{Value: labs.EngineServer, Label: "That server"},
 		},
 		Help: "That server is " + s.cfg.Upstream.Label + ". A run on it also runs the same settings on the bundled engine modelling it (" +
-			s.cfg.Upstream.Modelled + ") and shows both. The model and GPU knobs do not change a server."}
+			s.cfg.Upstream.Modelled + ") and shows both. The model and GPU knobs do not change a server; the provider knobs (network, other tenants, provider's GPU, speed cap) must be off, as a real server has its own."}
 	return views.KnobView{Knob: k, Signal: engineSignal(ids), ErrID: ids.Prefix + "-err-" + engineKnobName, Value: labs.EngineBundled}
 }
 
@@ -56,11 +57,24 @@ func (s *Server) readEngine(slug string, raw json.RawMessage) (bool, *labs.Field
 	return v == labs.EngineServer, nil
 }
 
+// serverRefusal is why a run on the server cannot go ahead with these
+// settings: knobs that model a hosted provider (labs.ServerConflicts),
+// or a run from a workshop page, whose runs all go to the room's shared
+// engines. It returns the knobs' errors and the error box's message; none
+// when the run may go ahead.
+func serverRefusal(inWorkshop bool, knobs []labs.Knob, values labs.Values) ([]labs.FieldError, string) {
+	if inWorkshop {
+		msg := "In a workshop every run goes to the room's shared engines, so that server is not used here. Pick the bundled engine to run with the room."
+		return []labs.FieldError{{Knob: engineKnobName, Message: msg}}, msg
+	}
+	return labs.ServerConflicts(knobs, values)
+}
+
 // twinRun is the lab's settings run on the bundled engine modelling the
 // server, beside the learner's run on the server.
 type twinRun struct {
-	// sent counts the requests the run on the server sent it.
-	sent   *atomic.Int64
+	// tally is what the run on the server did there.
+	tally  *labs.ServerTally
 	wg     sync.WaitGroup
 	final  *labs.Frame
 	shown  shownPanels
@@ -94,11 +108,11 @@ func (s *Server) showEngines(c echo.Context, p *framePatcher, server *store.Run,
 	twin.settled = true
 	ids := p.ids
 	v := views.EngineView{Server: s.cfg.Upstream.Label, Modelled: s.cfg.Upstream.Modelled}
-	if twin.sent != nil && twin.sent.Load() == 0 {
+	if twin.tally != nil && twin.tally.Sent() == 0 {
 		// Nothing went to the server (batching's sweep or its dedicated
 		// engine): both runs are the bundled engine's, and showing one as
 		// measured would be false.
-		v.Note = "These settings never reach an engine a server can stand in for (a sweep, or a dedicated engine), so the run above is the bundled engine's own. In the batching lab, pick the live mode with Shared engine on to measure that server."
+		v.Note = "These settings sent no request to that server: the run above timed itself on the bundled engine (on its virtual clock, or on an engine of its own), so its figures are the bundled engine's. Settings that run live on the shared engine measure that server (in the batching lab, the live mode with Shared engine on)."
 		_ = p.st.patch(p.ctx, ids.Prefix+"-engines", views.EngineComparison(ids.Prefix, v))
 		return
 	}
@@ -119,24 +133,60 @@ func (s *Server) showEngines(c echo.Context, p *framePatcher, server *store.Run,
 			s.cfg.Logger.Error("save modelled run", "id", requestID(c), "err", err)
 		}
 	}
-	v.Rows = statRows(*server, modelled)
+	var unmeasured bool
+	v.Rows, unmeasured = statRows(*server, modelled)
+	if unmeasured {
+		v.Note = notMeasuredNote
+	}
 	shared, _, _ := overlayCharts(panelCharts(*server), panelCharts(modelled), "that server", "bundled engine")
 	v.Charts = scopeCharts(ids.Prefix+"-eng", shared)
 	_ = p.st.patch(p.ctx, ids.Prefix+"-engines", views.EngineComparison(ids.Prefix, v))
 }
 
 // serverFailure says why a run on the server failed, in the server's words
-// when it answered with an error, without the client's internals.
-func serverFailure(u *labs.EngineChoice, err error) string {
+// when it answered with an error, without the client's internals. A server
+// that ended an answer itself gets what to change: the lab's answer length
+// (knobs, set to values) at or below what it wrote.
+func serverFailure(u *labs.EngineChoice, err error, knobs []labs.Knob, values labs.Values) string {
 	var se *upstream.ServerError
 	if errors.As(err, &se) {
 		return "That server refused the run: " + strings.TrimRight(truncateRunes(se.Message, 200), ".") + "."
 	}
 	var short *upstream.ShortAnswer
 	if errors.As(err, &short) {
-		return fmt.Sprintf("That server wrote %s of the %s tokens this run asks for and then ended its answer: it does not honour ignore_eos (Ollama does not), so its timings are not shown beside the bundled engine's, which would write all %s.", labs.Thousands(short.Wrote), labs.Thousands(short.Asked), labs.Thousands(short.Asked))
+		return shortAnswerAdvice(short, knobs, values)
 	}
 	return "That server (" + u.Label + ") could not be reached or broke off the answer. Check that it is running, or switch the engine back to the bundled one."
+}
+
+// shortAnswerAdvice explains a server that stops at its own end of answer
+// (no ignore_eos) and says how long an answer to ask for instead.
+func shortAnswerAdvice(short *upstream.ShortAnswer, knobs []labs.Knob, values labs.Values) string {
+	what := fmt.Sprintf("That server ends its answers itself and wrote %s tokens where this run asks for %s: it does not honour ignore_eos (Ollama does not), so it cannot write an answer of a set length. No figures are shown, because they would be a shorter answer's.",
+		labs.Thousands(short.Wrote), labs.Thousands(short.Asked))
+	k, ok := answerKnob(knobs, values, short.Asked)
+	if !ok {
+		return what + fmt.Sprintf(" Ask for %s tokens or fewer to run on it, or pick the bundled engine.", labs.Thousands(short.Wrote))
+	}
+	step := max(k.Step, 1)
+	fit := k.Min + math.Floor((float64(short.Wrote)-k.Min)/step)*step
+	if fit < k.Min || short.Wrote == 0 {
+		return what + fmt.Sprintf(" This lab's %s goes no lower than %s, so pick the bundled engine, or a server that honours ignore_eos (vLLM, SGLang, llama.cpp).",
+			k.Label, views.FormatValue(k.Min, k.Unit))
+	}
+	return what + fmt.Sprintf(" Set %s to %s or fewer to run on it.", k.Label, views.FormatValue(fit, k.Unit))
+}
+
+// answerKnob is the lab's answer-length knob when its value is the
+// length the failed call asked for.
+func answerKnob(knobs []labs.Knob, values labs.Values, asked int) (labs.Knob, bool) {
+	for _, k := range knobs {
+		if k.Kind == labs.KnobRange && k.Unit == "tokens" && k.Label == "Answer length" {
+			v, ok := values[k.Name].(float64)
+			return k, ok && int(v) == asked
+		}
+	}
+	return labs.Knob{}, false
 }
 
 // pendingEngines is the side-by-side slot as a run starts: a note while
@@ -182,14 +232,64 @@ func engineRow(runs []store.Run) (views.RunRow, bool) {
 }
 
 // statRows are compareRows' headline figures only: the settings are the
-// same on both sides.
-func statRows(server, modelled store.Run) []views.CompareRow {
-	rows, _ := compareRows(nil, server, modelled)
-	out := rows[:0]
-	for _, r := range rows {
-		if r.Kind == "stat" {
-			out = append(out, r)
+// same on both sides. A figure the lab works out on the bundled engine
+// even on a run on the server (labs.MeasuredOnServer) is not set in the
+// measured column: it reads "not measured" there, with no error, and
+// notMeasured says why.
+func statRows(server, modelled store.Run) (rows []views.CompareRow, notMeasured bool) {
+	kept := server
+	kept.Summary.Stats = nil
+	bundledOnly := map[string]bool{}
+	twinLabel := map[string]string{}
+	for _, st := range modelled.Summary.Stats {
+		twinLabel[st.Key] = st.Label
+	}
+	for _, st := range server.Summary.Stats {
+		if l, ok := twinLabel[st.Key]; ok {
+			st.Label = bothLabels(st.Label, l) // a label that holds a verdict may differ
+		}
+		if labs.MeasuredOnServer(server.Lab, st.Key) {
+			kept.Summary.Stats = append(kept.Summary.Stats, st)
+		} else {
+			bundledOnly[st.Label] = true
 		}
 	}
-	return out
+	all, _ := compareRows(nil, kept, modelled)
+	for _, r := range all {
+		if r.Kind != "stat" {
+			continue
+		}
+		if bundledOnly[r.Label] {
+			r.A, r.Diff, notMeasured = "not measured", "", true
+		}
+		rows = append(rows, r)
+	}
+	return rows, notMeasured
 }
+
+// labelParts splits a label into words and what lies between them.
+var labelParts = regexp.MustCompile(`\w+|\W+`)
+
+// bothLabels is one row label for two runs' labels of the same figure:
+// the label itself when they agree, else the part they share with the
+// parts that differ side by side, the server's first ("Budget missed /
+// met: p95 ≤ 1.00 s").
+func bothLabels(server, twin string) string {
+	if server == twin {
+		return server
+	}
+	a, b := labelParts.FindAllString(server, -1), labelParts.FindAllString(twin, -1)
+	pre := 0
+	for pre < len(a) && pre < len(b) && a[pre] == b[pre] {
+		pre++
+	}
+	suf := 0
+	for suf < len(a)-pre && suf < len(b)-pre && a[len(a)-1-suf] == b[len(b)-1-suf] {
+		suf++
+	}
+	return strings.Join(a[:pre], "") + strings.Join(a[pre:len(a)-suf], "") + " / " +
+		strings.Join(b[pre:len(b)-suf], "") + strings.Join(a[len(a)-suf:], "")
+}
+
+// notMeasuredNote explains the rows statRows leaves unmeasured.
+const notMeasuredNote = "“Not measured”: this lab works those figures out on the bundled engine on either side (from a sweep on its virtual clock, the roofline, or its step trace, which a server does not report), so only the modelled one is shown."

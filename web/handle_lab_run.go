@@ -1,6 +1,7 @@
 package web
 
 import (
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -52,8 +53,12 @@ func (s *Server) handleLabRun(c echo.Context) error {
 		fieldErrs = append(fieldErrs, *engineErr)
 	}
 	guesses, guessErrs := parseGuesses(signals, ids, info)
+	box := ""
+	if onServer && len(fieldErrs) == 0 {
+		fieldErrs, box = serverRefusal(c.QueryParam("w") != "", knobs, labRun.Values)
+	}
 	if len(fieldErrs) > 0 || guessErrs != [2]string{} {
-		return s.rejectFields(c, ids, info, knobs, fieldErrs, guessErrs)
+		return s.rejectFields(c, ids, info, knobs, fieldErrs, guessErrs, box)
 	}
 
 	learner := learnerID(c)
@@ -70,9 +75,9 @@ func (s *Server) handleLabRun(c echo.Context) error {
 	ctx, workshopDone := s.workshopRunContext(c, ctx) // a workshop's learners run on the room's engines
 	defer workshopDone()
 	var twin *twinRun
-	if onServer && c.QueryParam("w") == "" { // a room's runs stay on the room's engines
+	if onServer { // refused above from a workshop page: a room's runs stay on the room's engines
 		twin = s.startTwin(ctx, labRun)
-		ctx, twin.sent = s.cfg.Upstream.ServerContext(ctx)
+		ctx, twin.tally = s.cfg.Upstream.ServerContext(ctx)
 	}
 
 	st := openStream(c, http.StatusOK)
@@ -119,9 +124,13 @@ func (s *Server) handleLabRun(c echo.Context) error {
 	case res.Canceled:
 		_ = p.ended("Stopped: "+res.Cause.Error()+".", "failed")
 		return nil
-	case res.Err != nil && twin != nil:
-		log.Warn("run on the upstream server failed", "err", res.Err)
-		_ = p.ended(serverFailure(s.cfg.Upstream, res.Err), "failed")
+	case twin != nil && (res.Err != nil || twin.tally.Failure() != nil):
+		// The server's own failure, whatever the lab made of it: no
+		// figures of the failed run stay on the page.
+		cause := cmp.Or(twin.tally.Failure(), res.Err)
+		log.Warn("run on the upstream server failed", "err", cause)
+		_ = p.clear()
+		_ = p.ended(serverFailure(s.cfg.Upstream, cause, knobs, labRun.Values), "failed")
 		return nil
 	case res.Err != nil:
 		log.Error("lab run failed", "err", res.Err)
@@ -231,7 +240,7 @@ func parseGuess(raw json.RawMessage, unit, stat string) (*views.Guess, string) {
 
 // rejectFields answers a run request with bad settings: each message
 // lands under its knob, the others are cleared, and nothing runs.
-func (s *Server) rejectFields(c echo.Context, ids labIDs, info labs.Info, knobs []labs.Knob, errs []labs.FieldError, guessErrs [2]string) error {
+func (s *Server) rejectFields(c echo.Context, ids labIDs, info labs.Info, knobs []labs.Knob, errs []labs.FieldError, guessErrs [2]string, box string) error {
 	byKnob := map[string]string{}
 	for _, e := range errs {
 		byKnob[e.Knob] = e.Message
@@ -245,8 +254,13 @@ func (s *Server) rejectFields(c echo.Context, ids labIDs, info labs.Info, knobs 
 		delete(byKnob, k.Name)
 	}
 	// What is left names no knob (a signal this lab does not have, sent
-	// by a stale or edited page): it goes in the error box instead.
-	if len(byKnob) > 0 {
+	// by a stale or edited page): it goes in the error box instead. A box
+	// message (why settings conflict with the engine) goes there too.
+	if box != "" {
+		if err := st.patch(ctx, ids.Prefix+"-error", views.ErrorBox(ids.Prefix, box)); err != nil {
+			return nil
+		}
+	} else if len(byKnob) > 0 {
 		var msgs []string
 		for _, e := range errs {
 			if _, ok := byKnob[e.Knob]; ok {
@@ -261,7 +275,7 @@ func (s *Server) rejectFields(c echo.Context, ids labIDs, info labs.Info, knobs 
 	if info.Second.Prediction != "" {
 		_ = st.patch(ctx, ids.Prefix+"-err-guess2", views.FieldError(ids.Prefix+"-err-guess2", guessErrs[1]))
 	}
-	_ = st.patch(ctx, ids.Prefix+"-status", views.Status(ids.Prefix, "Fix the settings marked below, then run again.", "failed"))
+	_ = st.patch(ctx, ids.Prefix+"-status", views.Status(ids.Prefix, "Fix the settings marked above, then run again.", "failed"))
 	return nil
 }
 

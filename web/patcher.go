@@ -41,9 +41,26 @@ func (p *framePatcher) start(knobs []labs.Knob) error {
 		},
 		func() error { return p.st.patch(p.ctx, pre+"-error", views.ErrorBox(pre, "")) },
 		func() error { return p.st.patch(p.ctx, pre+"-status", views.Status(pre, "Starting…", "running")) },
+		p.clear,
+	} {
+		if err := step(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// clear empties the result panels: the stats, the text, the charts and
+// the tables.
+func (p *framePatcher) clear() error {
+	pre := p.ids.Prefix
+	for _, step := range []func() error{
 		func() error { return p.st.patch(p.ctx, pre+"-stats", views.StatCards(pre, nil, nil)) },
 		func() error { return p.st.patch(p.ctx, pre+"-text", views.Text(pre, nil)) },
-		func() error { return p.st.patch(p.ctx, pre+"-charts", views.ChartsPanel(pre, nil)) },
+		func() error {
+			p.chartIDs = nil
+			return p.st.patch(p.ctx, pre+"-charts", views.ChartsPanel(pre, nil))
+		},
 		func() error { return p.st.patch(p.ctx, pre+"-tables", views.Tables(pre, nil)) },
 	} {
 		if err := step(); err != nil {

@@ -14,9 +14,9 @@ import (
 )
 
 // Against a server that ends answers early (Ollama ignores ignore_eos), a
-// lab run on it says so in one sentence instead of showing a shorter
-// answer's figures beside the bundled engine's. Screenshots at 1280 and
-// 390 px with LATENCYLAB_SCREENSHOTS=dir.
+// lab run on it says so in one message with what to do instead of showing
+// a shorter answer's figures, on its cards or beside the bundled engine's.
+// Screenshots at 1280 and 390 px with LATENCYLAB_SCREENSHOTS=dir.
 func TestBrowserLabSaysTheServerWroteFewerTokens(t *testing.T) {
 	e2e.Require(t)
 	fake := httptest.NewServer(&upstreamtest.Fake{Format: upstreamtest.Ollama, TTFT: 30 * time.Millisecond, Gap: 5 * time.Millisecond, NaturalLength: 12})
@@ -34,10 +34,16 @@ func TestBrowserLabSaysTheServerWroteFewerTokens(t *testing.T) {
 				e2e.Do(t, ctx, "skip the guess", 5*time.Second, chromedp.Click(chromedp.ID(prefix+"-skip")))
 			}
 			e2e.Do(t, ctx, "run", 5*time.Second, chromedp.Click(chromedp.ID(prefix+"-run")))
-			e2e.WaitFor(t, ctx, "the reason", `document.body.textContent.includes("wrote 12 of the 50 tokens")`, 30*time.Second)
+			e2e.WaitFor(t, ctx, "the reason", `document.body.textContent.includes("wrote 12 tokens where this run asks for 50")`, 30*time.Second)
 			text := e2e.Eval[string](t, ctx, `document.body.textContent`)
 			if strings.Contains(text, "upstream http") || strings.Contains(text, "ShortAnswer") {
 				t.Errorf("the page shows the client's internals")
+			}
+			if !strings.Contains(text, "goes no lower than 50 tokens") {
+				t.Errorf("the page does not say what to do about it")
+			}
+			if cards := e2e.Eval[int](t, ctx, `document.querySelectorAll("#`+prefix+`-stats .stat").length`); cards > 0 {
+				t.Errorf("the failed run still shows %d stat cards", cards)
 			}
 			e2e.Screenshot(t, ctx, "upstream-short-answer-"+strconv.Itoa(width))
 		})

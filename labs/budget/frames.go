@@ -42,6 +42,11 @@ type view struct {
 	res             *pipeline.Result
 	// second times the request's second model call; nil with one call.
 	second *secondCall
+	// onServer says the model calls went to the upstream server.
+	onServer bool
+	// reused, when set, says the batch reuses the one request's model
+	// time (see batch.withModelTime).
+	reused string
 }
 
 func (v *view) addSpan(sp pipeline.Span) { v.spans = append(v.spans, sp) }
@@ -110,9 +115,13 @@ func (v *view) liveStats(res *pipeline.Result) []labs.Stat {
 	if !v.s.parallel {
 		mode = "sequential"
 	}
+	note := "request start to the first text, on the live run's modelled timeline"
+	if v.onServer {
+		note = "request start to the first text; the model's part measured on that server"
+	}
 	out := []labs.Stat{
 		{Key: statFirstWord, Label: "First word (one request)", Value: pipelinelab.Round1(pipelinelab.MS(res.Summary.FirstWord)), Unit: "ms",
-			Note: "request start to the first text, on the live run's modelled timeline"},
+			Note: note},
 		{Key: statComplete, Label: "Complete (one request)", Value: pipelinelab.Round1(pipelinelab.MS(res.Summary.Total)), Unit: "ms",
 			Note: fmt.Sprintf("%s tokens written", labs.Thousands(res.Summary.OutputTokens))},
 	}
@@ -172,8 +181,12 @@ func (v *view) finalFrame(res *pipeline.Result, b batch) labs.Frame {
 			Value: target, Unit: "ms",
 			Note: fmt.Sprintf("%s first word; %.1f%% of requests within the budget", v.s.percentileTag, share)},
 	)
-	labs.Explain(stats, batchWhy(v.s, b, target))
-	hist := labs.Chart{ID: chartHist, Title: fmt.Sprintf("Time to first word, %s requests (virtual clock)", labs.Thousands(n)),
+	title := fmt.Sprintf("Time to first word, %s requests (virtual clock)", labs.Thousands(n))
+	if v.reused != "" {
+		title = fmt.Sprintf("Time to first word, %s requests (stage times drawn, model time of the one request)", labs.Thousands(n))
+	}
+	labs.Explain(stats, batchWhy(v.s, b, target, modelTerm(v.reused != "")))
+	hist := labs.Chart{ID: chartHist, Title: title,
 		Kind: labs.ChartHistogram, XLabel: "time to first word", XUnit: "ms", YLabel: "requests",
 		Hist: pipelinelab.Histogram(fw, 80, []labs.Mark{
 			{Label: "mean", At: mean}, {Label: "p50", At: p50}, {Label: "p95", At: p95}, {Label: "p99", At: p99},
@@ -181,8 +194,13 @@ func (v *view) finalFrame(res *pipeline.Result, b batch) labs.Frame {
 	status := fmt.Sprintf("Run finished. Budget %s: the %s first word is %s against a budget of %s (%.1f%% within). One request: first word %s, complete %s.",
 		verdict, v.s.percentileTag, pipelinelab.FmtMS(target), pipelinelab.FmtMS(v.s.budgetMS), share,
 		pipelinelab.FmtMS(pipelinelab.MS(res.Summary.FirstWord)), pipelinelab.FmtMS(pipelinelab.MS(res.Summary.Total)))
+	table := stageTable(b)
+	if v.reused != "" {
+		status += " " + v.reused
+		table.Title += "; model times are the one request's"
+	}
 	return labs.Frame{Final: true, Missed: !pass, Status: status, Stats: stats,
-		Charts: []labs.Chart{v.waterfall(), hist}, Tables: []labs.Table{stageTable(b)}}
+		Charts: []labs.Chart{v.waterfall(), hist}, Tables: []labs.Table{table}}
 }
 
 // stageTable shows each stage's spread over the batch, so a tail can be

@@ -2,6 +2,7 @@ package budget
 
 import (
 	"context"
+	"errors"
 	"fmt"
 
 	"github.com/latencylab/latencylab/engine"
@@ -13,7 +14,7 @@ import (
 // measure times the live request, then the batch, emitting frames as they
 // fill.
 func measure(ctx context.Context, run pipelinelab.Run, s settings, emit func(labs.Frame)) error {
-	v := &view{s: s}
+	v := &view{s: s, onServer: labs.OnServer(ctx)}
 	if err := run.Host(ctx, s.host, emit, s.tier); err != nil {
 		return err
 	}
@@ -26,7 +27,10 @@ func measure(ctx context.Context, run pipelinelab.Run, s settings, emit func(lab
 		return fmt.Errorf("latency budget: live request: %w", err)
 	}
 	if res.Status != pipeline.StatusComplete {
-		emit(labs.Frame{Final: true, Status: "The request did not complete.", Error: res.Message, Stats: v.liveStats(res)})
+		// No figures: they would be a broken-off answer's. (On a server,
+		// the page says what the server did instead, see labs.ServerTally.)
+		emit(labs.Frame{Final: true, Status: "The request did not complete.",
+			Error: fmt.Sprintf("The one request ended %s before its answer was complete, so there is nothing to time. Run it again, or try other settings.", endedAs(res.Status))})
 		return nil
 	}
 	v.finishLive(res)
@@ -66,9 +70,37 @@ func measure(ctx context.Context, run pipelinelab.Run, s settings, emit func(lab
 	if err != nil {
 		return fmt.Errorf("latency budget: %w", err)
 	}
+	if labs.Compared(ctx) {
+		m, err := liveModelTime(res, v.second)
+		if errors.Is(err, errNoAnswerWord) {
+			// Without a first word there is nothing to reuse: the one
+			// request's figures alone, no batch under the server's name.
+			emit(labs.Frame{Final: true, Status: "The one request brought no answer word, so the batch has no model time to reuse and is not timed.",
+				Stats: v.liveStats(res), Charts: []labs.Chart{v.waterfall()}})
+			return nil
+		}
+		if err != nil {
+			return fmt.Errorf("latency budget: %w", err)
+		}
+		b = b.withModelTime(m)
+		v.reused = reuseNote(ctx, m, len(b.samples), s.rate)
+	}
 	if ctx.Err() != nil {
 		return ctx.Err()
 	}
 	emit(v.finalFrame(res, b))
 	return nil
+}
+
+// endedAs says how a request that did not complete ended.
+func endedAs(status string) string {
+	switch status {
+	case pipeline.StatusError:
+		return "with the model call failing"
+	case pipeline.StatusTimeout:
+		return "cut off by a timeout"
+	case pipeline.StatusBlocked:
+		return "blocked by a safety check"
+	}
+	return "early"
 }

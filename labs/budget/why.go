@@ -69,8 +69,9 @@ func slowest(ts []labs.Term) labs.Formula {
 // batchWhy are the formulas of the batch's figures: each percentile is
 // one request's first word, so its formula is that request's stages; the
 // mean is the stages' means, which add up because first word is a sum.
-// target is the judged percentile's first word as the card shows it.
-func batchWhy(s settings, b batch, target float64) map[string]labs.Formula {
+// target is the judged percentile's first word as the card shows it;
+// model names the model's term (see modelTerm).
+func batchWhy(s settings, b batch, target float64, model string) map[string]labs.Formula {
 	idx := make([]int, len(b.samples))
 	for i := range idx {
 		idx[i] = i
@@ -80,9 +81,9 @@ func batchWhy(s settings, b batch, target float64) map[string]labs.Formula {
 		// Nearest rank, as pipelinelab.Percentile picks it.
 		rank := int(math.Ceil(p / 100 * float64(len(idx))))
 		sm := b.samples[idx[min(max(rank, 1), len(idx))-1]]
-		f := labs.Sum("ms", sampleParts(s, sm)...)
+		f := labs.Sum("ms", sampleParts(s, sm, model)...)
 		f.Result = shownMS(f.Result) // the parts add up to the request's first word, rounded as its card
-		f.Before = fmt.Sprintf("The p%g request's first word = its own stages + its model first token:", p)
+		f.Before = fmt.Sprintf("The p%g request's first word = its own stages + its %s:", p, model)
 		if sm.slowStage != "" {
 			f.After = "This request hit a stall in the " + sm.slowStage + " stage."
 		}
@@ -99,7 +100,7 @@ func batchWhy(s settings, b batch, target float64) map[string]labs.Formula {
 	}
 	n := time.Duration(max(len(b.samples), 1))
 	mean.guard, mean.lookups, mean.gateway, mean.ttft, mean.second = mean.guard/n, mean.lookups/n, mean.gateway/n, mean.ttft/n, mean.second/n
-	mf := labs.Sum("ms", sampleParts(s, mean)...)
+	mf := labs.Sum("ms", sampleParts(s, mean, model)...)
 	mf.Result = shownMS(mf.Result)
 	mf.Before = "Mean first word = the mean of each stage, added:"
 	mf.Remainder = "rounding of the stage times"
@@ -110,8 +111,20 @@ func batchWhy(s settings, b batch, target float64) map[string]labs.Formula {
 	return out
 }
 
-// sampleParts are one batch request's stages, composed as compose does.
-func sampleParts(s settings, sm sample) []labs.Term {
+// modelTerm names the model's part of a batch request's first word: its
+// own first token on the virtual clock, or, when the batch reuses the one
+// request's model time, that request's wait for its first word (thinking
+// included).
+func modelTerm(reused bool) string {
+	if reused {
+		return "model time to the first word, the one request's"
+	}
+	return "model first token"
+}
+
+// sampleParts are one batch request's stages, composed as compose does,
+// the model's part named model.
+func sampleParts(s settings, sm sample, model string) []labs.Term {
 	look := "lookups in a row"
 	if s.parallel {
 		look = "slowest lookup"
@@ -130,7 +143,7 @@ func sampleParts(s settings, sm sample) []labs.Term {
 		parts = append(parts, labs.Term{Name: "the summary call, waited for", Value: pipelinelab.MS(sm.second)})
 		ttft -= sm.second
 	}
-	return append(parts, labs.Term{Name: "model first token", Value: pipelinelab.MS(ttft)})
+	return append(parts, labs.Term{Name: model, Value: pipelinelab.MS(ttft)})
 }
 
 func overUnder(x, budget float64) string {
