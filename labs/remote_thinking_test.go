@@ -166,6 +166,14 @@ func TestServerRunCountsThinkingInEveryLab(t *testing.T) {
 					if !strings.Contains(last.Status, "thought") {
 						t.Errorf("status %q: want it to say the model thought first", last.Status)
 					}
+					// The answer's rest is its own tokens after the first
+					// word: the thinking is already in that word's wait.
+					if tc.name == "budget" {
+						want := fmt.Sprintf("+ %d more tokens ×", 100-reasoning-1)
+						if why := labtest.StatOf(t, last, "complete_ms").Why; !strings.Contains(why, want) {
+							t.Errorf("complete's why %q: want %q", why, want)
+						}
+					}
 				})
 			})
 		}

@@ -28,7 +28,7 @@ func liveWhy(res *pipeline.Result, waited time.Duration) map[string]labs.Formula
 	}
 	out := map[string]labs.Formula{
 		statFirstWord: first,
-		statComplete:  pipelinelab.Complete(fw, pipelinelab.MS(res.Summary.Total), res.Summary.OutputTokens),
+		statComplete:  pipelinelab.Complete(fw, pipelinelab.MS(res.Summary.Total), pipelinelab.AnswerTokens(res.Summary)),
 	}
 	var lookups []labs.Term
 	for _, sp := range res.Spans {

@@ -78,7 +78,9 @@ func FirstWord(res *pipeline.Result) labs.Formula {
 }
 
 // Complete is the formula of an answer's total time: its first word, then
-// the rest of the answer at the measured time per output token.
+// the rest of the answer at the measured time per output token. tokens
+// counts the answer's own (AnswerTokens): a reasoning model's thinking is
+// already in its first word.
 func Complete(firstWord, total float64, tokens int) labs.Formula {
 	f := labs.Formula{Unit: "ms", Result: total}
 	if tokens < 2 || total <= firstWord {
@@ -95,3 +97,6 @@ func Complete(firstWord, total float64, tokens int) labs.Formula {
 	f.Parts = []labs.Term{{Name: "the first word", Value: firstWord}, {Name: "writing the rest", Value: rest}}
 	return f
 }
+
+// AnswerTokens is how many tokens of a result were answer, not thinking.
+func AnswerTokens(sm pipeline.Summary) int { return max(sm.OutputTokens-sm.ThinkingTokens, 0) }

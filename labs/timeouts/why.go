@@ -37,7 +37,7 @@ func (v *view) why(rs []record) map[string]labs.Formula {
 		}
 	}
 	if res := rank(complete, 95, func(r *pipeline.Result) time.Duration { return r.Summary.Total }); res != nil {
-		f := pipelinelab.Complete(pipelinelab.MS(res.Summary.FirstWord), pipelinelab.MS(res.Summary.Total), res.Summary.OutputTokens)
+		f := pipelinelab.Complete(pipelinelab.MS(res.Summary.FirstWord), pipelinelab.MS(res.Summary.Total), pipelinelab.AnswerTokens(res.Summary))
 		f.Before = "The p95 complete answer = its first word + the rest of its answer at its time per output token:"
 		out[statCompleteP95] = f
 	}
