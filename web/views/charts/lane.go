@@ -82,7 +82,8 @@ func (f *frame) laneBounds() laneBounds {
 
 // placeLane assigns each label a side and a row within bounds, using as
 // few rows as it can. It returns the number of rows used. A small search
-// finds a layout that breaks no rule when one exists within laneRows rows;
+// finds a layout that breaks no rule when one exists within laneRows rows,
+// else one where lines may cross labels but labels never overlap;
 // otherwise each label takes the spot that breaks the fewest.
 func placeLane(ls []laneLabel, bounds laneBounds) int {
 	if len(ls) == 0 {
@@ -104,44 +105,12 @@ func placeLane(ls []laneLabel, bounds laneBounds) int {
 	}
 	sort.SliceStable(order, func(i, j int) bool { return ls[order[i]].x > ls[order[j]].x })
 
-	budget := laneSearch
-	var try func(k, rows int) bool
-	try = func(k, rows int) bool {
-		if k == len(order) {
-			return true
-		}
-		budget--
-		if budget < 0 {
-			return false
-		}
-		i := order[k]
-		for r := 0; r < rows; r++ {
-			for _, start := range []bool{true, false} {
-				c := laneLabel{x: ls[i].x, w: ls[i].w, start: start, row: r}
-				if !fits(c) {
-					continue
-				}
-				ok := true
-				for _, j := range order[:k] {
-					if clash(c, ls[j]) > 0 {
-						ok = false
-						break
-					}
-				}
-				if !ok {
-					continue
-				}
-				ls[i] = c
-				if try(k+1, rows) {
-					return true
-				}
-			}
-		}
-		return false
-	}
-	for rows := 1; rows <= laneRows && budget > 0; rows++ {
-		if try(0, rows) {
-			return usedRows(ls)
+	// First a layout that breaks no rule; failing that, one where lines
+	// may run through labels but no two labels overlap, since a label
+	// printed over another leaves neither readable.
+	for _, worst := range []int{0, costLineThrough} {
+		if rows, ok := searchLane(ls, order, fits, worst); ok {
+			return rows
 		}
 	}
 	// No clean layout: take, label by label, the spot that costs least,
@@ -166,6 +135,53 @@ func placeLane(ls []laneLabel, bounds laneBounds) int {
 		ls[i] = best
 	}
 	return usedRows(ls)
+}
+
+// searchLane looks, within laneSearch steps, for a side and a row of each
+// label (in order) using as few rows as it can, where no pair of labels
+// costs more than worst. It places ls and reports whether it found one.
+func searchLane(ls []laneLabel, order []int, fits func(laneLabel) bool, worst int) (int, bool) {
+	budget := laneSearch
+	var try func(k, rows int) bool
+	try = func(k, rows int) bool {
+		if k == len(order) {
+			return true
+		}
+		budget--
+		if budget < 0 {
+			return false
+		}
+		i := order[k]
+		for r := 0; r < rows; r++ {
+			for _, start := range []bool{true, false} {
+				c := laneLabel{x: ls[i].x, w: ls[i].w, start: start, row: r}
+				if !fits(c) {
+					continue
+				}
+				ok := true
+				for _, j := range order[:k] {
+					if clash(c, ls[j]) > worst {
+						ok = false
+						break
+					}
+				}
+				if !ok {
+					continue
+				}
+				ls[i] = c
+				if try(k+1, rows) {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	for rows := 1; rows <= laneRows && budget > 0; rows++ {
+		if try(0, rows) {
+			return usedRows(ls), true
+		}
+	}
+	return 0, false
 }
 
 func usedRows(ls []laneLabel) int {
