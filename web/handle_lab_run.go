@@ -107,7 +107,11 @@ func (s *Server) handleLabRun(c echo.Context) error {
 		}()
 	}
 	shown := &shownPanels{}
-	res := forwardRun(ctx, info.Slug, labRun.Start, s.cfg.Clock, s.cfg.PatchInterval, shown.wrap(p.frame))
+	send := shown.wrap(p.frame)
+	if twin != nil {
+		send = markUnmeasured(info.Slug, send)
+	}
+	res := forwardRun(ctx, info.Slug, labRun.Start, s.cfg.Clock, s.cfg.PatchInterval, send)
 	log := s.cfg.Logger.With("id", requestID(c), "lab", info.Slug)
 	final := finalFrame(res)
 	log.Info("run ended", "frames", res.Published, "sent", res.Sent, "final", final != nil, "canceled", res.Canceled, "err", res.Err)
