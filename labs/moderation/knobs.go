@@ -130,7 +130,8 @@ func define(run func(context.Context, params, func(labs.Frame)) error) (*labs.Ki
 					"the reader waits about as long as the lesson's 4.4 s for the whole answer. Switch the policy to a buffered window to get the seconds back."},
 			{Name: hostedWindowPreset, Params: hostedWindow,
 				Note: "The same hosted answer through a one-sentence window (20 tokens, the last 10 held back for the next check): " +
-					"the first word waits for the model's first token, one sentence and one check, close to the lesson's 900 ms."},
+					"the first word waits for the model's first token, one sentence and one check, close to the lesson's 900 ms " +
+					"(later when other chats' prompts are read in the same steps as that sentence; where the request lands in their traffic moves a little from run to run)."},
 		},
 		Run: run,
 	})
