@@ -14,6 +14,7 @@ import (
 	"fmt"
 
 	mod "github.com/latencylab/latencylab/engine/moderation"
+	"github.com/latencylab/latencylab/engine/textmodel"
 	"github.com/latencylab/latencylab/labs"
 )
 
@@ -22,7 +23,18 @@ import (
 type Lab struct{ labs.LiveLab[params] }
 
 // New returns the lab, or an error when cfg lacks the engine pool.
-func New(cfg Config) (*Lab, error) { return labs.NewLive(cfg, define, (*Lab).run) }
+//
+// It trains the policy classifier and loads the tokenizer here, not on a
+// learner's first run: that run's request would otherwise reach a hosted
+// engine as much later as they take, and meet other tenants' traffic at
+// another moment than every later run does.
+func New(cfg Config) (*Lab, error) {
+	if _, err := mod.DefaultClassifier(); err != nil {
+		return nil, fmt.Errorf("moderation lab: %w", err)
+	}
+	textmodel.Count("")
+	return labs.NewLive(cfg, define, (*Lab).run)
+}
 
 // Config wires a Lab: the shared engine pool, whose clock times its runs.
 type Config = labs.LiveConfig
@@ -45,15 +57,15 @@ func (l *Lab) run(ctx context.Context, p params, emit func(labs.Frame)) error {
 	}
 	// The pool is a workshop room's, if the run is a room's; with other
 	// tenants' traffic on, the engine is the run's own.
+	checker, err := mod.NewChecker(mod.Config{Clock: l.Clock, Latency: s.latency})
+	if err != nil {
+		return fmt.Errorf("moderation lab: %w", err)
+	}
 	le, stop, err := s.host.Engine(ctx, l.Engines, s.profile, emit)
 	if err != nil {
 		return fmt.Errorf("moderation lab: %w", err)
 	}
 	defer stop()
-	checker, err := mod.NewChecker(mod.Config{Clock: l.Clock, Latency: s.latency})
-	if err != nil {
-		return fmt.Errorf("moderation lab: %w", err)
-	}
 	if s.compare {
 		return l.compare(ctx, s, le, checker, emit)
 	}
