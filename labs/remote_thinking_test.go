@@ -14,6 +14,7 @@ import (
 	"github.com/latencylab/latencylab/labs"
 	"github.com/latencylab/latencylab/labs/budget"
 	"github.com/latencylab/latencylab/labs/labtest"
+	"github.com/latencylab/latencylab/labs/levers"
 	"github.com/latencylab/latencylab/labs/moderation"
 	"github.com/latencylab/latencylab/labs/prefilldecode"
 	"github.com/latencylab/latencylab/labs/stack"
@@ -220,4 +221,29 @@ func TestServerRunWhyPanelsSayWhereMeasured(t *testing.T) {
 			})
 		})
 	}
+}
+
+// In the levers lab on a reasoning model, a row whose answer was all
+// thinking brought no word: it cannot be the best lever for the first
+// word, its table cell says so, and its total is the response's real end,
+// not zero.
+func TestLeversRowWithoutAnAnswerWordWinsNothing(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		fake := &upstreamtest.Fake{Format: upstreamtest.Ollama, TTFT: 300 * time.Millisecond, Gap: 30 * time.Millisecond, Reasoning: 60}
+		last := runOnServer(t, fake, labtest.OnFakeDesk(t, levers.New), labs.Values{"answerTokens": 100.0, "shortTokens": 50.0})
+		if best := labtest.StatOf(t, last, "best_first_word_ms"); best.Note == "Shorter answer" || best.Value <= 0 {
+			t.Errorf("best first word %v ms by %q: the all-thinking shorter answer cannot win", best.Value, best.Note)
+		}
+		var row []string
+		for _, tb := range last.Tables {
+			for _, r := range tb.Rows {
+				if len(r) > 2 && r[0] == "Shorter answer" {
+					row = r
+				}
+			}
+		}
+		if len(row) < 3 || !strings.Contains(row[1], "no answer word") || strings.HasPrefix(row[2], "0") {
+			t.Errorf("shorter answer's row %q: want 'no answer word' for its first word and a total above zero", row)
+		}
+	})
 }

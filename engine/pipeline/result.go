@@ -22,7 +22,8 @@ type Summary struct {
 	// ThinkingHidden says the thinking was withheld from the reader
 	// because an output check reads only the answer (see OutputChecker).
 	ThinkingHidden bool
-	// Total is request start to the last text (the answer complete).
+	// Total is request start to the last text (the answer complete), or
+	// to the last thinking token when every token was thinking.
 	Total time.Duration
 	// Elapsed is the handler's time for the whole run, saving the
 	// messages included.

@@ -65,6 +65,11 @@ func (r *run) execute() *Result {
 		res.Reasoning = a.thought.shown.String()
 		res.Summary.Thinking, res.Summary.ThinkingTokens = a.thought.took(), a.thought.tokens
 		res.Summary.ThinkingHidden = a.thought.hidden
+		if res.Summary.Total == 0 && a.thought.started {
+			// Every token was thinking: no answer text came, and the
+			// response ended with its last thinking token.
+			res.Summary.Total = a.thought.end
+		}
 	}
 	res.Summary.Cost += r.extraCost
 	res.Message = userMessage(res.Status)

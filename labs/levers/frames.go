@@ -89,6 +89,9 @@ func (v *view) table() labs.Table {
 			row = []string{r.lever.name, withDelta(r.firstWord, b.firstWord, unit.Format), withDelta(r.total, b.total, unit.Format),
 				withDelta(r.cost, b.cost, pipelinelab.FmtUSD)}
 		}
+		if r.noWord() || (i > 0 && b.noWord()) {
+			row[1] = noWordCell(r)
+		}
 		t.Rows = append(t.Rows, append(row, r.lever.how))
 	}
 	return t
@@ -109,7 +112,7 @@ func (v *view) stats() []labs.Stat {
 	bestFirst, bestTotal := v.rows[0], v.rows[0]
 	var shorter, smaller result
 	for _, r := range v.rows {
-		if r.lever.single && r.firstWord < bestFirst.firstWord {
+		if r.lever.single && !r.noWord() && (bestFirst.noWord() || r.firstWord < bestFirst.firstWord) {
 			bestFirst = r
 		}
 		if r.lever.single && r.total < bestTotal.total {
@@ -138,4 +141,13 @@ func (v *view) stats() []labs.Stat {
 	}
 	labs.Explain(out, v.why(b, bestFirst, bestTotal, shorter, smaller))
 	return out
+}
+
+// noWordCell is a first-word cell beside a row without an answer word:
+// there is no time to show, or none to compare it with.
+func noWordCell(r result) string {
+	if r.noWord() {
+		return "no answer word (all thinking)"
+	}
+	return "— (the baseline brought no answer word)"
 }

@@ -85,3 +85,8 @@ type result struct {
 	before, modelFirst float64
 	tokens             int
 }
+
+// noWord says the row's answer brought no word: a reasoning model on a
+// server spent every token thinking. Its first word is not a time, so it
+// can win nothing.
+func (r result) noWord() bool { return r.firstWord <= 0 && r.tokens > 0 }
