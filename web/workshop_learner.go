@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"slices"
 	"strconv"
 	"time"
 
@@ -88,6 +89,9 @@ func (s *Server) stageFor(c echo.Context, ws store.Workshop) (views.WorkshopStag
 	}
 	lv.Signals = signals
 	lv.RunURL += "?w=" + ws.Code
+	// A room's runs go to the room's engines, so the attached server is
+	// no choice here (a run that asks for it anyway is refused).
+	lv.Knobs = slices.DeleteFunc(lv.Knobs, func(k views.KnobView) bool { return k.Knob.Name == engineKnobName })
 	for i, k := range lv.Knobs {
 		lv.Knobs[i].Value = valueText(k.Knob, values[k.Knob.Name])
 	}
