@@ -169,6 +169,14 @@ func TestServerRunCountsThinkingInEveryLab(t *testing.T) {
 					}
 					// The answer's rest is its own tokens after the first
 					// word: the thinking is already in that word's wait.
+					// Moderation counts the answer's tokens as generated
+					// and says the thinking was written and paid for too.
+					if tc.name == "moderation" {
+						want := fmt.Sprintf("%d tokens of thinking", reasoning)
+						if note := labtest.StatOf(t, last, "tokens_generated").Note; !strings.Contains(note, want) {
+							t.Errorf("tokens generated note %q: want %q", note, want)
+						}
+					}
 					if tc.name == "budget" {
 						want := fmt.Sprintf("+ %d more tokens ×", 100-reasoning-1)
 						if why := labtest.StatOf(t, last, "complete_ms").Why; !strings.Contains(why, want) {

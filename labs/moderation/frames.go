@@ -92,7 +92,7 @@ func stats(m *meter) []labs.Stat {
 		add(statAfterProblem, "Tokens after the problem", float64(m.truth.afterProblem), "tokens", "generated after the first unsafe item was complete")
 		add(statLag, "Delivery lag", m.truth.lagMS, "ms", "mean time a delivered token waited behind generation")
 		add(statTotal, "Total time", labs.Millis(m.fin), "ms", "request sent to the end of delivery")
-		add(statGenerated, "Tokens generated", float64(len(m.pieces)), "tokens", "what the model wrote (and was paid for)")
+		add(statGenerated, "Tokens generated", float64(len(m.pieces)), "tokens", generatedNote(m.thought))
 	}
 	add(statChecks, "Checks", float64(m.checks), "", "moderation calls, the prompt check included")
 	add(statModeration, "Time in moderation", labs.Millis(m.checkTime), "ms", "each check's modelled service time, summed over checks")
@@ -242,4 +242,13 @@ func cats(cs []mod.Category) string {
 		out[i] = string(c)
 	}
 	return strings.Join(out, ", ")
+}
+
+// generatedNote says what the tokens generated count: all the model wrote,
+// or, after a reasoning model's thinking, the answer's alone.
+func generatedNote(thought int) string {
+	if thought == 0 {
+		return "what the model wrote (and was paid for)"
+	}
+	return fmt.Sprintf("the answer's; the %s of thinking before it were written and paid for too", labs.Count(thought, "token"))
 }

@@ -38,7 +38,10 @@ type meter struct {
 	checkStarts []checkStart
 	// network is what the round trips to a hosted provider add to the
 	// first token (0 with the GPU next door): already in genAt.
-	network            time.Duration
+	network time.Duration
+	// thought counts a reasoning model's thinking tokens, which come
+	// before the answer and are neither checked nor counted as generated.
+	thought            int
 	genSteps, delSteps []labs.Point
 	done               bool
 	truth              *analysis // set by analyse once generation ended

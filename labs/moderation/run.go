@@ -120,6 +120,9 @@ func (l *Lab) stage(ctx context.Context, s settings, j *job, le *live.Engine, ch
 	}
 	mu.Lock()
 	if err == nil {
+		if j.text != nil {
+			j.meter.thought = j.text.Thought
+		}
 		j.meter.end(sum.End, checker)
 	}
 	mu.Unlock()
