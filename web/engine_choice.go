@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"math"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 
@@ -251,6 +252,13 @@ func statRows(server, modelled store.Run) (rows []views.CompareRow, notMeasured 
 		if labs.MeasuredOnServer(server.Lab, st.Key) {
 			kept.Summary.Stats = append(kept.Summary.Stats, st)
 		} else {
+			bundledOnly[st.Label] = true
+		}
+	}
+	// A lab may leave such a figure off the server run altogether rather
+	// than show one it cannot measure: the modelled side still has it.
+	for _, st := range modelled.Summary.Stats {
+		if !labs.MeasuredOnServer(server.Lab, st.Key) && !slices.ContainsFunc(server.Summary.Stats, func(s labs.Stat) bool { return s.Key == st.Key }) {
 			bundledOnly[st.Label] = true
 		}
 	}

@@ -171,23 +171,29 @@ func TestEngineChoiceRefusesProviderKnobs(t *testing.T) {
 }
 
 // The side-by-side never puts a figure the lab works out on the bundled
-// engine in the server's measured column.
+// engine in the server's measured column, also when the server run leaves
+// the figure off (serverLacks) rather than show one it cannot measure.
 func TestStatRowsLeaveBundledFiguresUnmeasured(t *testing.T) {
 	stat := func(key, label string, v float64) labs.Stat {
 		return labs.Stat{Key: key, Label: label, Value: v, Unit: "ms"}
 	}
 	for _, tc := range []struct {
-		lab        string
-		key, label string
-		measured   bool
+		lab         string
+		key, label  string
+		measured    bool
+		serverLacks bool
 	}{
-		{"prefill-decode", "ttft_ms", "Time to first token", true},
-		{"prefill-decode", "ms_per_1k_prompt_tokens", "Prefill cost", false},
-		{"cancellation", "tokens_generated", "Tokens generated", false},
-		{"streaming", "ttft_ms", "Time to first token", true},
+		{"prefill-decode", "ttft_ms", "Time to first token", true, false},
+		{"prefill-decode", "ms_per_1k_prompt_tokens", "Prefill cost", false, false},
+		{"cancellation", "tokens_generated", "Tokens generated", false, false},
+		{"cancellation", "cost_saved", "Cost saved per million such answers", false, true},
+		{"streaming", "ttft_ms", "Time to first token", true, false},
 	} {
 		t.Run(tc.lab+"/"+tc.key, func(t *testing.T) {
 			server := store.Run{Lab: tc.lab, Summary: store.Summary{Stats: []labs.Stat{stat(tc.key, tc.label, 400)}}}
+			if tc.serverLacks {
+				server.Summary.Stats = nil
+			}
 			twin := store.Run{Lab: tc.lab, Summary: store.Summary{Stats: []labs.Stat{stat(tc.key, tc.label, 30)}}}
 			rows, unmeasured := statRows(server, twin)
 			if len(rows) != 1 {

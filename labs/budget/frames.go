@@ -77,6 +77,10 @@ func (v *view) waterfall() labs.Chart {
 		if r.stage == pipeline.StageDecode && !decodeSeen && v.tokens > 0 {
 			row.Spans = append(row.Spans, labs.Span{Name: r.label, Start: pipelinelab.MS(v.firstAt), End: pipelinelab.MS(v.lastAt)})
 		}
+		if r.stage == pipeline.StageDecode && v.res != nil {
+			c.Rows = append(c.Rows, splitThinking(v.res, row)...)
+			continue
+		}
 		c.Rows = append(c.Rows, row)
 	}
 	if v.second != nil {
@@ -87,7 +91,10 @@ func (v *view) waterfall() labs.Chart {
 	}
 	if v.res != nil {
 		c.Marks = []labs.Mark{{Label: "first word", At: pipelinelab.MS(v.res.Summary.FirstWord)},
-			{Label: "complete", At: pipelinelab.MS(v.res.Summary.Total)}}
+			{Label: "complete", At: pipelinelab.MS(requestEnd(v.res))}}
+		if noAnswerWord(v.res) {
+			c.Marks = c.Marks[1:]
+		}
 	}
 	return c
 }
@@ -122,8 +129,12 @@ func (v *view) liveStats(res *pipeline.Result) []labs.Stat {
 	out := []labs.Stat{
 		{Key: statFirstWord, Label: "First word (one request)", Value: pipelinelab.Round1(pipelinelab.MS(res.Summary.FirstWord)), Unit: "ms",
 			Note: note},
-		{Key: statComplete, Label: "Complete (one request)", Value: pipelinelab.Round1(pipelinelab.MS(res.Summary.Total)), Unit: "ms",
+		{Key: statComplete, Label: "Complete (one request)", Value: pipelinelab.Round1(pipelinelab.MS(requestEnd(res))), Unit: "ms",
 			Note: fmt.Sprintf("%s tokens written", labs.Thousands(res.Summary.OutputTokens))},
+	}
+	if noAnswerWord(res) { // no word came: there is no first word to show
+		out = out[1:]
+		out[0].Note = fmt.Sprintf("%s tokens written, all of them thinking", labs.Thousands(res.Summary.OutputTokens))
 	}
 	if v.second != nil {
 		if start, end, done := v.second.span(); done {
@@ -142,6 +153,9 @@ func (v *view) liveStats(res *pipeline.Result) []labs.Stat {
 		}
 	}
 	why := liveWhy(res, waited)
+	if noAnswerWord(res) {
+		why[statComplete] = thoughtOnlyWhy(res)
+	}
 	if v.second != nil {
 		if f, ok := v.second.why(); ok {
 			why[statSecondCall] = f
@@ -194,7 +208,7 @@ func (v *view) finalFrame(res *pipeline.Result, b batch) labs.Frame {
 	status := fmt.Sprintf("Run finished. Budget %s: the %s first word is %s against a budget of %s (%.1f%% within). One request: first word %s, complete %s.",
 		verdict, v.s.percentileTag, pipelinelab.FmtMS(target), pipelinelab.FmtMS(v.s.budgetMS), share,
 		pipelinelab.FmtMS(pipelinelab.MS(res.Summary.FirstWord)), pipelinelab.FmtMS(pipelinelab.MS(res.Summary.Total)))
-	table := stageTable(b)
+	table := stageTable(b, modelRowName(v.reused != "", res.Summary.ThinkingTokens > 0))
 	if v.reused != "" {
 		status += " " + v.reused
 		table.Title += "; model times are the one request's"
@@ -204,8 +218,9 @@ func (v *view) finalFrame(res *pipeline.Result, b batch) labs.Frame {
 }
 
 // stageTable shows each stage's spread over the batch, so a tail can be
-// traced to the stage that caused it.
-func stageTable(b batch) labs.Table {
+// traced to the stage that caused it; model names the model's row (see
+// modelRowName).
+func stageTable(b batch, model string) labs.Table {
 	cols := []struct {
 		name string
 		get  func(sample) time.Duration
@@ -213,7 +228,7 @@ func stageTable(b batch) labs.Table {
 		{"guardrail", func(s sample) time.Duration { return s.guard }},
 		{"context lookups", func(s sample) time.Duration { return s.lookups }},
 		{"prompt + gateway", func(s sample) time.Duration { return s.gateway }},
-		{"model: first token", func(s sample) time.Duration { return s.ttft }},
+		{model, func(s sample) time.Duration { return s.ttft }},
 		{"first word", func(s sample) time.Duration { return s.firstWord }},
 		{"model: writing", func(s sample) time.Duration { return s.decode }},
 		{"model: second call", func(s sample) time.Duration { return s.second }},

@@ -36,7 +36,10 @@ func measure(ctx context.Context, run pipelinelab.Run, s settings, emit func(lab
 	v.finishLive(res)
 	f := v.liveFrame()
 	f.Status = fmt.Sprintf("First word after %s, complete after %s. Now timing %s requests on the virtual clock…",
-		pipelinelab.FmtMS(pipelinelab.MS(res.Summary.FirstWord)), pipelinelab.FmtMS(pipelinelab.MS(res.Summary.Total)), labs.Thousands(s.requests))
+		pipelinelab.FmtMS(pipelinelab.MS(res.Summary.FirstWord)), pipelinelab.FmtMS(pipelinelab.MS(requestEnd(res))), labs.Thousands(s.requests))
+	if noAnswerWord(res) {
+		f.Status = fmt.Sprintf("No answer word: the model thought to the end, complete after %s.", pipelinelab.FmtMS(pipelinelab.MS(requestEnd(res))))
+	}
 	emit(f)
 
 	// The batch sends the same prompt the live request sent (captured by

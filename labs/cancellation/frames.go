@@ -27,16 +27,19 @@ const (
 type view struct {
 	s    settings
 	xmax float64 // ms; grows only when the run outlasts it
+	// onServer says the model calls went to a server, whose steps the
+	// lab cannot count (see measuredOnly).
+	onServer bool
 }
 
 // liveFrame is turn 1 so far: the text, the two counts and the chart.
 func (v *view) liveFrame(c clientView, gen []time.Duration, now time.Duration) labs.Frame {
 	return labs.Frame{
 		Status: v.liveStatus(c, len(gen)),
-		Stats: []labs.Stat{
+		Stats: v.measuredOnly([]labs.Stat{
 			{Key: statGenerated, Label: "Tokens generated", Value: float64(len(gen)), Unit: "tokens", Note: "so far, from the engine's step trace"},
 			{Key: statDelivered, Label: "Tokens delivered", Value: float64(c.delivered), Unit: "tokens", Note: "shown to the reader"},
-		},
+		}),
 		Text:   v.text(c),
 		Charts: []labs.Chart{v.chart(c, gen, now, false)},
 	}
@@ -44,6 +47,10 @@ func (v *view) liveFrame(c clientView, gen []time.Duration, now time.Duration) l
 
 func (v *view) liveStatus(c clientView, generated int) string {
 	switch {
+	case v.onServer && c.stopped:
+		return fmt.Sprintf("You stopped reading after %s.", labs.Count(c.delivered, "token"))
+	case v.onServer && c.errShown == "" && c.delivered > 0:
+		return fmt.Sprintf("Streaming: %s delivered.", labs.Count(c.delivered, "token"))
 	case c.stopped && !v.s.propagate:
 		return fmt.Sprintf("You stopped reading after %s tokens, but nobody told the model: %s generated so far.", labs.Thousands(c.delivered), labs.Thousands(generated))
 	case c.stopped:
@@ -102,6 +109,9 @@ func (v *view) chart(c clientView, gen []time.Duration, now time.Duration, final
 		Kind: labs.ChartLine, XLabel: "Time since the request was sent", XUnit: "ms", YLabel: "Tokens", YUnit: "tokens",
 		XMax: v.xmax, YMax: float64(v.s.answer),
 		Series: []labs.Series{{Name: seriesGenerated, Points: genPts}, {Name: seriesDelivered, Points: delPts}}}
+	if v.onServer { // a server's steps are not counted: no generated line
+		ch.Title, ch.Series = "Tokens delivered", ch.Series[1:]
+	}
 	if c.stopped {
 		ch.Marks = append(ch.Marks, labs.Mark{Label: markStopped, At: labs.Millis(c.stopAt)})
 	}
@@ -150,6 +160,7 @@ func (v *view) finalFrame(one turnOne, res2 *pipeline.Result, turns []pipeline.T
 	stats = append(stats, labs.Stat{Key: statCostSaved, Label: "Cost saved per million such answers", Unit: "$",
 		Value: pipelinelab.Round1(float64(notWritten) * v.s.tier.PriceOut),
 		Note:  costNote(notWritten, v.s.answer, v.s.tier)})
+	stats = v.measuredOnly(stats)
 	labs.Explain(stats, v.why(one))
 
 	return labs.Frame{
@@ -158,7 +169,7 @@ func (v *view) finalFrame(one turnOne, res2 *pipeline.Result, turns []pipeline.T
 		Stats:  stats,
 		Text:   v.text(c),
 		Charts: []labs.Chart{v.chart(c, one.gen, 0, true)},
-		Tables: []labs.Table{conversationTable(turns, saved), promptTable(res2, saved)},
+		Tables: []labs.Table{conversationTable(turns, saved, []int{one.thinking(), res2.Summary.ThinkingTokens}), promptTable(res2, saved)},
 	}
 }
 
@@ -167,6 +178,9 @@ func (v *view) finalStatus(one turnOne, saved *pipeline.SavedMessage) string {
 	status := "not saved"
 	if saved != nil {
 		status = fmt.Sprintf("saved as %q", saved.Status)
+	}
+	if v.onServer {
+		return v.serverStatus(one, status)
 	}
 	switch {
 	case c.stopped && v.s.propagate:
@@ -183,16 +197,25 @@ func (v *view) finalStatus(one turnOne, saved *pipeline.SavedMessage) string {
 }
 
 // conversationTable is the conversation as the store gives it back: the
-// History port's turns, with the token counts saved beside them.
-func conversationTable(turns []pipeline.Turn, saved []pipeline.SavedMessage) labs.Table {
+// History port's turns, with the token counts saved beside them;
+// thinking[n] is how many of turn n+1's answer tokens were a reasoning
+// model's thinking, named apart in its count.
+func conversationTable(turns []pipeline.Turn, saved []pipeline.SavedMessage, thinking []int) labs.Table {
 	t := labs.Table{Title: "The saved conversation, read back from the store",
 		Columns: []string{"Turn", "Role", "Status", "Tokens", "Text"}}
 	for i, tr := range turns {
-		tokens := "—"
+		tokens, text := "—", excerpt(tr.Content)
 		if i < len(saved) && saved[i].Role == "assistant" {
-			tokens = labs.Thousands(saved[i].OutputTokens)
+			thought := 0
+			if i/2 < len(thinking) {
+				thought = thinking[i/2]
+			}
+			tokens = tokensCell(saved[i].OutputTokens, thought)
+			if text == "" && thought > 0 {
+				text = "(no answer text: every token the model wrote was thinking)"
+			}
 		}
-		t.Rows = append(t.Rows, []string{strconv.Itoa(i/2 + 1), tr.Role, tr.Status, tokens, excerpt(tr.Content)})
+		t.Rows = append(t.Rows, []string{strconv.Itoa(i/2 + 1), tr.Role, tr.Status, tokens, text})
 	}
 	return t
 }

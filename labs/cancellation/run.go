@@ -74,7 +74,7 @@ func play(ctx context.Context, run pipelinelab.Run, s settings, emit func(labs.F
 		return fmt.Errorf("cancellation: turn 1 pipeline: %w", err)
 	}
 
-	v := &view{s: s, xmax: 2000}
+	v := &view{s: s, xmax: 2000, onServer: labs.OnServer(ctx)}
 	poke := make(chan struct{}, 1)
 	traces, unsubscribe := le.Subscribe(4096)
 	stopped := make(chan struct{})
@@ -114,6 +114,9 @@ func play(ctx context.Context, run pipelinelab.Run, s settings, emit func(labs.F
 			want = u.CompletionTokens
 		case res.Status == pipeline.StatusComplete:
 			want = res.Usage.CompletionTokens
+		}
+		if v.onServer {
+			want = 0 // no step of a server's is counted: wait for none
 		}
 		engineDone <- meter.settle(ctx, want, quiet)
 	}()
@@ -163,6 +166,15 @@ func play(ctx context.Context, run pipelinelab.Run, s settings, emit func(labs.F
 	}
 	emit(v.finalFrame(one, res2, turns, conv.Messages(base)))
 	return nil
+}
+
+// thinking is how many of turn 1's tokens were a reasoning model's
+// thinking before its answer.
+func (one turnOne) thinking() int {
+	if one.res == nil {
+		return 0
+	}
+	return one.res.Summary.ThinkingTokens
 }
 
 // tokensAfterCut is what "after you left" (or after the break) counts,

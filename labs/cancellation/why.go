@@ -83,6 +83,8 @@ func (v *view) deliveredWhy(one turnOne) labs.Formula {
 	case c.errShown != "":
 		f.Before = fmt.Sprintf("Tokens delivered = the tokens in each chunk that arrived before the provider's stream broke, as set, after %s:",
 			labs.Count(v.s.failAfter, "token"))
+	case v.onServer: // no step trace to count from: the chunks read are the count
+		f.Before = "Tokens delivered = the tokens in each chunk the reader read, to the end of the answer:"
 	default:
 		f.Before = "Tokens delivered = every token the engine generated (counted from its step trace):"
 		f.Expr, f.Result = fmt.Sprintf("%s generated", labs.Thousands(n)), float64(n)
@@ -122,10 +124,12 @@ func chunkSum(pts []labs.Point) (expr string, tokens float64) {
 // counted by the pipeline as it passed each delta on.
 func (v *view) savedWhy(one turnOne) labs.Formula {
 	c := one.client
-	f := labs.Formula{Unit: "tokens", Result: float64(c.delivered),
-		Before:    "Tokens saved = the answer as the reader saw it, so the next turn's history holds what they read:",
-		Expr:      fmt.Sprintf("%s delivered", labs.Thousands(c.delivered)),
-		Remainder: "tokens the pipeline passed on after the reader had gone"}
+	f := savedParts(c.delivered, one.thinking())
+	f.Before = "Tokens saved = the answer as the reader saw it, so the next turn's history holds what they read:"
+	if one.thinking() > 0 {
+		f.Before = "Tokens saved = the model's thinking, counted with the answer it came before, + the answer as the reader saw it:"
+	}
+	f.Remainder = "tokens the pipeline passed on after the reader had gone"
 	if len(one.gen) > c.delivered {
 		f.After = fmt.Sprintf("Not saved: %s generated but never shown, as the next turn must not build on words the reader never saw.",
 			labs.Count(len(one.gen)-c.delivered, "token"))

@@ -77,6 +77,9 @@ func (l *Lab) run(ctx context.Context, ps params, emit func(labs.Frame)) error {
 	if msg, err := l.measure(ctx, le, first.req, v.first, func() { emit(v.frame(v.firstStatus())) }); err != nil || msg != "" {
 		return l.refused(emit, msg, err)
 	}
+	if m := v.first; m.server != "" {
+		v.why[statDecode] = labs.MeasuredDecode(m.server, labs.Millis(m.ttft), labs.Millis(m.complete))
+	}
 	// The second customer arrives as the first answer completes.
 	v.second = &measurement{}
 	if msg, err := l.measure(ctx, le, second.req, v.second, func() { emit(v.frame(v.secondStatus())) }); err != nil || msg != "" {
