@@ -30,6 +30,27 @@ func statusShared(status string) int {
 	return 0
 }
 
+// postWorkshopRun posts a run with the signals body from a learner's
+// workshop page, as Datastar does, and reports a failed one on t; the
+// page it streams is read to the end, so the run is saved on return.
+func postWorkshopRun(t *testing.T, c *http.Client, url, body string) string {
+	t.Helper()
+	req, _ := http.NewRequestWithContext(t.Context(), "POST", url, strings.NewReader(body))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Datastar-Request", "true")
+	resp, err := c.Do(req)
+	if err != nil {
+		t.Error(err)
+		return ""
+	}
+	var page strings.Builder
+	_, _ = io_Copy(&page, resp)
+	if resp.StatusCode != http.StatusOK {
+		t.Errorf("run %s: %d %s", url, resp.StatusCode, page.String())
+	}
+	return page.String()
+}
+
 // boardWhere maps each name in the board's runs table to its "Ran on".
 func boardWhere(t *testing.T, board string) map[string]string {
 	t.Helper()
@@ -73,20 +94,7 @@ func TestBoardCountsEachRunOnTheEngineItUsed(t *testing.T) {
 		learners[name], _ = joinWorkshop(t, base, code, name)
 	}
 	run := func(name, gpu string) {
-		c := learners[name]
-		req, _ := http.NewRequestWithContext(t.Context(), "POST", base+"/labs/streaming/run?w="+code, strings.NewReader(body(gpu)))
-		req.Header.Set("Content-Type", "application/json")
-		req.Header.Set("Datastar-Request", "true")
-		resp, err := c.Do(req)
-		if err != nil {
-			t.Error(err)
-			return
-		}
-		var page strings.Builder
-		_, _ = io_Copy(&page, resp)
-		if resp.StatusCode != http.StatusOK {
-			t.Errorf("%s's run: %d %s", name, resp.StatusCode, page.String())
-		}
+		postWorkshopRun(t, learners[name], base+"/labs/streaming/run?w="+code, body(gpu))
 	}
 	time.Sleep(2 * time.Second) // the dial's traffic builds up on the H100
 	run("Ana", "h100-sxm")
@@ -192,18 +200,7 @@ func TestBoardNamesThePresetARunUsed(t *testing.T) {
 	}
 	for _, tc := range tests {
 		c, _ := joinWorkshop(t, base, code, tc.name)
-		req, _ := http.NewRequestWithContext(t.Context(), "POST", base+"/labs/streaming/run?w="+code, strings.NewReader(tc.body))
-		req.Header.Set("Content-Type", "application/json")
-		req.Header.Set("Datastar-Request", "true")
-		resp, err := c.Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var page strings.Builder
-		_, _ = io_Copy(&page, resp)
-		if resp.StatusCode != http.StatusOK {
-			t.Fatalf("%s's run: %d %s", tc.name, resp.StatusCode, page.String())
-		}
+		postWorkshopRun(t, c, base+"/labs/streaming/run?w="+code, tc.body)
 	}
 	runs, err := s.store.WorkshopRuns(context.Background(), code, store.WorkshopRunsFilter{})
 	if err != nil || len(runs) != len(tests) {
