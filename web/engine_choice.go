@@ -139,7 +139,7 @@ func (s *Server) showEngines(c echo.Context, p *framePatcher, server *store.Run,
 	if unmeasured {
 		v.Note = notMeasuredNote
 	}
-	shared, _, _ := overlayCharts(panelCharts(*server), panelCharts(modelled), "that server", "bundled engine")
+	shared, _, _ := overlayCharts(panelCharts(*server), panelCharts(modelled), serverRun, bundledRun)
 	v.Charts = scopeCharts(ids.Prefix+"-eng", shared)
 	_ = p.st.patch(p.ctx, ids.Prefix+"-engines", views.EngineComparison(ids.Prefix, v))
 }

@@ -116,9 +116,28 @@ func sameSeries(a, b labs.Series) bool {
 // suffixed names a series, bar or mark after its run: "TTFT · run #3".
 func suffixed(name, run string) string { return name + " · " + run }
 
+// The run names of an engine comparison, and the shorter tags its marks
+// carry: the legend spells out the run, and a mark label of two runs
+// bunched with others' must stay short to find room beside its line.
+const (
+	serverRun  = "that server"
+	bundledRun = "bundled engine"
+)
+
+var markTags = map[string]string{serverRun: "server", bundledRun: "bundled"}
+
+// markTag is the name of run on its marks' labels.
+func markTag(run string) string {
+	if tag, ok := markTags[run]; ok {
+		return tag
+	}
+	return run
+}
+
 // mergeMarks keeps a reference line both runs share once, as it was, and
-// names the others after their run.
+// names the others after their run's mark tag.
 func mergeMarks(a, b []labs.Mark, nameA, nameB string) []labs.Mark {
+	nameA, nameB = markTag(nameA), markTag(nameB)
 	var out []labs.Mark
 	for _, m := range a {
 		if slices.Contains(b, m) {

@@ -2,6 +2,7 @@ package web
 
 import (
 	"context"
+	"slices"
 	"strings"
 	"testing"
 
@@ -106,5 +107,31 @@ func TestOverlayDrawsBothRunsOnOneChart(t *testing.T) {
 	}
 	if n := strings.Count(html, "<svg"); n != 1 {
 		t.Errorf("%d <svg> elements, want 1", n)
+	}
+}
+
+// An engine comparison's marks carry short run tags (the legend spells the
+// runs out), so two runs' bunched percentiles find room beside their
+// lines; a runs comparison's names are short already and stay.
+func TestOverlayMarksCarryShortRunTags(t *testing.T) {
+	hist := func(p99 float64) labs.Chart {
+		return labs.Chart{ID: "h", Kind: labs.ChartHistogram, Hist: &labs.Histogram{Start: 0, BinWidth: 100, Counts: []int{1, 2},
+			Marks: []labs.Mark{{Label: "budget", At: 1000}, {Label: "p99", At: p99}}}}
+	}
+	tests := []struct {
+		nameA, nameB string
+		want         []labs.Mark
+	}{
+		{serverRun, bundledRun, []labs.Mark{{Label: "budget", At: 1000}, {Label: "p99 · server", At: 3160}, {Label: "p99 · bundled", At: 425}}},
+		{"run #1", "run #2", []labs.Mark{{Label: "budget", At: 1000}, {Label: "p99 · run #1", At: 3160}, {Label: "p99 · run #2", At: 425}}},
+	}
+	for _, tc := range tests {
+		shared, _, _ := overlayCharts([]labs.Chart{hist(3160)}, []labs.Chart{hist(425)}, tc.nameA, tc.nameB)
+		if len(shared) != 1 || !slices.Equal(shared[0].Marks, tc.want) {
+			t.Errorf("%s vs %s: marks %v, want %v", tc.nameA, tc.nameB, shared[0].Marks, tc.want)
+		}
+		if names := []string{shared[0].Series[0].Name, shared[0].Series[1].Name}; names[0] != "count · "+tc.nameA || names[1] != "count · "+tc.nameB {
+			t.Errorf("legend %q, want the runs' full names", names)
+		}
 	}
 }

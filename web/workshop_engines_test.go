@@ -30,6 +30,27 @@ func statusShared(status string) int {
 	return 0
 }
 
+// postWorkshopRun posts a run with the signals body from a learner's
+// workshop page, as Datastar does, and reports a failed one on t; the
+// page it streams is read to the end, so the run is saved on return.
+func postWorkshopRun(t *testing.T, c *http.Client, url, body string) string {
+	t.Helper()
+	req, _ := http.NewRequestWithContext(t.Context(), "POST", url, strings.NewReader(body))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Datastar-Request", "true")
+	resp, err := c.Do(req)
+	if err != nil {
+		t.Error(err)
+		return ""
+	}
+	var page strings.Builder
+	_, _ = io_Copy(&page, resp)
+	if resp.StatusCode != http.StatusOK {
+		t.Errorf("run %s: %d %s", url, resp.StatusCode, page.String())
+	}
+	return page.String()
+}
+
 // boardWhere maps each name in the board's runs table to its "Ran on".
 func boardWhere(t *testing.T, board string) map[string]string {
 	t.Helper()
@@ -73,20 +94,7 @@ func TestBoardCountsEachRunOnTheEngineItUsed(t *testing.T) {
 		learners[name], _ = joinWorkshop(t, base, code, name)
 	}
 	run := func(name, gpu string) {
-		c := learners[name]
-		req, _ := http.NewRequestWithContext(t.Context(), "POST", base+"/labs/streaming/run?w="+code, strings.NewReader(body(gpu)))
-		req.Header.Set("Content-Type", "application/json")
-		req.Header.Set("Datastar-Request", "true")
-		resp, err := c.Do(req)
-		if err != nil {
-			t.Error(err)
-			return
-		}
-		var page strings.Builder
-		_, _ = io_Copy(&page, resp)
-		if resp.StatusCode != http.StatusOK {
-			t.Errorf("%s's run: %d %s", name, resp.StatusCode, page.String())
-		}
+		postWorkshopRun(t, learners[name], base+"/labs/streaming/run?w="+code, body(gpu))
 	}
 	time.Sleep(2 * time.Second) // the dial's traffic builds up on the H100
 	run("Ana", "h100-sxm")
@@ -154,12 +162,70 @@ func TestWhereNamesTheRoomEngine(t *testing.T) {
 		{labs.Values{"steps": 3.0}, 1, "room engine, up to 1 other"},
 		{labs.Values{"model": "llama-3.1-8b"}, 2, "room engine, up to 2 others"},
 		{labs.Values{"model": 7.0, "gpu": "l4"}, 2, "room engine, up to 2 others"},
-		{labs.Values{"model": "llama-3.1-8b", "gpu": "h100-sxm", "tenantRate": 9.0}, 30, "hosted provider, 9 req/s of its own"},
+		{labs.Values{"model": "llama-3.1-8b", "gpu": "h100-sxm", "tenantRate": 9.0}, 30, "hosted provider, 9 req/s of its own, up to 30 others"},
+		{labs.Values{"tenantRate": 9.0}, 0, "hosted provider, 9 req/s of its own, alone in its batch"},
 	}
 	for _, tc := range tests {
 		row := views.RoomRunRow{SharedWith: tc.shared, Provider: providerRate(tc.params), Engine: roomEngine(tc.params)}
 		if got := row.Where(); got != tc.want {
 			t.Errorf("Where(%v, %d) = %q, want %q", tc.params, tc.shared, got, tc.want)
+		}
+	}
+}
+
+// The board names the preset each run used, not the round's: a learner
+// may pick another preset or move a knob ("own settings"). A run on a
+// hosted preset gets the "up to N others" its own result states, counted
+// on the provider's engine it ran on.
+func TestBoardNamesThePresetARunUsed(t *testing.T) {
+	s, base := newStreamingServer(t, nil)
+	inst, code := openWorkshop(t, base, "Presets")
+	postForm(t, inst, base+"/workshops/"+code+"/push", url.Values{"lab": {"streaming"}, "preset": {"Streaming on an H100"}})
+	lab, _ := s.cfg.Catalog.Get("streaming")
+	signalsOf := func(preset string) string {
+		signals, _, err := presetSignals(lab, preset)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return signals
+	}
+	own := strings.Replace(signalsOf("Streaming on an H100"), `"answerTokens":300`, `"answerTokens":60`, 1)
+	tests := []struct {
+		name, body, want string
+		hosted           bool
+	}{
+		{"Ann", signalsOf("Blocking on an H100"), "Blocking on an H100", false},
+		{"Bob", signalsOf("Hosted tier as in the lesson"), "Hosted tier as in the lesson", true},
+		{"Cy", own, ownSettings, false},
+	}
+	for _, tc := range tests {
+		c, _ := joinWorkshop(t, base, code, tc.name)
+		postWorkshopRun(t, c, base+"/labs/streaming/run?w="+code, tc.body)
+	}
+	runs, err := s.store.WorkshopRuns(context.Background(), code, store.WorkshopRunsFilter{})
+	if err != nil || len(runs) != len(tests) {
+		t.Fatalf("%d runs stored, %v; want %d", len(runs), err, len(tests))
+	}
+	_, board := get(t, inst, base+"/workshops/"+code+"/board")
+	where := boardWhere(t, board)
+	status := map[string]string{}
+	for _, r := range runs {
+		status[r.Name] = r.Summary.Status
+	}
+	for _, tc := range tests {
+		if !regexp.MustCompile(`<td data-label="Name">` + tc.name + `</td><td[^>]*>[^<]*</td><td data-label="Preset">` + regexp.QuoteMeta(tc.want) + `</td>`).MatchString(board) {
+			t.Errorf("%s's row does not name the preset %q", tc.name, tc.want)
+		}
+		said := statusShared(status[tc.name])
+		if !tc.hosted {
+			continue
+		}
+		if said == 0 {
+			t.Fatalf("%s's hosted run states no sharing: %q", tc.name, status[tc.name])
+		}
+		want := fmt.Sprintf("hosted provider, 9 req/s of its own, up to %d others", said)
+		if where[tc.name] != want {
+			t.Errorf("%s's hosted run: board says %q, its result %q", tc.name, where[tc.name], status[tc.name])
 		}
 	}
 }

@@ -44,7 +44,7 @@ func (s *Server) handleWorkshopExport(c echo.Context) error {
 func (s *Server) exportRow(run store.WorkshopRun) []string {
 	row := []string{run.Name, run.Lab, run.Preset, strconv.FormatInt(run.PushSeq, 10), "", "", "", "", "", "", strconv.Itoa(run.SharedWith), run.Summary.Status, run.CreatedAt.UTC().Format(time.RFC3339), "room"}
 	if providerRate(run.Params) > 0 {
-		row[10], row[13] = "", "hosted_provider" // it was not in the room's batch at all
+		row[13] = "hosted_provider" // shared_batch_with then counts the provider's batch
 	}
 	if p := run.Summary.Prediction; p != nil {
 		row[4], row[5] = strconv.FormatFloat(p.Value, 'f', -1, 64), p.Unit

@@ -3,6 +3,7 @@ package web
 import (
 	"context"
 	"errors"
+	"slices"
 	"sync"
 
 	"github.com/labstack/echo/v4"
@@ -18,7 +19,6 @@ const ctxWorkshopRun = "workshopRun"
 type workshopRun struct {
 	room    *room
 	round   int64
-	preset  string
 	tracker *labs.BatchTracker
 	once    sync.Once
 	shared  int
@@ -64,9 +64,6 @@ func (s *Server) workshopRunContext(c echo.Context, ctx context.Context) (_ cont
 	}
 	ctx, tracker := eng.Track(ctx)
 	wr := &workshopRun{room: r, round: ws.PushSeq, tracker: tracker, locked: ws.Locked()}
-	if c.Param("slug") == ws.PushedLab {
-		wr.preset = ws.PushedPreset
-	}
 	c.Set(ctxWorkshopRun, wr)
 	return ctx, func() { wr.sharedWith() }
 }
@@ -100,12 +97,12 @@ func (s *Server) workshopRunSaved(c echo.Context, runID int64, run store.Run) {
 	if !ok {
 		return
 	}
+	// On a hosted provider the tracker follows the provider's engine, so
+	// the figure is the one the run's result states either way.
 	shared := wr.sharedWith()
 	rate := providerRate(run.Params)
-	if rate > 0 {
-		shared = 0 // the room's batch was someone else's: this run was not in it
-	}
-	if err := s.store.SaveWorkshopRun(c.Request().Context(), wr.room.code, runID, run.Learner, wr.preset, wr.round, shared); err != nil {
+	preset := presetUsed(s.cfg.Catalog, run.Lab, run.Params)
+	if err := s.store.SaveWorkshopRun(c.Request().Context(), wr.room.code, runID, run.Learner, preset, wr.round, shared); err != nil {
 		s.cfg.Logger.Error("save workshop run", "id", requestID(c), "code", wr.room.code, "err", err)
 		return
 	}
@@ -114,4 +111,25 @@ func (s *Server) workshopRunSaved(c echo.Context, runID int64, run store.Run) {
 	wr.room.mu.Unlock()
 	wr.room.learners.publish(run.Learner)
 	wr.room.changed()
+}
+
+// ownSettings is the board's preset for a run whose knobs match none of
+// its lab's presets.
+const ownSettings = "own settings"
+
+// presetUsed names the preset of lab slug whose every knob has the value
+// the run had: the learner may have picked another preset than the round's
+// or moved a knob, and the board should say what actually ran.
+func presetUsed(cat *labs.Catalog, slug string, params labs.Values) string {
+	lab, ok := cat.Get(slug)
+	if !ok {
+		return ownSettings
+	}
+	knobs := lab.Knobs()
+	for _, p := range lab.Presets() {
+		if slices.IndexFunc(knobs, func(k labs.Knob) bool { return valueText(k, p.Values[k.Name]) != valueText(k, params[k.Name]) }) < 0 {
+			return p.Name
+		}
+	}
+	return ownSettings
 }

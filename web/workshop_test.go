@@ -278,7 +278,7 @@ func TestWorkshopLearnerFollowsAPushAndRunsAreRecorded(t *testing.T) {
 	}
 
 	// A run from the workshop page is recorded against the room.
-	body := `{"labTicker":{"steps":3,"gapMs":1,"mode":"words","loud":false},"labTickerGuess":"5"}`
+	body := `{"labTicker":{"steps":3,"gapMs":50,"mode":"words","loud":false},"labTickerGuess":"5"}` // the Quick preset
 	rreq, _ := http.NewRequestWithContext(ctx, "POST", ts.URL+"/labs/ticker/run?w="+code, strings.NewReader(body))
 	rreq.Header.Set("Content-Type", "application/json")
 	rreq.Header.Set("Datastar-Request", "true")
@@ -300,7 +300,7 @@ func TestWorkshopLearnerFollowsAPushAndRunsAreRecorded(t *testing.T) {
 	for i, h := range rows[0] {
 		row[h] = rows[1][i]
 	}
-	if row["name"] != "Ana" || row["lab"] != "ticker" || row["preset"] != "Quick" || row["prediction"] != "5" || row["measured"] != "1" || row["round"] != "1" {
+	if row["name"] != "Ana" || row["lab"] != "ticker" || row["preset"] != "Quick" || row["prediction"] != "5" || row["measured"] != "50" || row["round"] != "1" {
 		t.Errorf("export row = %v", row)
 	}
 	_, board := get(t, inst, ts.URL+"/workshops/"+code+"/board")

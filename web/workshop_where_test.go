@@ -182,7 +182,7 @@ func TestHostedRunsAreToldApartFromTheRoomsEngine(t *testing.T) {
 
 	_, board := get(t, inst, ts.URL+"/workshops/"+code+"/board")
 	runs := board[strings.Index(board, `id="ws-runs"`):]
-	for _, want := range []string{"hosted provider, 9 req/s of its own", "room engine, up to 48 others", "Ran on"} {
+	for _, want := range []string{"hosted provider, 9 req/s of its own, up to 48 others", "room engine, up to 48 others", "Ran on"} {
 		if !strings.Contains(runs, want) {
 			t.Errorf("the board's runs lack %q", want)
 		}
@@ -214,7 +214,7 @@ func TestHostedRunsAreToldApartFromTheRoomsEngine(t *testing.T) {
 		row           []string
 		ranOn, shared string
 	}{
-		{rows[1], "hosted_provider", ""},
+		{rows[1], "hosted_provider", "48"},
 		{rows[2], "room", "48"},
 	}
 	for _, tc := range tests {

@@ -132,7 +132,7 @@ type RoomRunRow struct {
 	Preset     string
 	Prediction string
 	Measured   string
-	SharedWith int     // others in its busiest batch, on the room engine it ran on (as its result says)
+	SharedWith int     // others in its busiest batch, on the engine it ran on (as its result says)
 	Provider   float64 // req/s of tenants on its own hosted provider; 0: it ran on the room's engine
 	// Engine names the room engine the run used ("llama-3.1-8b on
 	// a100-80g") when its settings say; a room keeps one per model and GPU.
@@ -143,11 +143,10 @@ type RoomRunRow struct {
 // Where says which engine the run used: one of the room's, with the most
 // other requests its batch held, or a hosted provider of its own.
 func (r RoomRunRow) Where() string {
-	if r.Provider > 0 {
-		return fmt.Sprintf("hosted provider, %s req/s of its own", FormatPlain(r.Provider))
-	}
 	engine := "room engine"
-	if r.Engine != "" {
+	if r.Provider > 0 {
+		engine = fmt.Sprintf("hosted provider, %s req/s of its own", FormatPlain(r.Provider))
+	} else if r.Engine != "" {
 		engine += " (" + r.Engine + ")"
 	}
 	if r.SharedWith == 0 {

@@ -3,6 +3,7 @@ package charts
 import (
 	"math"
 	"sort"
+	"strings"
 
 	"github.com/latencylab/latencylab/labs"
 )
@@ -16,7 +17,7 @@ import (
 const (
 	laneRowH   = 12.5 // height of one row of labels
 	laneMargin = 4.0  // between the lowest row and the plot
-	laneRows   = 4    // at most this many rows; past it labels may touch
+	laneRows   = 4    // rows a clean layout may use; past it labels stack one per row
 	laneGap    = 6.0  // horizontal gap between labels on one row
 	laneSearch = 20000
 )
@@ -84,7 +85,8 @@ func (f *frame) laneBounds() laneBounds {
 // few rows as it can. It returns the number of rows used. A small search
 // finds a layout that breaks no rule when one exists within laneRows rows,
 // else one where lines may cross labels but labels never overlap;
-// otherwise each label takes the spot that breaks the fewest.
+// otherwise labels stack in as many rows as they need. Labels never
+// overlap and never leave the bounds.
 func placeLane(ls []laneLabel, bounds laneBounds) int {
 	if len(ls) == 0 {
 		return 0
@@ -113,28 +115,46 @@ func placeLane(ls []laneLabel, bounds laneBounds) int {
 			return rows
 		}
 	}
-	// No clean layout: take, label by label, the spot that costs least,
-	// so labels stack in rows rather than print over each other.
+	// No layout within laneRows keeps labels apart (two runs' percentiles
+	// bunched together, say): stack them, label by label, in the lowest
+	// row where one side of the line has room and no label, adding rows
+	// as needed. A fresh row above the plot always has room on one side
+	// (markLabels cuts each label to that), so no two labels ever overlap
+	// and none leaves the chart; the lane grows instead.
 	for k, i := range order {
-		best, bestN := laneLabel{}, math.MaxInt
-		for r := 0; r < laneRows; r++ {
-			for _, start := range []bool{true, false} {
-				c := laneLabel{x: ls[i].x, w: ls[i].w, start: start, row: r}
-				n := 0
-				if !fits(c) {
-					n += 100
-				}
-				for _, j := range order[:k] {
-					n += clash(c, ls[j])
-				}
-				if n < bestN {
-					best, bestN = c, n
-				}
-			}
-		}
-		ls[i] = best
+		ls[i] = firstFit(ls[i], ls, order[:k], fits)
 	}
 	return usedRows(ls)
+}
+
+// firstFit is l in the lowest row where it fits within the bounds and
+// overlaps none of the placed labels, on the side its line runs through
+// fewer of them.
+func firstFit(l laneLabel, ls []laneLabel, placed []int, fits func(laneLabel) bool) laneLabel {
+	for r := 0; ; r++ {
+		best, bestN := laneLabel{}, math.MaxInt
+		for _, start := range []bool{true, false} {
+			c := laneLabel{x: l.x, w: l.w, start: start, row: r}
+			if !fits(c) {
+				continue
+			}
+			n := 0
+			for _, j := range placed {
+				n += clash(c, ls[j])
+			}
+			if n < costOverlap && n < bestN {
+				best, bestN = c, n
+			}
+		}
+		if bestN < math.MaxInt {
+			return best
+		}
+		if r > len(ls) {
+			// Only a label wider than the chart gets here; markLabels
+			// never makes one. Keep it on a row of its own.
+			return laneLabel{x: l.x, w: l.w, start: true, row: r}
+		}
+	}
 }
 
 // searchLane looks, within laneSearch steps, for a side and a row of each
@@ -205,10 +225,10 @@ func (f *frame) markLabels(ms []labs.Mark, xs linScale, unit string) ([]laneLabe
 			continue
 		}
 		full := markText(m.Label, m.At, unit)
-		// A label fits on one side of its line or the other; it is cut only
-		// past that, since its figure comes last and matters most.
+		// A label fits on one side of its line or the other; past that its
+		// name is cut, never its figure, which comes last and matters most.
 		room := math.Max(f.W-pad-x-3, x-3-f.laneBounds().loAbove)
-		text := truncate(full, room, labelSize)
+		text := fitMarkText(m.Label, full, room)
 		v := vmark{X: x, Label: text}
 		if text != full {
 			v.Tip = full
@@ -257,4 +277,23 @@ func (f *frame) placeVMarks(ms []labs.Mark, xs linScale, unit string) {
 		}
 	}
 	f.VMarks = vs
+}
+
+// fitMarkText is a mark's label text (full, from markText of label) cut to
+// room as labelWidth measures it: the mark's name loses its end, the
+// figure markText added stays whole.
+func fitMarkText(label, full string, room float64) string {
+	if labelWidth(full) <= room {
+		return full
+	}
+	name := strings.TrimSpace(label)
+	figure, ok := strings.CutPrefix(full, name+" ")
+	if !ok || name == "" {
+		return truncate(full, room/1.1, labelSize)
+	}
+	nameRoom := room - labelWidth(" "+figure)
+	if nameRoom < labelWidth("p…") {
+		return truncate(figure, room/1.1, labelSize)
+	}
+	return truncate(name, nameRoom/1.1, labelSize) + " " + figure
 }
