@@ -227,7 +227,9 @@ func TestBrowserAccessibility(t *testing.T) {
 	t.Run("workshop", func(t *testing.T) {
 		open(t, "/workshops/new", "#ws-create")
 		e2e.Do(t, tab, "open a room", 20*time.Second, e2e.SetInput("ws-name", "Accessibility check"),
-			chromedp.Click(chromedp.ID("ws-create")), chromedp.WaitVisible(chromedp.CSS("h1")))
+			chromedp.Click(chromedp.ID("ws-create")))
+		// The form's page has an h1 too: wait for the board's address.
+		e2e.WaitFor(t, tab, "the board", `location.pathname.endsWith("/board") && !!document.querySelector("h1")`, 20*time.Second)
 		if !strings.HasSuffix(e2e.Eval[string](t, tab, `location.pathname`), "/board") {
 			t.Fatalf("creating a room led to %s, not its board", e2e.Eval[string](t, tab, `location.pathname`))
 		}
