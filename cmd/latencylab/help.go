@@ -43,6 +43,7 @@ func commandHelp(w io.Writer, fs *flag.FlagSet) {
 	for _, known := range commands {
 		if known.name == fs.Name() {
 			c = known
+			break
 		}
 	}
 	fmt.Fprintf(w, "usage: latencylab %s %s\n\n", c.name, c.args)

@@ -73,10 +73,11 @@ func parseServeFlags(args []string, getenv func(string) string, helpOut io.Write
 	checkWorkshops := addWorkshopFlags(fs, getenv, &f.Workshops)
 	checkGrader := addGraderFlags(fs, getenv, &f.Grader)
 	f.API.register(fs, getenv)
-	if help, err := parseFlags(fs, args, helpOut); help || err != nil {
-		if help {
-			return f, flag.ErrHelp
-		}
+	help, err := parseFlags(fs, args, helpOut)
+	if help {
+		return f, flag.ErrHelp
+	}
+	if err != nil {
 		return f, err
 	}
 	if _, _, err := net.SplitHostPort(f.Addr); err != nil {

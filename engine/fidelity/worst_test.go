@@ -51,9 +51,11 @@ func TestWorstFiguresPerSet(t *testing.T) {
 }
 
 // TestPR17882NoteHolds keeps the set's note on its largest miss true: the
-// single 2,048-token prefill on two A100s. Every figure the note quotes is
-// recomputed here from the engine, so a change to the cost model that
-// moves one must rewrite the note.
+// single 2,048-token prefill on two A100s. The modelled times the note
+// quotes come from the engine, so a change to the cost model that moves
+// one must rewrite the note; its all-reduce count, size and link speeds
+// are this test's own arithmetic over the model's shape, checked against
+// the note's words.
 func TestPR17882NoteHolds(t *testing.T) {
 	rep := evaluateShipped(t)
 	const id = "vllm-pr17882-llama8b-a100-tp2-prefill"

@@ -148,15 +148,15 @@ func (e *Engine) standsStill() bool {
 // catchUpTo brings standing background traffic up to the arrival of the
 // earliest request among cmds (see arrival).
 func (e *Engine) catchUpTo(cmds []command) {
-	first, any := time.Duration(0), false
+	first, found := time.Duration(0), false
 	for _, c := range cmds {
 		if c.submit != nil {
-			if at := e.arrival(c, true); !any || at < first {
-				first, any = at, true
+			if at := e.arrival(c, true); !found || at < first {
+				first, found = at, true
 			}
 		}
 	}
-	if any {
+	if found {
 		e.bg.called = true
 		e.catchUp(first)
 	}

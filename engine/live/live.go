@@ -221,7 +221,7 @@ func (e *Engine) SubmitTogether(ctx context.Context, reqs ...engine.Request) ([]
 func (e *Engine) submitRemote(ctx context.Context, reqs []engine.Request, outs []<-chan Event) ([]<-chan Event, error) {
 	ctx, cancel := context.WithCancel(ctx)
 	for i, req := range reqs {
-		out, err := e.cfg.Remote(ctx, req, e.start)
+		out, err := e.cfg.Remote(ctx, req, e.Start())
 		if err != nil {
 			cancel()
 			return nil, err

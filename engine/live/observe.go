@@ -72,6 +72,16 @@ func WithSentAt(ctx context.Context, at time.Time) context.Context {
 	return context.WithValue(ctx, sentKey{}, at)
 }
 
+// SentLater moves the moment a request in ctx was sent on the modelled
+// timeline d later, for a step (a queue, a network leg) that took exactly
+// d there; a ctx without a modelled moment is returned as it is.
+func SentLater(ctx context.Context, d time.Duration) context.Context {
+	if at, ok := SentAt(ctx); ok {
+		return WithSentAt(ctx, at.Add(d))
+	}
+	return ctx
+}
+
 // SentAt is the moment WithSentAt put in ctx, if any.
 func SentAt(ctx context.Context) (time.Time, bool) {
 	at, ok := ctx.Value(sentKey{}).(time.Time)

@@ -102,10 +102,10 @@ func forwardEngine(ctx context.Context, events <-chan live.Event, answer textmod
 			return
 		}
 		item := StreamEvent{Tokens: 1, At: sent.Add(ev.GPU), Since: ev.GPU}
-		if k := ev.Index - thought; ev.Thinking {
+		if ev.Thinking {
 			thought++
 			item.Reasoning = thinkingStandIn
-		} else if k >= 0 && k < len(answer.Pieces) {
+		} else if k := ev.Index - thought; k >= 0 && k < len(answer.Pieces) {
 			item.Text = answer.Pieces[k]
 		}
 		if !send(streamItem{ev: item}) {

@@ -60,9 +60,7 @@ func (p *FaultyProvider) Stream(ctx context.Context, req ProviderRequest) (Strea
 	if err := clock.Sleep(ctx, clk, p.Faults.FirstTokenDelay); err != nil {
 		return nil, err
 	}
-	if sent, ok := live.SentAt(ctx); ok { // modelled: it waited exactly the delay
-		ctx = live.WithSentAt(ctx, sent.Add(p.Faults.FirstTokenDelay))
-	}
+	ctx = live.SentLater(ctx, p.Faults.FirstTokenDelay) // modelled: it waited exactly the delay
 	inner, err := p.Inner.Stream(ctx, req)
 	if err != nil {
 		return nil, err

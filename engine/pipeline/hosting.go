@@ -113,16 +113,10 @@ func StartHostedEngine(cfg engine.Config, h Hosting, clk clock.Clock) (*HostedEn
 	return &HostedEngine{Engine: e, load: h.Tenants, clk: clk}, nil
 }
 
-// WarmUp puts the caller at the end of the tenants' warm-up (nothing to
-// do when there is no load). It does not wait: the engine runs the
-// traffic only while a caller's request is on it (live.Background), so a
-// request sent now meets the traffic of the warm-up's end, run in modelled
-// time, however long the host took (it used to sleep the warm-up on the
-// wall clock, four seconds of nothing for the learner). ahead is how long
-// the caller's request will take to reach the engine after WarmUp returns
-// (the network's handshakes and upload, say): the warm-up is that much
-// shorter, so the request meets the same traffic whatever the distance,
-// and switching the network off changes nothing but the network's share.
+// WarmUp is Settled for a caller whose ctx may have ended. It does not
+// wait: the engine runs the warm-up's traffic in modelled time when the
+// caller's request arrives (see Settled), so sleeping it on the wall clock
+// would only keep the learner waiting.
 func (he *HostedEngine) WarmUp(ctx context.Context, ahead time.Duration) error {
 	if !he.load.On() {
 		return nil

@@ -51,9 +51,7 @@ func (n NetworkProvider) Stream(ctx context.Context, req ProviderRequest) (Strea
 		if s.err = clock.Sleep(ctx, s.clk, up); s.err != nil {
 			return
 		}
-		if sent, ok := live.SentAt(ctx); ok { // modelled: it crossed in exactly up
-			ctx = live.WithSentAt(ctx, sent.Add(up))
-		}
+		ctx = live.SentLater(ctx, up) // modelled: it crossed in exactly up
 		s.inner, s.err = n.Inner.Stream(ctx, req)
 	}()
 	return s, nil
