@@ -52,7 +52,7 @@ func Fixed(v float64, decimals int) string {
 	if s == "-0" {
 		s = "0"
 	}
-	return grouped(s)
+	return Grouped(s)
 }
 
 // Whole writes v rounded to a whole number with thousands grouped, as a
@@ -60,11 +60,11 @@ func Fixed(v float64, decimals int) string {
 func Whole(v float64) string { return Fixed(math.Round(v), 0) }
 
 // Thousands writes n with comma separators: 8000 → "8,000".
-func Thousands(n int) string { return grouped(strconv.Itoa(n)) }
+func Thousands(n int) string { return Grouped(strconv.Itoa(n)) }
 
-// grouped puts thousands separators into the whole part of a number
+// Grouped puts thousands separators into the whole part of a number
 // written in plain digits: "-16000.25" → "-16,000.25".
-func grouped(s string) string {
+func Grouped(s string) string {
 	sign := ""
 	if strings.HasPrefix(s, "-") {
 		sign, s = "-", s[1:]

@@ -36,7 +36,7 @@ func (s *Server) engineKnob(ids labIDs) views.KnobView {
 			{Value: labs.EngineServer, Label: "That server"},
 		},
 		Help: "That server is " + s.cfg.Upstream.Label + ". A run on it also runs the same settings on the bundled engine modelling it (" +
-			s.cfg.Upstream.Modelled + ") and shows both. The model and GPU knobs do not change a server; the provider knobs (network, other tenants, provider's GPU, speed cap) must be off, as a real server has its own."}
+			s.cfg.Upstream.Modelled + ") and shows both. The model and GPU knobs do not change a server; the provider knobs must be off (a run says which), as a real server has its own network and load."}
 	return views.KnobView{Knob: k, Signal: engineSignal(ids), ErrID: ids.Prefix + "-err-" + engineKnobName, Value: labs.EngineBundled}
 }
 

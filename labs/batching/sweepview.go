@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"math"
 	"strconv"
-	"strings"
 
 	"github.com/latencylab/latencylab/labs"
 )
@@ -148,18 +147,4 @@ func round2(x float64) float64 { return math.Round(x*100) / 100 }
 
 // fmtNum writes a table cell as it was rounded, its thousands grouped
 // ("171,268.1"), as every figure on the page is.
-func fmtNum(x float64) string {
-	if x < 0 {
-		return "-" + fmtNum(-x)
-	}
-	s := strconv.FormatFloat(x, 'f', -1, 64)
-	whole, frac, _ := strings.Cut(s, ".")
-	n, err := strconv.Atoi(whole)
-	if err != nil {
-		return s
-	}
-	if frac != "" {
-		return labs.Thousands(n) + "." + frac
-	}
-	return labs.Thousands(n)
-}
+func fmtNum(x float64) string { return labs.Grouped(strconv.FormatFloat(x, 'f', -1, 64)) }

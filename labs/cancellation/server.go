@@ -14,15 +14,12 @@ import (
 // saved (labs.NotMeasuredStats) are left to the bundled engine's run in
 // the comparison, rather than shown as the 0 an empty trace gives.
 
-// engineCounted are the stats worked out from the engine's step trace.
-var engineCounted = labs.NotMeasuredStats("cancellation")
-
 // measuredOnly drops, on a server run, the stats it cannot measure.
 func (v *view) measuredOnly(stats []labs.Stat) []labs.Stat {
 	if !v.onServer {
 		return stats
 	}
-	return slices.DeleteFunc(stats, func(st labs.Stat) bool { return slices.Contains(engineCounted, st.Key) })
+	return slices.DeleteFunc(stats, func(st labs.Stat) bool { return !labs.MeasuredOnServer(Slug, st.Key) })
 }
 
 // serverStatus is the final status of a run on a server: what the reader

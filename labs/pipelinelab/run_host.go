@@ -46,7 +46,7 @@ func (r *Run) host(ctx context.Context, h Hosting, names ...string) error {
 		return err
 	}
 	clk := r.Engines.Clock()
-	var hosted []*pipeline.HostedEngine // the last one started: when it is warm, all are
+	var hosted []*pipeline.HostedEngine // every one started: the last settles the run's timeline, the others follow it
 	for _, name := range names {
 		spec, err := LookupTier(name)
 		if err != nil {

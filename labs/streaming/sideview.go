@@ -47,8 +47,8 @@ func (v *sideView) status(st, bl *meter) string {
 	ms := func(d time.Duration) string { return labs.FormatMS(labs.Millis(d)) }
 	switch {
 	case st.done && bl.done && st.words == 0:
-		return labs.JoinNotes(fmt.Sprintf("Both answers complete: the streamed one wrote %d tokens by %s, the blocked one %d by %s.",
-			st.tokens, ms(st.complete), bl.tokens, ms(bl.complete)), v.notes...)
+		return labs.JoinNotes(fmt.Sprintf("Both answers complete: the streamed one wrote %s tokens by %s, the blocked one %s by %s.",
+			labs.Thousands(st.tokens), ms(st.complete), labs.Thousands(bl.tokens), ms(bl.complete)), v.notes...)
 	case st.done && bl.done:
 		return labs.JoinNotes(fmt.Sprintf("Both answers complete. The streamed one (%s tokens) showed its first word at %s and finished at %s; "+
 			"the blocked one (%s tokens) finished at %s and only then showed anything. Both shared the GPU's batch.",
